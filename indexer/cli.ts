@@ -1,0 +1,62 @@
+/**
+ * `npm run reindex [-- --full]`: one indexer run with a progress bar and a closing summary.
+ * Exits non-zero when any document was dropped (the old alias keeps serving).
+ */
+import { SingleBar, Presets } from 'cli-progress';
+import { loadConfig } from '../services/config';
+import { createEsClient } from '../services/search/es';
+import { connectMongo } from '../services/store/mongo';
+import { runIndexerJob } from './runner';
+import { NoIndexYetError } from './incremental';
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a !== '--full' && a !== '--incremental');
+  if (unknown.length > 0) {
+    process.stderr.write(`usage: npm run reindex [-- --full | --incremental]  (unknown: ${unknown.join(' ')})\n`);
+    return 2;
+  }
+  const config = loadConfig();
+  const es = createEsClient(config.esUrl);
+  const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  const kind = args.includes('--full') ? 'full' : 'incremental';
+  const bar = new SingleBar({ format: `${kind} reindex [{bar}] {percentage}% | {value}/{total} homes | {eta}s left` }, Presets.shades_classic);
+  let started = false;
+  try {
+    const run = await runIndexerJob(kind, es, mongo.collections, config, {
+      onProgress: (done, total) => {
+        if (!started) {
+          bar.start(total, 0);
+          started = true;
+        }
+        bar.update(done);
+      },
+    }).catch(async (err: unknown) => {
+      if (err instanceof NoIndexYetError && kind === 'incremental') {
+        process.stdout.write('No index yet: running a full rebuild instead.\n');
+        return runIndexerJob('full', es, mongo.collections, config);
+      }
+      throw err;
+    });
+    if (started) bar.stop();
+    const seconds = run.duration_ms / 1000;
+    const rate = seconds > 0 ? Math.round(run.documents / seconds) : run.documents;
+    process.stdout.write(
+      `${run.kind} reindex done: ${run.documents} documents indexed, ${run.deleted} removed, ` +
+        `${seconds.toFixed(1)} s, ${rate} documents/s; alias ${config.homesAlias} -> ${run.alias_target}\n`,
+    );
+    return 0;
+  } catch (err) {
+    if (started) bar.stop();
+    process.stderr.write(`reindex failed: ${(err as Error).message}\nThe alias ${config.homesAlias} was left as it was.\n`);
+    return 1;
+  } finally {
+    await mongo.close();
+    await es.close();
+  }
+}
+
+main().then((code) => process.exit(code), (err) => {
+  process.stderr.write(`reindex failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

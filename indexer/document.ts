@@ -1,0 +1,167 @@
+/**
+ * `toHomeDocument`: the one pure function that turns a home's canonical records into its
+ * Elasticsearch document. Everything search filters, sorts or counts on is precomputed here.
+ */
+import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/domain/inventory';
+import { computeAvailability } from '../services/engine/availability';
+import { displayPrice, referenceStay } from '../services/engine/pricing';
+import { offeredTiers } from '../services/engine/flex';
+
+export interface WindowDocument {
+  start_date: string;
+  end_date: string | null;
+  open_ended: boolean;
+  nights: number | null;
+  can_move_in_at_start: boolean;
+  can_move_out_at_end: boolean;
+  minimum_nightly_stay: number;
+  fits_minimum_stay: boolean;
+}
+
+export interface HomeDocument {
+  home_id: string;
+  slug: string;
+  name: string;
+  unit_number: string;
+  property_id: string;
+  property_slug: string;
+  property_name: string;
+  market_slug: string;
+  city_slug: string;
+  city_name: string;
+  state: string;
+  neighborhood_id: string;
+  neighborhood_slug: string | null;
+  location: { lat: number; lon: number };
+  bedrooms: number;
+  bathrooms: number;
+  sqft: number;
+  floor: number;
+  first_floor_unit: boolean;
+  has_parking: boolean;
+  cats_allowed: boolean;
+  dogs_allowed: boolean;
+  pets_allowed: boolean;
+  laundry_type: string | null;
+  in_unit_laundry: boolean;
+  air_conditioned: boolean;
+  has_balcony: boolean;
+  self_check_in: boolean;
+  has_pool: boolean;
+  has_gym: boolean;
+  has_elevator: boolean;
+  amenities: string[];
+  rating_average: number | null;
+  rating_count: number;
+  /** Base monthly rate in whole dollars, before discounts (market averages, overview price filter). */
+  monthly_rate: number;
+  nightly_rate: number;
+  /** All-in display price of the stay an undated search prices (the engine's reference stay). */
+  reference_price: { start_date: string; end_date: string; with_discount: number; without_discount: number };
+  has_active_offer: boolean;
+  offer_percent: number | null;
+  offer_end_date: string | null;
+  flex_eligible: boolean;
+  flex_tiers: number[];
+  minimum_nightly_stay: number;
+  earliest_available_date: string | null;
+  /** Whether search can return the home: published and at least one stay can start. */
+  bookable: boolean;
+  available_from: string | null;
+  must_vacate_by: string | null;
+  windows: WindowDocument[];
+  hero_photo_id: string | null;
+  hero_photo_source: 'unit' | 'property' | null;
+  created_at: string;
+  updated_at: string;
+  indexed_for: string;
+}
+
+const dollars = (cents: number): number => Math.round(cents / 100);
+
+export function toHomeDocument(
+  home: HomeRecord,
+  property: PropertyRecord,
+  market: MarketRecord,
+  today: string,
+): HomeDocument {
+  const availability = computeAvailability(home, today);
+  const stay = referenceStay(home, today);
+  const price = displayPrice(home, stay);
+  const neighborhood = market.neighborhoods.find((n) => n.id === home.neighborhood_id);
+  const city = market.cities.find((c) => c.slug === home.city_slug);
+  const offer = home.special_offer;
+  // "Active" = its move-in window has not closed yet (spec: deals_only, vacancy-driven offers).
+  const offerActive = offer !== null && offer.end_date > today;
+  const hero = home.photos[0] ?? property.photos[0] ?? null;
+  const windows = availability.bookable_windows.map((w) => ({
+    start_date: w.start_date,
+    end_date: w.end_date,
+    open_ended: w.end_date === null,
+    nights: w.nights,
+    can_move_in_at_start: w.can_move_in_at_start,
+    can_move_out_at_end: w.can_move_out_at_end,
+    minimum_nightly_stay: w.minimum_nightly_stay,
+    fits_minimum_stay: w.fits_minimum_stay,
+  }));
+  return {
+    home_id: home._id,
+    slug: home.slug,
+    name: home.name,
+    unit_number: home.unit_number,
+    property_id: property._id,
+    property_slug: property.slug,
+    property_name: property.name,
+    market_slug: home.market_slug,
+    city_slug: home.city_slug,
+    city_name: city?.name ?? property.city,
+    state: city?.state ?? property.state,
+    neighborhood_id: home.neighborhood_id,
+    neighborhood_slug: neighborhood?.slug ?? null,
+    location: { lat: property.latitude, lon: property.longitude },
+    bedrooms: home.bedrooms,
+    bathrooms: home.bathrooms,
+    sqft: home.sqft,
+    floor: home.floor,
+    first_floor_unit: home.floor <= 1,
+    has_parking: home.has_parking,
+    cats_allowed: home.cats_allowed,
+    dogs_allowed: home.dogs_allowed,
+    pets_allowed: home.cats_allowed || home.dogs_allowed,
+    laundry_type: home.laundry_type,
+    in_unit_laundry: home.laundry_type === 'In Unit',
+    air_conditioned: home.air_conditioned,
+    has_balcony: home.has_balcony,
+    self_check_in: home.self_check_in,
+    has_pool: property.has_pool,
+    has_gym: property.has_gym,
+    has_elevator: property.has_elevator,
+    amenities: [...new Set([...home.amenities, ...property.amenities])],
+    rating_average: property.rating?.average ?? null,
+    rating_count: property.rating?.count ?? 0,
+    monthly_rate: dollars(home.monthly_rate_cents),
+    nightly_rate: dollars(home.nightly_rate_cents),
+    reference_price: {
+      start_date: stay.start_date,
+      end_date: stay.kind === 'fixed' ? stay.end_date : stay.start_date,
+      with_discount: price.display_price_with_discount,
+      without_discount: price.display_price_without_discount,
+    },
+    has_active_offer: offerActive,
+    offer_percent: offerActive ? offer.percent : null,
+    offer_end_date: offerActive ? offer.end_date : null,
+    flex_eligible: home.flex_eligible,
+    flex_tiers: offeredTiers(home).map((t) => t.committed_nights),
+    minimum_nightly_stay: home.minimum_nightly_stay,
+    earliest_available_date: availability.earliest_available_date,
+    bookable: home.published && home.deleted_at === null && availability.earliest_available_date !== null,
+    available_from: home.available_from,
+    must_vacate_by: home.must_vacate_by,
+    windows,
+    hero_photo_id: hero?.id ?? null,
+    hero_photo_source: home.photos[0] ? 'unit' : hero ? 'property' : null,
+    created_at: home.created_at.toISOString(),
+    updated_at: home.updated_at.toISOString(),
+    indexed_for: today,
+  };
+}

@@ -1,0 +1,58 @@
+/** Index lifecycle on Elasticsearch: create a timestamped index, swap the alias, drop orphans. */
+import type { Client } from '@elastic/elasticsearch';
+import mapping from '../mappings/homes.json';
+
+/** `homes-20261122t031700123z`: sortable, unique per run, lowercase as ES requires. */
+export function timestampedIndexName(prefix: string, now: Date): string {
+  return `${prefix}-${now.toISOString().replace(/[-:.]/g, '').toLowerCase()}`;
+}
+
+const indexPattern = (prefix: string): RegExp => new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{8}t\\d{9}z$`);
+
+export async function createHomesIndex(es: Client, name: string): Promise<void> {
+  await es.indices.create({
+    index: name,
+    // Bulk loading: no refreshes until the load is done (restored before the alias swap).
+    settings: { ...mapping.settings, refresh_interval: '-1' },
+    mappings: mapping.mappings as never,
+  });
+}
+
+export async function finishLoading(es: Client, name: string): Promise<void> {
+  await es.indices.putSettings({ index: name, settings: { refresh_interval: mapping.settings.refresh_interval } });
+  await es.indices.refresh({ index: name });
+}
+
+/** The concrete indexes the alias points at now (normally one), empty when it does not exist. */
+export async function aliasTargets(es: Client, alias: string): Promise<string[]> {
+  const exists = await es.indices.existsAlias({ name: alias });
+  if (!exists) return [];
+  const res = await es.indices.getAlias({ name: alias });
+  return Object.keys(res).sort();
+}
+
+/** Points the alias at `next` and away from every other index, in one atomic call. */
+export async function swapAlias(es: Client, alias: string, next: string, previous: string[]): Promise<void> {
+  await es.indices.updateAliases({
+    actions: [
+      ...previous.filter((p) => p !== next).map((index) => ({ remove: { index, alias } })),
+      { add: { index: next, alias, is_write_index: true } },
+    ],
+  });
+}
+
+/** Our timestamped indexes that the alias does not point at: left by a killed or failed run. */
+export async function orphanIndexes(es: Client, prefix: string, alias: string): Promise<string[]> {
+  const live = new Set(await aliasTargets(es, alias));
+  const res = await es.cat.indices({ index: `${prefix}-*`, format: 'json', h: 'index' });
+  const pattern = indexPattern(prefix);
+  return (res as Array<{ index?: string }>)
+    .map((r) => r.index ?? '')
+    .filter((name) => pattern.test(name) && !live.has(name))
+    .sort();
+}
+
+export async function deleteIndexes(es: Client, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  await es.indices.delete({ index: names.join(','), ignore_unavailable: true });
+}

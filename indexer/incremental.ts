@@ -1,0 +1,92 @@
+/**
+ * Incremental run: homes (and homes of buildings) changed since the last checkpoint are
+ * re-indexed into the live alias; unpublished or soft-deleted homes are removed from it.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import type { HomeRecord } from '../services/domain/inventory';
+import type { Collections } from '../services/store/collections';
+import { todayIso } from '../services/engine/dates';
+import { aliasTargets } from './es-admin';
+import { readFreshness, recordRun, type RunSummary } from './freshness';
+import { buildDocument, isIndexable, loadLookups } from './source';
+import { IndexingFailedError, type IndexerOptions } from './full-rebuild';
+
+export class NoIndexYetError extends Error {
+  constructor(alias: string) {
+    super(`alias "${alias}" does not exist yet; run a full rebuild first`);
+    this.name = 'NoIndexYetError';
+  }
+}
+
+type Op = { kind: 'index'; home: HomeRecord } | { kind: 'delete'; id: string };
+
+export async function incrementalRun(es: Client, c: Collections, opts: IndexerOptions): Promise<RunSummary> {
+  const now = opts.now ?? (() => new Date());
+  const startedAt = now();
+  const today = todayIso(startedAt);
+  const targets = await aliasTargets(es, opts.alias);
+  if (targets.length === 0) throw new NoIndexYetError(opts.alias);
+  const { checkpoint } = await readFreshness(c.indexerState);
+  const since = checkpoint ?? new Date(0);
+
+  const changedProperties = await c.properties.find({ updated_at: { $gte: since } }, { projection: { _id: 1 } }).toArray();
+  const propertyIds = changedProperties.map((p) => p._id);
+  const filter =
+    propertyIds.length > 0
+      ? { $or: [{ updated_at: { $gte: since } }, { property_id: { $in: propertyIds } }] }
+      : { updated_at: { $gte: since } };
+  const lookups = await loadLookups(c);
+
+  let indexed = 0;
+  let deleted = 0;
+  const dropped: string[] = [];
+  async function* ops(): AsyncGenerator<Op> {
+    const cursor = c.homes.find(filter, { sort: { _id: 1 }, batchSize: 1000 });
+    try {
+      for await (const home of cursor) yield isIndexable(home) ? { kind: 'index', home } : { kind: 'delete', id: home._id };
+    } finally {
+      await cursor.close();
+    }
+  }
+  async function* docs(): AsyncGenerator<{ op: Op; doc: object }> {
+    for await (const op of ops()) {
+      yield { op, doc: op.kind === 'index' ? buildDocument(op.home, lookups, today) : {} };
+    }
+  }
+  const stats = await es.helpers.bulk<{ op: Op; doc: object }>({
+    datasource: docs(),
+    onDocument: ({ op, doc }) => {
+      if (op.kind === 'delete') {
+        deleted += 1;
+        return { delete: { _index: opts.alias, _id: op.id } };
+      }
+      indexed += 1;
+      return [{ index: { _index: opts.alias, _id: op.home._id } }, doc];
+    },
+    onDrop: (drop) => {
+      // Deleting a document that is not in the index is not a failure.
+      if (drop.status === 404) return;
+      dropped.push(JSON.stringify(drop.error));
+    },
+    flushBytes: opts.flushBytes ?? 2_000_000,
+    concurrency: opts.concurrency ?? 2,
+    retries: 3,
+    refreshOnCompletion: opts.alias,
+  });
+  if (dropped.length > 0) {
+    throw new IndexingFailedError(`${dropped.length} change(s) were rejected; first: ${dropped[0]}`, dropped.length);
+  }
+  void stats;
+  const finishedAt = now();
+  const run: RunSummary = {
+    kind: 'incremental',
+    started_at: startedAt,
+    finished_at: finishedAt,
+    duration_ms: finishedAt.getTime() - startedAt.getTime(),
+    documents: indexed,
+    deleted,
+    alias_target: targets[0] ?? null,
+  };
+  await recordRun(c.indexerState, run, startedAt);
+  return run;
+}

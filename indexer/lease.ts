@@ -1,0 +1,59 @@
+/**
+ * A lease in MongoDB so two indexers never overlap. The holder renews it while it works; a
+ * crashed holder's lease simply expires. Acquisition is one conditional upsert: when the
+ * document exists and is held, the filter misses, the upsert collides on `_id`, and the
+ * duplicate-key error means "someone else has it".
+ */
+import { randomUUID } from 'node:crypto';
+import type { Collection } from 'mongodb';
+import type { IndexerStateRecord } from '../services/store/collections';
+
+const LEASE_ID = 'lease';
+
+export interface Lease {
+  holder: string;
+  /** Extends the lease; throws when it was lost (another indexer took an expired lease). */
+  renew(): Promise<void>;
+  release(): Promise<void>;
+}
+
+export class LeaseHeldError extends Error {
+  constructor(readonly heldBy: string, readonly until: Date) {
+    super(`another indexer (${heldBy}) holds the lease until ${until.toISOString()}`);
+    this.name = 'LeaseHeldError';
+  }
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
+}
+
+export async function acquireLease(
+  state: Collection<IndexerStateRecord>,
+  opts: { ttlMs: number; label: string; now?: () => Date },
+): Promise<Lease> {
+  const now = opts.now ?? (() => new Date());
+  const holder = `${opts.label}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const expiry = (): Date => new Date(now().getTime() + opts.ttlMs);
+  try {
+    await state.updateOne(
+      { _id: LEASE_ID, $or: [{ expires_at: { $lt: now() } }, { holder }] },
+      { $set: { holder, expires_at: expiry(), acquired_at: now() } },
+      { upsert: true },
+    );
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const current = await state.findOne({ _id: LEASE_ID });
+    throw new LeaseHeldError(String(current?.holder ?? 'unknown'), (current?.expires_at as Date) ?? now());
+  }
+  return {
+    holder,
+    async renew() {
+      const res = await state.updateOne({ _id: LEASE_ID, holder }, { $set: { expires_at: expiry() } });
+      if (res.matchedCount !== 1) throw new Error('the indexer lease was lost; stopping so two runs do not overlap');
+    },
+    async release() {
+      await state.deleteOne({ _id: LEASE_ID, holder });
+    },
+  };
+}

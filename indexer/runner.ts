@@ -1,0 +1,48 @@
+/** Runs one indexer job under the lease, renewing it while the job works. */
+import type { Client } from '@elastic/elasticsearch';
+import type { Config } from '../services/config';
+import type { Collections } from '../services/store/collections';
+import { acquireLease } from './lease';
+import { fullRebuild, type IndexerOptions } from './full-rebuild';
+import { incrementalRun } from './incremental';
+import type { RunSummary } from './freshness';
+
+export type JobKind = 'full' | 'incremental';
+
+const LEASE_TTL_MS = 60_000;
+
+export async function runIndexerJob(
+  kind: JobKind,
+  es: Client,
+  c: Collections,
+  config: Config,
+  extra: Pick<IndexerOptions, 'onProgress'> = {},
+): Promise<RunSummary> {
+  const lease = await acquireLease(c.indexerState, { ttlMs: LEASE_TTL_MS, label: `indexer-${kind}` });
+  let lost: Error | null = null;
+  const beat = async (): Promise<void> => {
+    try {
+      await lease.renew();
+    } catch (err) {
+      lost = err as Error;
+    }
+  };
+  const timer = setInterval(() => void beat(), LEASE_TTL_MS / 4);
+  try {
+    const opts: IndexerOptions = {
+      alias: config.homesAlias,
+      indexPrefix: config.homesIndexPrefix,
+      flushBytes: config.indexerFlushBytes,
+      concurrency: config.indexerConcurrency,
+      heartbeat: async () => {
+        await beat();
+        if (lost) throw lost;
+      },
+      ...extra,
+    };
+    return kind === 'full' ? await fullRebuild(es, c, opts) : await incrementalRun(es, c, opts);
+  } finally {
+    clearInterval(timer);
+    await lease.release().catch(() => undefined);
+  }
+}

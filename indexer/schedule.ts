@@ -1,0 +1,52 @@
+/**
+ * The indexer's node-cron schedule: incremental runs often, a full rebuild nightly so bookable
+ * windows move on with the calendar. Overlap is prevented in-process by a flag and across
+ * processes by the lease.
+ */
+import cron from 'node-cron';
+import type { Client } from '@elastic/elasticsearch';
+import type { Config } from '../services/config';
+import type { Logger } from '../services/logger';
+import type { Collections } from '../services/store/collections';
+import { LeaseHeldError } from './lease';
+import { NoIndexYetError } from './incremental';
+import { runIndexerJob, type JobKind } from './runner';
+
+export interface Schedule {
+  runNow(kind: JobKind): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startSchedule(es: Client, c: Collections, config: Config, log: Logger): Schedule {
+  let running = false;
+  const run = async (kind: JobKind): Promise<void> => {
+    if (running) {
+      log.info({ kind }, 'previous indexer run still going; skipping this tick');
+      return;
+    }
+    running = true;
+    let fallBackToFull = false;
+    try {
+      const summary = await runIndexerJob(kind, es, c, config);
+      log.info({ summary }, `${kind} indexer run finished`);
+    } catch (err) {
+      if (err instanceof NoIndexYetError) fallBackToFull = true;
+      else if (err instanceof LeaseHeldError) log.info({ reason: err.message }, 'lease held elsewhere; skipping');
+      else log.error({ err }, `${kind} indexer run failed; the alias keeps serving the previous index`);
+    } finally {
+      running = false;
+    }
+    if (fallBackToFull) await run('full');
+  };
+  const tasks = [
+    cron.schedule(config.incrementalCron, () => void run('incremental'), { name: 'indexer-incremental' }),
+    cron.schedule(config.fullRebuildCron, () => void run('full'), { name: 'indexer-full' }),
+  ];
+  log.info({ incremental: config.incrementalCron, full: config.fullRebuildCron }, 'indexer schedule started');
+  return {
+    runNow: run,
+    async stop() {
+      for (const t of tasks) await t.stop();
+    },
+  };
+}

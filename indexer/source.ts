@@ -1,0 +1,58 @@
+/**
+ * Streams home documents out of MongoDB: buildings and markets are loaded once into maps
+ * (thousands, small), homes come from a cursor so 100,000 homes never sit in memory at once.
+ */
+import type { Filter } from 'mongodb';
+import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/domain/inventory';
+import type { Collections } from '../services/store/collections';
+import { toHomeDocument, type HomeDocument } from './document';
+
+export interface Lookups {
+  properties: Map<string, PropertyRecord>;
+  markets: Map<string, MarketRecord>;
+}
+
+export async function loadLookups(c: Collections): Promise<Lookups> {
+  const [properties, markets] = await Promise.all([c.properties.find().toArray(), c.markets.find().toArray()]);
+  return {
+    properties: new Map(properties.map((p) => [p._id, p])),
+    markets: new Map(markets.map((m) => [m.slug, m])),
+  };
+}
+
+/** Search can only ever return published, undeleted homes; everything else stays out of the index. */
+export const INDEXABLE: Filter<HomeRecord> = { published: true, deleted_at: null };
+
+export function isIndexable(home: HomeRecord): boolean {
+  return home.published && home.deleted_at === null;
+}
+
+export class MissingReferenceError extends Error {
+  constructor(home: HomeRecord, what: string) {
+    super(`home ${home._id} (${home.slug}) refers to a missing ${what}`);
+    this.name = 'MissingReferenceError';
+  }
+}
+
+export function buildDocument(home: HomeRecord, lookups: Lookups, today: string): HomeDocument {
+  const property = lookups.properties.get(home.property_id);
+  if (!property) throw new MissingReferenceError(home, `property ${home.property_id}`);
+  const market = lookups.markets.get(home.market_slug);
+  if (!market) throw new MissingReferenceError(home, `market ${home.market_slug}`);
+  return toHomeDocument(home, property, market, today);
+}
+
+/** Documents of every indexable home, in `_id` order (a cursor, not offset paging). */
+export async function* homeDocuments(
+  c: Collections,
+  lookups: Lookups,
+  today: string,
+  filter: Filter<HomeRecord> = INDEXABLE,
+): AsyncGenerator<HomeDocument> {
+  const cursor = c.homes.find(filter, { sort: { _id: 1 }, batchSize: 1000 });
+  try {
+    for await (const home of cursor) yield buildDocument(home, lookups, today);
+  } finally {
+    await cursor.close();
+  }
+}

@@ -1,0 +1,28 @@
+/** `npm run worker`: the indexer process, on its node-cron schedule (see schedule.ts). */
+import { loadConfig } from '../services/config';
+import { createLogger } from '../services/logger';
+import { createEsClient } from '../services/search/es';
+import { connectMongo } from '../services/store/mongo';
+import { startSchedule } from './schedule';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, 'indexer');
+  const es = createEsClient(config.esUrl);
+  const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  const schedule = startSchedule(es, mongo.collections, config, log);
+  await schedule.runNow('incremental');
+  const stop = async (): Promise<void> => {
+    await schedule.stop();
+    await mongo.close();
+    await es.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`indexer worker failed to start: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

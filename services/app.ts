@@ -1,0 +1,98 @@
+/**
+ * The Koa application: the GET API under /api/public (open CORS), the tool server at
+ * /mcp/public, the three derived documents, status and the photos the service serves.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import cors from '@koa/cors';
+import type { Deps } from './deps';
+import { ApiError } from './errors';
+import { openApiDocument } from './docs/openapi';
+import { toolsMarkdown } from './docs/tools-markdown';
+import { parseMediaFile, PhotoStore } from './media/photos';
+import { TOOLS } from './tools/registry';
+import type { AnyTool } from './tools/tool';
+import { buildValidators } from './tools/validate';
+import { errorMiddleware } from './transports/http/errors';
+import { getRoutes } from './transports/http/get-routes';
+import { statusReport } from './transports/http/status';
+import { mountMcp, MCP_PATH } from './transports/mcp/route';
+import { toolsList } from './transports/mcp/tool-list';
+import { createRateLimits } from './transports/rate-limit';
+
+const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'];
+
+export function createApp(deps: Deps, tools: readonly AnyTool[] = TOOLS): Koa {
+  const app = new Koa({ proxy: true });
+  const validators = buildValidators(tools);
+  const limits = createRateLimits(deps.config.rateLimit);
+  const photos = new PhotoStore(deps.mongo);
+
+  app.use(errorMiddleware(deps.log));
+  app.use(
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowHeaders: MCP_CORS_HEADERS,
+      exposeHeaders: ['Mcp-Session-Id', 'Retry-After'],
+      maxAge: 86400,
+    }),
+  );
+
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/api/public')) {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+        ctx.set('Allow', 'GET');
+        throw new ApiError('method_not_allowed', 'The public API is read-only: use GET.', 405);
+      }
+      // Every GET counts against the client's default bucket (the overview is tool-server only).
+      await limits.consume(ctx.ip, 'default');
+    }
+    await next();
+  });
+
+  const api = new Router({ prefix: '/api/public' });
+  api.get('/status', async (ctx) => {
+    ctx.body = await statusReport(deps);
+  });
+  const openapi = openApiDocument(tools, deps.config.publicBaseUrl);
+  const listed = toolsList(tools);
+  const markdown = toolsMarkdown(tools);
+  api.get('/openapi.json', (ctx) => {
+    ctx.body = openapi;
+  });
+  api.get('/tools.json', (ctx) => {
+    ctx.body = listed;
+  });
+  api.get('/tools', (ctx) => {
+    ctx.type = 'text/markdown; charset=utf-8';
+    ctx.body = markdown;
+  });
+  const routes = getRoutes(tools, validators, deps);
+  api.use(routes.routes());
+
+  const root = new Router();
+  root.get('/media/:file', async (ctx) => {
+    const parsed = parseMediaFile(ctx.params.file);
+    const blob = parsed ? await photos.get(parsed.id) : null;
+    if (!parsed || !blob) throw new ApiError('not_found', 'No such photo.', 404);
+    ctx.type = 'image/jpeg';
+    ctx.set('Cache-Control', 'public, max-age=86400, immutable');
+    ctx.body = parsed.variant === 'widget' ? blob.widget : blob.full;
+  });
+  root.get('/', (ctx) => {
+    ctx.body = {
+      service: 'furnished-catalog',
+      api: `${deps.config.publicBaseUrl}/api/public`,
+      openapi: `${deps.config.publicBaseUrl}/api/public/openapi.json`,
+      tools: `${deps.config.publicBaseUrl}/api/public/tools`,
+      mcp: `${deps.config.publicBaseUrl}${MCP_PATH}`,
+    };
+  });
+  mountMcp(root, tools, validators, deps, limits, photos);
+
+  app.use(api.routes());
+  app.use(root.routes());
+  app.use(root.allowedMethods());
+  return app;
+}

@@ -1,0 +1,59 @@
+/**
+ * `npm start`: the service on the local stack with the demo inventory. Seeds MongoDB when it has
+ * no homes, builds the index when the alias is missing or was built on an earlier day, then
+ * serves on PORT (3000) with the indexer schedule running in the same process.
+ */
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { todayIso } from '../engine/dates';
+import { startService } from '../main';
+import { aliasTargets } from '../../indexer/es-admin';
+import { readFreshness } from '../../indexer/freshness';
+import { runIndexerJob } from '../../indexer/runner';
+import { startSchedule } from '../../indexer/schedule';
+import { DEMO_HOMES, DEMO_SEED, seedDemoInventory } from './demo-inventory';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, 'demo');
+  const svc = await startService(config);
+  const { es, mongo } = svc.deps;
+  const today = todayIso(new Date());
+
+  if ((await mongo.homes.estimatedDocumentCount()) === 0) {
+    log.info({ homes: DEMO_HOMES }, 'no inventory yet: seeding the demo inventory');
+    const summary = await seedDemoInventory(mongo, { seed: DEMO_SEED, homes: DEMO_HOMES, today });
+    log.info({ summary }, 'demo inventory seeded');
+  }
+  const freshness = await readFreshness(mongo.indexerState);
+  const builtOn = freshness.last_full_run ? todayIso(new Date(freshness.last_full_run.started_at)) : null;
+  if ((await aliasTargets(es, config.homesAlias)).length === 0 || builtOn !== today) {
+    log.info('building the search index');
+    const run = await runIndexerJob('full', es, mongo, config);
+    log.info({ documents: run.documents, seconds: run.duration_ms / 1000, alias: run.alias_target }, 'search index built');
+  }
+  const schedule = startSchedule(es, mongo, config, log);
+  process.stdout.write(
+    `\nCatalog service ready on ${config.publicBaseUrl}\n` +
+      `  GET  ${config.publicBaseUrl}/api/public/markets\n` +
+      `  GET  ${config.publicBaseUrl}/api/public/status\n` +
+      `  MCP  ${config.publicBaseUrl}/mcp/public\n` +
+      `  docs ${config.publicBaseUrl}/api/public/tools\n`,
+  );
+  const stop = async (): Promise<void> => {
+    await schedule.stop();
+    await svc.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}\n`);
+});
+
+main().catch((err: unknown) => {
+  process.stderr.write(`npm start failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

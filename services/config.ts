@@ -1,0 +1,100 @@
+/**
+ * The one configuration module: defaults beside each option, environment overrides, read once
+ * at start (`loadConfig()`); everything else receives the resulting object.
+ */
+
+export interface RateLimitConfig {
+  /** Requests per window per client for ordinary reads and tool calls. */
+  points: number;
+  /** Requests per window per client for availability_overview_tool (spec: more heavily limited). */
+  overviewPoints: number;
+  windowSeconds: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Base address used in links (home_url, reservation_link, photo URLs). */
+  publicBaseUrl: string;
+  /** The operator's website: apartment pages (home_url) live here. */
+  siteBaseUrl: string;
+  /** Where guests finish a booking (checkout links point here). */
+  checkoutBaseUrl: string;
+  esUrl: string;
+  mongoUrl: string;
+  mongoDb: string;
+  /** Alias that readers query; the indexer swaps it to a fresh timestamped index. */
+  homesAlias: string;
+  /** Prefix of the timestamped indexes behind the alias. */
+  homesIndexPrefix: string;
+  /** node-cron expressions of the worker. */
+  incrementalCron: string;
+  fullRebuildCron: string;
+  /** Bulk request size and parallelism of the indexer (sized for a 2-core node). */
+  indexerFlushBytes: number;
+  indexerConcurrency: number;
+  /** Server-side toggle of the map view (search_apartments_on_map). */
+  mapViewEnabled: boolean;
+  rateLimit: RateLimitConfig;
+  /** Largest accepted request body on POST /mcp/public. */
+  bodyLimitBytes: number;
+  /** Origins allowed to call the tool server from a browser; '*' allows all. */
+  mcpAllowedOrigins: string[];
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function str(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? fallback : raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000);
+  const publicBaseUrl = str(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host: str(env, 'HOST', '0.0.0.0'),
+    publicBaseUrl,
+    siteBaseUrl: str(env, 'SITE_BASE_URL', publicBaseUrl).replace(/\/+$/, ''),
+    checkoutBaseUrl: str(env, 'CHECKOUT_BASE_URL', `${str(env, 'SITE_BASE_URL', publicBaseUrl).replace(/\/+$/, '')}/book`).replace(/\/+$/, ''),
+    esUrl: str(env, 'ES_URL', 'http://127.0.0.1:9200'),
+    mongoUrl: str(env, 'MONGO_URL', 'mongodb://127.0.0.1:27017/'),
+    mongoDb: str(env, 'MONGO_DB', 'catalog'),
+    homesAlias: str(env, 'HOMES_ALIAS', 'homes'),
+    homesIndexPrefix: str(env, 'HOMES_INDEX_PREFIX', str(env, 'HOMES_ALIAS', 'homes')),
+    incrementalCron: str(env, 'INDEXER_INCREMENTAL_CRON', '*/5 * * * *'),
+    fullRebuildCron: str(env, 'INDEXER_FULL_CRON', '17 3 * * *'),
+    indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', 2_000_000),
+    indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', 2)),
+    mapViewEnabled: bool(env, 'MAP_VIEW_ENABLED', true),
+    rateLimit: {
+      points: int(env, 'RATE_LIMIT_POINTS', 300),
+      overviewPoints: int(env, 'RATE_LIMIT_OVERVIEW_POINTS', 20),
+      windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
+    },
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024),
+    mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '*')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    logLevel: str(env, 'LOG_LEVEL', 'info'),
+  };
+}

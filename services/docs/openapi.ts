@@ -1,0 +1,100 @@
+/** openapi.json (OpenAPI 3.1.0, API version 1.0.0), derived from the tool registry. */
+import type { AnyTool } from '../tools/tool';
+import { errorSchema } from '../tools/schemas';
+
+type Schema = Record<string, unknown>;
+
+function argSchema(tool: AnyTool, arg: string): Schema {
+  const props = (tool.inputSchema as { properties?: Record<string, Schema> }).properties ?? {};
+  return props[arg] ?? { type: 'string' };
+}
+
+function isRequired(tool: AnyTool, arg: string): boolean {
+  return ((tool.inputSchema as { required?: string[] }).required ?? []).includes(arg);
+}
+
+const errorResponse = (description: string): Schema => ({
+  description,
+  content: { 'application/json': { schema: errorSchema } },
+});
+
+function operation(tool: AnyTool): Schema {
+  const route = tool.get!;
+  const parameters: Schema[] = [];
+  for (const [param, arg] of Object.entries(route.pathParams ?? {})) {
+    parameters.push({ name: param, in: 'path', required: true, schema: argSchema(tool, arg) });
+  }
+  for (const [param, arg] of Object.entries(route.renames ?? {})) {
+    const { description, ...schema } = argSchema(tool, arg);
+    parameters.push({
+      name: param,
+      in: 'query',
+      required: isRequired(tool, arg),
+      description: `${description ?? ''} (tool argument \`${arg}\`)`.trim(),
+      schema,
+    });
+  }
+  for (const arg of route.query) {
+    const { description, ...schema } = argSchema(tool, arg);
+    parameters.push({ name: arg, in: 'query', required: isRequired(tool, arg), ...(description ? { description } : {}), schema });
+  }
+  return {
+    operationId: tool.name,
+    summary: route.summary,
+    description: tool.description,
+    parameters,
+    responses: {
+      200: { description: 'Success', content: { 'application/json': { schema: tool.outputSchema } } },
+      400: errorResponse('Invalid parameters'),
+      404: errorResponse('Unknown home or market'),
+      429: errorResponse('Rate limited; see Retry-After'),
+    },
+  };
+}
+
+export function openApiDocument(tools: readonly AnyTool[], baseUrl: string): Schema {
+  const paths: Record<string, Schema> = {};
+  for (const tool of tools) {
+    if (!tool.get) continue;
+    const path = '/api/public' + tool.get.path.replace(/:([a-z_]+)/g, '{$1}');
+    paths[path] = { get: operation(tool) };
+  }
+  const doc = (summary: string, type: string): Schema => ({
+    get: {
+      summary,
+      responses: { 200: { description: 'Success', content: { [type]: { schema: { type: type === 'application/json' ? 'object' : 'string' } } } } },
+    },
+  });
+  paths['/api/public/status'] = {
+    get: {
+      operationId: 'status',
+      summary: 'Health of the service, its stores and the index',
+      responses: {
+        200: {
+          description: 'Health report',
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'degraded'] } }, required: ['status'] },
+            },
+          },
+        },
+      },
+    },
+  };
+  paths['/api/public/openapi.json'] = doc('This document', 'application/json');
+  paths['/api/public/tools.json'] = doc('The tool server tools/list response', 'application/json');
+  paths['/api/public/tools'] = doc('Markdown catalog of every tool', 'text/markdown');
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Furnished apartment catalog: public API',
+      version: '1.0.0',
+      description:
+        'Read-only public catalog of furnished apartments. No authentication; open CORS. The same operations are ' +
+        'tools on the MCP tool server at POST /mcp/public.',
+    },
+    servers: [{ url: baseUrl }],
+    paths,
+    components: { schemas: { Error: errorSchema } },
+  };
+}

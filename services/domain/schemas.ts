@@ -1,0 +1,203 @@
+/**
+ * JSON Schemas of the canonical records, for ops imports (`npm run import`). A test validates
+ * generated inventory against them, so they cannot drift from `inventory.ts` unnoticed.
+ * Timestamps (created_at, updated_at, deleted_at) are set by the importer, not read from files.
+ */
+
+const date = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' } as const;
+const dateOrNull = { anyOf: [date, { type: 'null' }] } as const;
+const slug = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 200 } as const;
+const id = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const cents = { type: 'integer', minimum: 0 } as const;
+const text = { type: 'string', maxLength: 10000 } as const;
+const percent = { type: 'number', minimum: 0, maximum: 100 } as const;
+const lat = { type: 'number', minimum: -90, maximum: 90 } as const;
+const lon = { type: 'number', minimum: -180, maximum: 180 } as const;
+const photos = {
+  type: 'array',
+  items: { type: 'object', properties: { id, caption: text }, required: ['id'], additionalProperties: false },
+} as const;
+
+export const marketRecordSchema = {
+  type: 'object',
+  properties: {
+    _id: slug,
+    slug,
+    name: text,
+    state: { type: 'string', pattern: '^[A-Z]{2}$' },
+    latitude: lat,
+    longitude: lon,
+    cities: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { slug, name: text, state: { type: 'string', pattern: '^[A-Z]{2}$' }, latitude: lat, longitude: lon },
+        required: ['slug', 'name', 'state', 'latitude', 'longitude'],
+        additionalProperties: false,
+      },
+    },
+    neighborhoods: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id, slug, name: text, city_slug: slug, description: text },
+        required: ['id', 'slug', 'name', 'city_slug', 'description'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['_id', 'slug', 'name', 'state', 'latitude', 'longitude', 'cities', 'neighborhoods'],
+} as const;
+
+export const propertyRecordSchema = {
+  type: 'object',
+  properties: {
+    _id: id,
+    slug,
+    name: text,
+    market_slug: slug,
+    city_slug: slug,
+    neighborhood_id: id,
+    address: text,
+    city: text,
+    state: { type: 'string', pattern: '^[A-Z]{2}$' },
+    latitude: lat,
+    longitude: lon,
+    amenities: { type: 'array', items: text },
+    has_pool: { type: 'boolean' },
+    has_gym: { type: 'boolean' },
+    has_elevator: { type: 'boolean' },
+    description: text,
+    photos,
+    rating: {
+      anyOf: [
+        {
+          type: 'object',
+          properties: { average: { type: 'number', minimum: 1, maximum: 5 }, count: { type: 'integer', minimum: 1 } },
+          required: ['average', 'count'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    },
+    scores: {
+      type: 'object',
+      properties: {
+        walk_score: { type: 'integer', minimum: 0, maximum: 100 },
+        walk_score_description: text,
+        transit_score: { type: 'integer', minimum: 0, maximum: 100 },
+        transit_score_description: text,
+        bike_score: { type: 'integer', minimum: 0, maximum: 100 },
+        bike_score_description: text,
+      },
+      additionalProperties: false,
+    },
+    allows_cats: { type: 'boolean' },
+    allows_dogs: { type: 'boolean' },
+  },
+  required: [
+    '_id', 'slug', 'name', 'market_slug', 'city_slug', 'neighborhood_id', 'address', 'city', 'state', 'latitude',
+    'longitude', 'amenities', 'has_pool', 'has_gym', 'has_elevator', 'description', 'photos', 'rating', 'scores',
+    'allows_cats', 'allows_dogs',
+  ],
+} as const;
+
+const bookingRange = {
+  type: 'object',
+  properties: {
+    start_date: date,
+    end_date: dateOrNull,
+    open_for_occupancy: { type: 'boolean' },
+    move_in_allowed: { type: 'boolean' },
+    move_out_allowed: { type: 'boolean' },
+    unbookable_reason: { anyOf: [text, { type: 'null' }] },
+  },
+  required: ['start_date', 'end_date', 'open_for_occupancy', 'move_in_allowed', 'move_out_allowed', 'unbookable_reason'],
+  additionalProperties: false,
+} as const;
+
+const dated = (extra: Record<string, unknown>, required: string[]) =>
+  ({
+    type: 'object',
+    properties: { start_date: date, end_date: date, ...extra },
+    required: ['start_date', 'end_date', ...required],
+    additionalProperties: false,
+  }) as const;
+
+export const homeRecordSchema = {
+  type: 'object',
+  properties: {
+    _id: id,
+    slug,
+    name: text,
+    property_id: id,
+    market_slug: slug,
+    city_slug: slug,
+    neighborhood_id: id,
+    unit_number: { type: 'string', maxLength: 50 },
+    floor: { type: 'integer', minimum: -5, maximum: 200 },
+    bedrooms: { type: 'integer', minimum: 0, maximum: 20 },
+    bathrooms: { type: 'number', minimum: 0, maximum: 20 },
+    sqft: { type: 'integer', minimum: 50, maximum: 20000 },
+    amenities: { type: 'array', items: text },
+    has_parking: { type: 'boolean' },
+    cats_allowed: { type: 'boolean' },
+    dogs_allowed: { type: 'boolean' },
+    laundry_type: { enum: ['In Unit', 'On-Site Facility', null] },
+    air_conditioned: { type: 'boolean' },
+    has_balcony: { type: 'boolean' },
+    self_check_in: { type: 'boolean' },
+    photos,
+    nightly_rate_cents: { type: 'integer', minimum: 1 },
+    monthly_rate_cents: { type: 'integer', minimum: 1 },
+    fees: {
+      type: 'object',
+      properties: { cleaning_fee_cents: cents, monthly_service_fee_cents: cents, pet_fee_cents: cents, monthly_pet_rent_cents: cents },
+      required: ['cleaning_fee_cents', 'monthly_service_fee_cents', 'pet_fee_cents', 'monthly_pet_rent_cents'],
+      additionalProperties: false,
+    },
+    seasonal_discounts: { type: 'array', items: dated({ percent, label: text }, ['percent', 'label']) },
+    length_of_stay_discounts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { min_nights: { type: 'integer', minimum: 1 }, percent },
+        required: ['min_nights', 'percent'],
+        additionalProperties: false,
+      },
+    },
+    special_offer: { anyOf: [dated({ percent, label: text }, ['percent', 'label']), { type: 'null' }] },
+    flex_eligible: { type: 'boolean' },
+    flex_tiers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { committed_nights: { type: 'integer', minimum: 180, maximum: 1100 }, monthly_rate_cents: { type: 'integer', minimum: 1 } },
+        required: ['committed_nights', 'monthly_rate_cents'],
+        additionalProperties: false,
+      },
+    },
+    minimum_nightly_stay: { type: 'integer', minimum: 1, maximum: 365 },
+    minimum_stay_rules: { type: 'array', items: dated({ minimum_nightly_stay: { type: 'integer', minimum: 1, maximum: 365 } }, ['minimum_nightly_stay']) },
+    calendar: { type: 'array', items: bookingRange, maxItems: 5000 },
+    available_from: dateOrNull,
+    must_vacate_by: dateOrNull,
+    published: { type: 'boolean' },
+  },
+  required: [
+    '_id', 'slug', 'name', 'property_id', 'market_slug', 'city_slug', 'neighborhood_id', 'unit_number', 'floor',
+    'bedrooms', 'bathrooms', 'sqft', 'amenities', 'has_parking', 'cats_allowed', 'dogs_allowed', 'laundry_type',
+    'air_conditioned', 'has_balcony', 'self_check_in', 'photos', 'nightly_rate_cents', 'monthly_rate_cents', 'fees',
+    'seasonal_discounts', 'length_of_stay_discounts', 'special_offer', 'flex_eligible', 'flex_tiers',
+    'minimum_nightly_stay', 'minimum_stay_rules', 'calendar', 'available_from', 'must_vacate_by', 'published',
+  ],
+} as const;
+
+/** One line of an import file. */
+export const importLineSchema = {
+  oneOf: [
+    { type: 'object', properties: { kind: { const: 'market' }, record: marketRecordSchema }, required: ['kind', 'record'], additionalProperties: false },
+    { type: 'object', properties: { kind: { const: 'property' }, record: propertyRecordSchema }, required: ['kind', 'record'], additionalProperties: false },
+    { type: 'object', properties: { kind: { const: 'home' }, record: homeRecordSchema }, required: ['kind', 'record'], additionalProperties: false },
+  ],
+} as const;

@@ -1,0 +1,69 @@
+/**
+ * The one typed error every handler throws. Each transport renders it: the GET API as
+ * `{ "error": { "code", "message" } }` with `status`, the tool server as an `isError` result
+ * carrying the same object (spec: "Error object").
+ */
+
+export type ErrorCode =
+  | 'invalid_parameters'
+  | 'unknown_parameter'
+  | 'invalid_date'
+  | 'home_not_found'
+  | 'market_not_found'
+  | 'tier_not_offered'
+  | 'no_home_resolved'
+  | 'consent_required'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'forbidden_origin'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'service_unavailable'
+  | 'internal_error';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly status: number = 400,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+export const badRequest = (code: ErrorCode, message: string): ApiError => new ApiError(code, message, 400);
+export const notFound = (code: ErrorCode, message: string): ApiError => new ApiError(code, message, 404);
+
+/**
+ * Maps anything thrown to an ApiError. Unknown errors become a 503 when a store is unreachable
+ * and a 500 otherwise, with a generic message: internal details are logged, never shown.
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (isStoreUnavailable(err)) {
+    return new ApiError('service_unavailable', 'A backing store is unavailable; try again shortly.', 503, {
+      'Retry-After': '5',
+    });
+  }
+  return new ApiError('internal_error', 'Internal error.', 500);
+}
+
+function isStoreUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const name = err.name ?? '';
+  return (
+    /ConnectionError|NoLivingConnections|TimeoutError|MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError/.test(
+      name,
+    ) || /ECONNREFUSED|index_not_found_exception/.test(err.message)
+  );
+}

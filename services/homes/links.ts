@@ -1,0 +1,26 @@
+/** Links into the operator's website: the apartment page and the checkout. */
+import type { StayRequest } from '../engine/types';
+
+function withQuery(base: string, params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `${base}?${s}` : base;
+}
+
+function stayParams(stay: StayRequest | null): Record<string, string | number | undefined> {
+  if (!stay) return {};
+  return stay.kind === 'fixed'
+    ? { start_date: stay.start_date, end_date: stay.end_date }
+    : { start_date: stay.start_date, end_date: 'indefinite', committed_nights: stay.committed_nights };
+}
+
+/** Checkout link; dates (and the Flex tier) are pre-filled only for a stay that can be booked. */
+export function reservationLink(checkoutBaseUrl: string, slug: string, bookableStay: StayRequest | null): string {
+  return withQuery(`${checkoutBaseUrl}/${encodeURIComponent(slug)}`, stayParams(bookableStay));
+}
+
+/** The apartment page with the search dates pre-filled. */
+export function homeUrl(siteBaseUrl: string, slug: string, stay: StayRequest | null): string {
+  return withQuery(`${siteBaseUrl}/homes/${encodeURIComponent(slug)}`, stayParams(stay));
+}

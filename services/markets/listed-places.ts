@@ -1,0 +1,48 @@
+/**
+ * Which markets and display cities search can return a home in right now (spec: "A market or
+ * city is listed only while at least one apartment can be returned by search"): one ES
+ * aggregation over bookable homes.
+ */
+import type { Client } from '@elastic/elasticsearch';
+
+export interface ListedPlaces {
+  /** market slug → city slugs with at least one searchable home, and the market's home count. */
+  markets: Map<string, { homes: number; cities: Map<string, number> }>;
+}
+
+export function buildListedPlacesBody(): Record<string, unknown> {
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: { bool: { filter: [{ term: { bookable: true } }] } },
+    aggs: {
+      markets: {
+        terms: { field: 'market_slug', size: 1000 },
+        aggs: { cities: { terms: { field: 'city_slug', size: 1000 } } },
+      },
+    },
+  };
+}
+
+interface Bucket {
+  key: string;
+  doc_count: number;
+  cities?: { buckets: Bucket[] };
+}
+
+export function parseListedPlaces(aggs: unknown): ListedPlaces {
+  const buckets = ((aggs as { markets?: { buckets?: Bucket[] } })?.markets?.buckets ?? []) as Bucket[];
+  return {
+    markets: new Map(
+      buckets.map((m) => [
+        m.key,
+        { homes: m.doc_count, cities: new Map((m.cities?.buckets ?? []).map((c) => [c.key, c.doc_count])) },
+      ]),
+    ),
+  };
+}
+
+export async function listedPlaces(es: Client, alias: string): Promise<ListedPlaces> {
+  const res = await es.search({ index: alias, ...buildListedPlacesBody() });
+  return parseListedPlaces(res.aggregations);
+}

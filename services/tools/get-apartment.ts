@@ -1,0 +1,112 @@
+/** get_apartment_tool — GET /api/public/homes/{slug} (spec: "Apartment detail", "get_apartment_tool"). */
+import type { Deps } from '../deps';
+import { computeAvailability } from '../engine/availability';
+import { checkStay } from '../engine/stay-check';
+import { offeredTier } from '../engine/flex';
+import type { StayCheck, StayRequest } from '../engine/types';
+import { loadHome, type HomeContext } from '../homes/repository';
+import { detailPhotos, heroPhotoId, mediaItems } from '../homes/photos';
+import { homeUrl, reservationLink } from '../homes/links';
+import { checkStartOnly, priceForView } from '../homes/pricing-view';
+import { propertyBlock } from '../homes/property-block';
+import { apartmentOutputSchema } from './apartment-output';
+import { APARTMENT_READ_POLICY, readStayArgs, stayArgProperties, stayClip, type RequestedDates } from './stay-args';
+import { defineTool, READ_ONLY, type ToolResult } from './tool';
+
+const inputSchema = {
+  type: 'object',
+  properties: {
+    slug: { type: 'string', minLength: 1, maxLength: 200, description: 'Apartment slug, from a search result.' },
+    ...stayArgProperties,
+    include_hero_image: {
+      type: 'boolean',
+      default: false,
+      description: 'True also returns the hero photo as embedded image content.',
+    },
+  },
+  required: ['slug'],
+  additionalProperties: false,
+} as const;
+
+interface Args {
+  slug: string;
+  start_date?: string;
+  end_date?: string;
+  committed_nights?: number;
+  include_hero_image?: boolean;
+}
+
+function requestedStay(ctx: HomeContext, dates: RequestedDates, today: string): StayCheck | null {
+  if (dates.kind === 'none') return null;
+  if (dates.kind === 'start_only') return checkStartOnly(ctx.home, dates.start_date, today);
+  return checkStay(ctx.home, dates.stay, { cats: 0, dogs: 0 }, today);
+}
+
+export function apartmentDetail(ctx: HomeContext, dates: RequestedDates, deps: Deps, today: string): Record<string, unknown> {
+  const { home, property, market } = ctx;
+  const base = deps.config.publicBaseUrl;
+  const check = requestedStay(ctx, dates, today);
+  const stay: StayRequest | null = dates.kind === 'stay' ? dates.stay : null;
+  const bookableStay = stay && check?.available ? stay : null;
+  // A dated stay shows its own price even when it cannot be booked, unless it cannot be priced (unoffered tier).
+  const pricedStay = stay && (stay.kind === 'fixed' || offeredTier(home, stay.committed_nights)) ? stay : null;
+  const media = mediaItems(home, property, base, 6);
+  const city = market.cities.find((c) => c.slug === home.city_slug);
+  return {
+    slug: home.slug,
+    id: home._id,
+    name: home.name,
+    unit_number: home.unit_number,
+    bedrooms: home.bedrooms,
+    bathrooms: home.bathrooms,
+    sqft: home.sqft,
+    floor: home.floor,
+    market: { slug: market.slug, name: market.name },
+    display_city: city ? { slug: city.slug, name: city.name, state: city.state } : null,
+    ...priceForView(home, pricedStay, today),
+    eligible_for_flex: home.flex_eligible,
+    amenities: home.amenities,
+    property: propertyBlock(property),
+    has_parking: home.has_parking,
+    pet_policy: { cats_allowed: home.cats_allowed, dogs_allowed: home.dogs_allowed },
+    laundry_type: home.laundry_type,
+    photos: detailPhotos(home, property, base),
+    media,
+    widget_hero_image_url: media[0]?.widget_url ?? null,
+    home_url: homeUrl(deps.config.siteBaseUrl, home.slug, bookableStay),
+    reservation_link: reservationLink(deps.config.checkoutBaseUrl, home.slug, bookableStay),
+    ...(check ? { requested_stay: check } : {}),
+    availability: computeAvailability(home, today, stayClip(dates)),
+  };
+}
+
+export const getApartmentTool = defineTool<Args, Record<string, unknown>>({
+  name: 'get_apartment_tool',
+  title: 'Read one apartment',
+  description:
+    'Reads one apartment by slug: all-in price, size, building (amenities, guest rating, walk/transit/bike scores), ' +
+    'parking, pet policy, laundry, every photo, and its availability calendar (bookable windows with their minimum ' +
+    'stays, raw ranges, earliest available date). Pass start_date and end_date (or end_date "indefinite" with ' +
+    'committed_nights for Flex) to check that stay: requested_stay says whether it can be booked, the price is that ' +
+    "stay's, the calendar is clipped to it, and reservation_link is pre-filled only when the stay is bookable.",
+  inputSchema,
+  outputSchema: apartmentOutputSchema,
+  annotations: READ_ONLY,
+  get: {
+    path: '/homes/:slug',
+    pathParams: { slug: 'slug' },
+    renames: { check_in: 'start_date', check_out: 'end_date' },
+    query: ['committed_nights'],
+    summary: 'One apartment with its availability calendar',
+  },
+  async handler(args, { deps, today }): Promise<ToolResult<Record<string, unknown>>> {
+    const dates = readStayArgs(args, today, APARTMENT_READ_POLICY);
+    const ctx = await loadHome(deps, args.slug);
+    const data = apartmentDetail(ctx, dates, deps, today);
+    const hero = heroPhotoId(ctx.home, ctx.property);
+    return {
+      data,
+      images: args.include_hero_image && hero ? [{ photoId: hero, meta: { home_slug: ctx.home.slug } }] : undefined,
+    };
+  },
+});

@@ -1,0 +1,93 @@
+/** get_quote_tool — GET /api/public/homes/{slug}/quote (spec: "Quote", "get_quote_tool"). */
+import { badRequest } from '../errors';
+import { offeredTiers } from '../engine/flex';
+import { priceStay } from '../engine/pricing';
+import { checkStay } from '../engine/stay-check';
+import type { StayRequest } from '../engine/types';
+import { mediaItems } from '../homes/photos';
+import { loadHome } from '../homes/repository';
+import { quoteOutputSchema } from './quote-output';
+import { readStayArgs, stayArgProperties, type DatePolicy } from './stay-args';
+import { defineTool, READ_ONLY } from './tool';
+
+const inputSchema = {
+  type: 'object',
+  properties: {
+    home_slug: { type: 'string', minLength: 1, maxLength: 200, description: 'Apartment slug.' },
+    ...stayArgProperties,
+    cats: { type: 'integer', minimum: 0, maximum: 2, default: 0, description: 'Number of cats; omit or 0 for none.' },
+    dogs: { type: 'integer', minimum: 0, maximum: 2, default: 0, description: 'Number of dogs; omit or 0 for none.' },
+  },
+  required: ['home_slug', 'start_date', 'end_date'],
+  additionalProperties: false,
+} as const;
+
+interface Args {
+  home_slug: string;
+  start_date: string;
+  end_date: string;
+  committed_nights?: number;
+  cats?: number;
+  dogs?: number;
+}
+
+/** The quote prices what can happen: a past start is simply not bookable, and so is a far-future one. */
+const QUOTE_POLICY: DatePolicy = { maxPastDays: null, maxStartAheadDays: null, threeYearLimit: false };
+
+export const GUARANTEE = "Every stay is backed by the operator's guarantee.";
+
+export const getQuoteTool = defineTool<Args, Record<string, unknown>>({
+  name: 'get_quote_tool',
+  title: 'Price quote for a stay',
+  description:
+    'Anonymous, date-specific quote for one apartment: the all-in display price to quote (all fees except taxes), ' +
+    'the stay length, and a charge schedule of totals (checkout, monthly, final month, deferred, whole-stay total). ' +
+    'Fixed stay: start_date and end_date. Flex: end_date "indefinite" with a committed_nights tier the apartment ' +
+    'accepts (get_flex_options_tool). Optional cats/dogs (at most 2 pets together) are priced in. When the stay ' +
+    'cannot be booked the answer is available: false with unavailable_reason (and unbookable_reason for a ' +
+    'date-specific calendar block), not a price.',
+  inputSchema,
+  outputSchema: quoteOutputSchema,
+  annotations: READ_ONLY,
+  get: {
+    path: '/homes/:slug/quote',
+    pathParams: { slug: 'home_slug' },
+    renames: { check_in: 'start_date', check_out: 'end_date' },
+    query: ['cats', 'dogs', 'committed_nights'],
+    summary: 'Price quote for one apartment and stay',
+  },
+  async handler(args, { deps, today }) {
+    const pets = { cats: args.cats ?? 0, dogs: args.dogs ?? 0 };
+    if (pets.cats + pets.dogs > 2) throw badRequest('invalid_parameters', 'At most 2 pets per stay, cats and dogs combined.');
+    const dates = readStayArgs(args, today, QUOTE_POLICY);
+    if (dates.kind !== 'stay') throw badRequest('invalid_parameters', 'start_date and end_date are required.');
+    const { home, property } = await loadHome(deps, args.home_slug);
+    const stay: StayRequest = dates.stay;
+    if (stay.kind === 'flex') {
+      const offered = offeredTiers(home).map((t) => t.committed_nights);
+      if (!offered.includes(stay.committed_nights)) {
+        throw badRequest(
+          'tier_not_offered',
+          offered.length === 0
+            ? `Apartment "${home.slug}" does not accept Flex stays.`
+            : `Apartment "${home.slug}" does not offer a ${stay.committed_nights}-night Flex tier; it offers: ${offered.join(', ')}.`,
+        );
+      }
+    }
+    const media = mediaItems(home, property, deps.config.publicBaseUrl, 6);
+    const common = {
+      home_slug: home.slug,
+      currency: 'USD' as const,
+      pet_policy: { cats_allowed: home.cats_allowed, dogs_allowed: home.dogs_allowed },
+      guarantee: GUARANTEE,
+      media,
+      widget_hero_image_url: media[0]?.widget_url ?? null,
+    };
+    const check = checkStay(home, stay, pets, today);
+    if (!check.available) {
+      return { data: { ...common, ...check } };
+    }
+    const pricing = priceStay(home, stay, pets);
+    return { data: { ...common, available: true, ...pricing } };
+  },
+});

@@ -1,0 +1,77 @@
+/**
+ * A tool of the spec, defined once. GET routes, the MCP tool server, tools.json, the tools
+ * markdown and openapi.json are all derived from the registry of these definitions.
+ */
+import type { JSONSchema } from 'json-schema-to-ts';
+import type { Deps } from '../deps';
+import type { IsoDate } from '../domain/inventory';
+
+export type ObjectSchema = JSONSchema & { type: 'object' };
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** How a tool is also reachable with GET under /api/public. */
+export interface GetRoute {
+  /** Path under /api/public, koa-router syntax, e.g. `/homes/:slug/quote`. */
+  path: string;
+  /** Path parameter → tool argument, e.g. `{ slug: 'home_slug' }`. */
+  pathParams?: Record<string, string>;
+  /** Query parameter → tool argument, for the spec's renames (`check_in` → `start_date`). */
+  renames?: Record<string, string>;
+  /** Tool arguments also accepted as query parameters under their own names. */
+  query: string[];
+  summary: string;
+}
+
+/** An image a tool result embeds (MCP only): a served photo, loaded by the transport. */
+export interface EmbeddedImage {
+  photoId: string;
+  meta: Record<string, unknown>;
+}
+
+export interface ToolResult<O> {
+  data: O;
+  images?: EmbeddedImage[];
+  /** Result-level `_meta` for hosts with the interactive-app extension (widget-only bulk). */
+  meta?: Record<string, unknown>;
+}
+
+export interface ToolContext {
+  deps: Deps;
+  /** The calendar date requests are judged against (UTC), read once per request. */
+  today: IsoDate;
+  now: Date;
+}
+
+export interface ToolDefinition<I = Record<string, unknown>, O = unknown> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: ObjectSchema;
+  outputSchema: ObjectSchema;
+  annotations: ToolAnnotations;
+  get?: GetRoute;
+  /** Rate-limit bucket; the availability overview has its own, stricter one. */
+  rateBucket?: 'default' | 'overview';
+  /** Receives arguments already validated against inputSchema. */
+  handler(args: I, ctx: ToolContext): Promise<ToolResult<O>>;
+}
+
+/** Erases a tool's argument and result types so different tools fit in one list. */
+export type AnyTool = ToolDefinition<never, unknown>;
+
+export function defineTool<I, O>(tool: ToolDefinition<I, O>): AnyTool {
+  return tool as unknown as AnyTool;
+}
+
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};

@@ -1,0 +1,77 @@
+/**
+ * Argument validation from the tools' JSON Schemas (ajv). Two compilers over the same schemas:
+ * strict for the tool server, coercing for GET query strings (where every value arrives as text).
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { badRequest } from '../errors';
+import type { AnyTool } from './tool';
+
+/** Date argument names other APIs use; the spec makes them an error, not an undated search. */
+const FOREIGN_DATE_NAMES: Record<string, string> = {
+  check_in: 'start_date',
+  checkin: 'start_date',
+  start: 'start_date',
+  check_out: 'end_date',
+  checkout: 'end_date',
+  end: 'end_date',
+};
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: coerce ? 'array' : false, useDefaults: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+export type Validator = (args: unknown) => Record<string, unknown>;
+
+function describe(err: ErrorObject): string {
+  const where = err.instancePath ? err.instancePath.slice(1).replace(/\//g, '.') : '';
+  switch (err.keyword) {
+    case 'additionalProperties': {
+      const extra = String((err.params as { additionalProperty: string }).additionalProperty);
+      const full = where ? `${where}.${extra}` : extra;
+      const better = FOREIGN_DATE_NAMES[extra];
+      return better ? `Unknown argument "${full}": dates are passed as ${better} (YYYY-MM-DD).` : `Unknown argument "${full}".`;
+    }
+    case 'required':
+      return `Missing required argument "${(where ? where + '.' : '') + String((err.params as { missingProperty: string }).missingProperty)}".`;
+    case 'enum':
+      return `"${where}" must be one of: ${((err.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}.`;
+    default:
+      return `"${where || 'arguments'}" ${err.message ?? 'is invalid'}.`;
+  }
+}
+
+function compile(ajv: Ajv, tool: AnyTool): Validator {
+  const fn: ValidateFunction = ajv.compile(tool.inputSchema as object);
+  return (args: unknown) => {
+    const value = args === undefined || args === null ? {} : args;
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      throw badRequest('invalid_parameters', 'Arguments must be a JSON object.');
+    }
+    if (!fn(value)) {
+      const errors = fn.errors ?? [];
+      // Unknown-argument errors first: they are the most actionable.
+      errors.sort((a, b) => Number(b.keyword === 'additionalProperties') - Number(a.keyword === 'additionalProperties'));
+      const unique = [...new Set(errors.map(describe))];
+      const code = errors.some((e) => e.keyword === 'additionalProperties') ? 'unknown_parameter' : 'invalid_parameters';
+      throw badRequest(code, unique.slice(0, 5).join(' '));
+    }
+    return value as Record<string, unknown>;
+  };
+}
+
+export interface Validators {
+  strict: Map<string, Validator>;
+  coercing: Map<string, Validator>;
+}
+
+export function buildValidators(tools: readonly AnyTool[]): Validators {
+  const strictAjv = makeAjv(false);
+  const coercingAjv = makeAjv(true);
+  return {
+    strict: new Map(tools.map((t) => [t.name, compile(strictAjv, t)])),
+    coercing: new Map(tools.map((t) => [t.name, compile(coercingAjv, t)])),
+  };
+}

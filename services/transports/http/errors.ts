@@ -1,0 +1,33 @@
+/**
+ * The one error path of the HTTP side: anything thrown becomes the spec's error object with
+ * its status. Messages of unexpected errors are logged and never shown.
+ */
+import type { Context, Next } from 'koa';
+import { ApiError, toApiError } from '../../errors';
+import type { Logger } from '../../logger';
+
+/** Koa and its middleware throw http-errors (`status`, `expose`) for body limits and the like. */
+function fromHttpError(err: unknown): ApiError | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const { status, expose, message } = err as { status?: number; expose?: boolean; message?: string };
+  if (typeof status !== 'number' || status < 400 || status >= 500) return null;
+  if (status === 413) return new ApiError('payload_too_large', 'The request body is too large.', 413);
+  return new ApiError('invalid_parameters', expose && message ? message : 'Invalid request.', status);
+}
+
+export function errorMiddleware(log: Logger) {
+  return async function renderErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new ApiError('not_found', `No such endpoint: ${ctx.method} ${ctx.path}.`, 404);
+      }
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : (fromHttpError(err) ?? toApiError(err));
+      if (apiError.status >= 500) log.error({ err, path: ctx.path }, 'request failed');
+      ctx.status = apiError.status;
+      ctx.set(apiError.headers);
+      ctx.body = apiError.toBody();
+    }
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * POST /mcp/public on Koa: the official SDK's Streamable HTTP transport in stateless mode, a
+ * fresh server and transport per request (MCP.md). GET and DELETE answer 405; the body size is
+ * capped here (the transport has no limit); Origin is checked when present.
+ */
+import type Router from '@koa/router';
+import getRawBody from 'raw-body';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Context } from 'koa';
+import type { Deps } from '../../deps';
+import type { PhotoStore } from '../../media/photos';
+import type { AnyTool } from '../../tools/tool';
+import type { Validators } from '../../tools/validate';
+import type { RateLimits } from '../rate-limit';
+import { createMcpServer } from './server';
+
+export const MCP_PATH = '/mcp/public';
+
+function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = { jsonrpc: '2.0', id: null, error: { code, message } };
+}
+
+export function originAllowed(origin: string | undefined, allowed: string[], publicBaseUrl: string): boolean {
+  if (!origin) return true; // server-to-server clients send no Origin
+  if (allowed.includes('*')) return true;
+  const own = new URL(publicBaseUrl).origin;
+  return origin === own || allowed.includes(origin);
+}
+
+export function mountMcp(
+  router: Router,
+  tools: readonly AnyTool[],
+  validators: Validators,
+  deps: Deps,
+  limits: RateLimits,
+  photos: PhotoStore,
+): void {
+  const notAllowed = (ctx: Context): void => {
+    ctx.set('Allow', 'POST');
+    jsonRpcError(ctx, 405, -32000, 'Method not allowed: this stateless server answers POST only.');
+  };
+  router.get(MCP_PATH, notAllowed);
+  router.delete(MCP_PATH, notAllowed);
+
+  const loadImages = async (images: { photoId: string; meta: Record<string, unknown> }[]) => {
+    const out = [];
+    for (const img of images) {
+      const blob = await photos.get(img.photoId);
+      if (blob) out.push({ type: 'image' as const, data: blob.widget.toString('base64'), mimeType: 'image/jpeg', _meta: img.meta });
+    }
+    return out;
+  };
+
+  router.post(MCP_PATH, async (ctx) => {
+    if (!originAllowed(ctx.get('Origin') || undefined, deps.config.mcpAllowedOrigins, deps.config.publicBaseUrl)) {
+      return jsonRpcError(ctx, 403, -32000, 'Origin not allowed.');
+    }
+    let body: unknown;
+    try {
+      const raw = await getRawBody(ctx.req, { limit: deps.config.bodyLimitBytes, encoding: 'utf8' });
+      body = JSON.parse(raw);
+    } catch (err) {
+      const tooLarge = (err as { type?: string }).type === 'entity.too.large';
+      return tooLarge
+        ? jsonRpcError(ctx, 413, -32600, `Request body over ${deps.config.bodyLimitBytes} bytes.`)
+        : jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not valid JSON.');
+    }
+    const server = createMcpServer(tools, validators, deps, limits, ctx.ip, loadImages);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.respond = false;
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res, body);
+  });
+}

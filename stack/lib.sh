@@ -1,0 +1,154 @@
+# shellcheck shell=bash
+# Shared settings and helpers for stack/start.sh, stack/stop.sh and stack/status.sh.
+#
+# The local stack is what the project runs on a machine without a Docker
+# engine (see shared/DESIGN.md, "Real parts, and how they start"):
+#   - Elasticsearch: the integration-test zip Elastic publishes on Maven
+#     Central, run with the machine's JDK as one node on 127.0.0.1;
+#   - a MongoDB-wire server: FerretDB v1 (SQLite storage), embedded in the
+#     small Go program in stack/ferretdb/, built with the Go module proxy.
+# Downloads, builds, data, logs and pidfiles live in a cache folder outside the
+# repository, so nothing third-party is ever committed.
+
+# ---- settings (all overridable from the environment) ------------------------
+# (used by the scripts that source this file)
+# shellcheck disable=SC2034
+
+STACK_SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CACHE_DIR="${CATALOG_STACK_DIR:-$HOME/.cache/catalog-stack}"
+
+ES_VERSION="8.19.21"
+ES_ZIP_URL="https://repo1.maven.org/maven2/org/elasticsearch/distribution/integ-test-zip/elasticsearch/${ES_VERSION}/elasticsearch-${ES_VERSION}.zip"
+ES_PORT="${ES_PORT:-9200}"
+# 9300 is the usual transport port of any other ES on the machine; this node
+# never talks to another one, so pick a port nobody else is likely to use.
+ES_TRANSPORT_PORT="${ES_TRANSPORT_PORT:-19300}"
+ES_HEAP="${CATALOG_ES_HEAP:-512m}"
+# ES refuses to run as root, so it runs as this dedicated system user.
+ES_USER="catalog-es"
+ES_HEALTH_TIMEOUT="${CATALOG_ES_TIMEOUT:-120}"
+
+MONGO_PORT="${MONGO_PORT:-27017}"
+MONGO_TIMEOUT="${CATALOG_MONGO_TIMEOUT:-60}"
+
+LOCAL_ES_URL="http://127.0.0.1:${ES_PORT}"
+LOCAL_MONGO_URL="mongodb://127.0.0.1:${MONGO_PORT}/"
+
+FERRET_BIN="$CACHE_DIR/ferretdb-bin"
+FERRET_DATA="$CACHE_DIR/ferretdb-data"
+FERRET_PIDFILE="$CACHE_DIR/ferretdb.pid"
+FERRET_LOG="$CACHE_DIR/logs/ferretdb.log"
+
+# ---- small helpers ----------------------------------------------------------
+
+log() { printf '[stack] %s\n' "$*" >&2; }
+die() { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# pid_alive PIDFILE NEEDLE: true when PIDFILE names a live process whose
+# command line contains NEEDLE. Checking the command line keeps a recycled pid
+# (after a reboot, say) from being taken for our server.
+pid_alive() {
+  local pidfile="$1" needle="$2" pid
+  [[ -s "$pidfile" ]] || return 1
+  pid="$(tr -dc '0-9' <"$pidfile")"
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$needle"
+}
+
+pid_of() { tr -dc '0-9' <"$1" 2>/dev/null || true; }
+
+# tcp_open HOST PORT: true when something accepts TCP connections there.
+tcp_open() {
+  (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
+}
+
+# host and port of a URL like http://host:port/... or mongodb://host:port/...
+url_host() { local h="${1#*://}"; h="${h%%/*}"; h="${h##*@}"; printf '%s' "${h%:*}"; }
+url_port() {
+  local h="${1#*://}"; h="${h%%/*}"; h="${h##*@}"
+  if [[ "$h" == *:* ]]; then printf '%s' "${h##*:}"; else printf '%s' "$2"; fi
+}
+
+# ---- Elasticsearch ----------------------------------------------------------
+
+# ES refuses to run as root. As root we run it as $ES_USER (created by
+# start.sh); as any other user we simply run it as that user.
+es_needs_user() { [[ "$(id -u)" -eq 0 ]]; }
+
+# as_es CMD...: run CMD as the user Elasticsearch runs as.
+as_es() {
+  if es_needs_user; then runuser -u "$ES_USER" -- "$@"; else "$@"; fi
+}
+
+# es_base_dir: where the unpacked ES, its data, logs and pidfile live.
+# Normally $CACHE_DIR/elasticsearch. But ES runs as $ES_USER, which must be
+# able to reach that folder: the default cache is under $HOME, and root's home
+# is mode 0700 on Debian. Rather than loosening the permissions of someone's
+# home folder, fall back to a folder under the ES user's own home, keyed on the
+# cache path so two cache folders never share one ES. CATALOG_ES_DIR overrides.
+es_base_dir() {
+  if [[ -n "${CATALOG_ES_DIR:-}" ]]; then
+    printf '%s' "$CATALOG_ES_DIR"
+  elif ! es_needs_user; then
+    printf '%s' "$CACHE_DIR/elasticsearch"
+  elif id -u "$ES_USER" >/dev/null 2>&1 && [[ -d "$CACHE_DIR" ]] &&
+       runuser -u "$ES_USER" -- test -x "$CACHE_DIR" 2>/dev/null; then
+    printf '%s' "$CACHE_DIR/elasticsearch"
+  else
+    local home key
+    home="$(getent passwd "$ES_USER" | cut -d: -f6)"
+    home="${home:-/var/lib/$ES_USER}"
+    key="$(printf '%s' "$(realpath -m "$CACHE_DIR")" | sha1sum | cut -c1-10)"
+    printf '%s' "$home/stack-$key"
+  fi
+}
+
+es_home() { printf '%s/elasticsearch-%s' "$(es_base_dir)" "$ES_VERSION"; }
+es_pidfile() { printf '%s/es.pid' "$(es_base_dir)"; }
+es_logfile() { printf '%s/logs/catalog-local.log' "$(es_base_dir)"; }
+
+# es_health URL: prints the cluster health colour, or nothing if ES does not answer.
+es_health() {
+  curl -fsS --max-time 5 "$1/_cluster/health" 2>/dev/null |
+    sed -n 's/.*"status":"\([a-z]*\)".*/\1/p' || true
+}
+
+# es_version URL: prints the node's version number, or nothing.
+# Not from GET /: that endpoint lives in the rest-root module, which the
+# integration-test zip leaves out (GET / answers 405 there).
+es_version() {
+  curl -fsS --max-time 5 "$1/_nodes/_local?filter_path=nodes.*.version" 2>/dev/null |
+    sed -n 's/.*"version":"\([^"]*\)".*/\1/p' || true
+}
+
+es_running() { pid_alive "$(es_pidfile)" "org.elasticsearch"; }
+
+# ---- FerretDB ---------------------------------------------------------------
+
+ferret_running() { pid_alive "$FERRET_PIDFILE" "ferretdb-bin"; }
+
+# mongo_ping URL: a real MongoDB "ping" command, not just a TCP connect.
+# Uses the ping mode of our FerretDB program (it carries the Go MongoDB
+# driver) when it has been built; otherwise the Node driver if the repo has
+# it installed; otherwise falls back to a TCP check. Prints what it did.
+mongo_ping() {
+  local url="$1" repo
+  repo="$(dirname "$STACK_SRC_DIR")"
+  if [[ -x "$FERRET_BIN" ]]; then
+    "$FERRET_BIN" -ping "$url" 2>&1
+  elif command -v node >/dev/null 2>&1 && [[ -d "$repo/node_modules/mongodb" ]]; then
+    (cd "$repo" && node -e '
+      const { MongoClient } = require("mongodb");
+      const c = new MongoClient(process.argv[1], { serverSelectionTimeoutMS: 3000 });
+      c.connect().then(() => c.db("admin").command({ ping: 1 }))
+        .then(r => { console.log("ping ok=" + r.ok + " (node driver)"); return c.close(); })
+        .catch(e => { console.error("ping failed: " + e.message); process.exit(1); });
+    ' "$url" 2>&1)
+  else
+    if tcp_open "$(url_host "$url")" "$(url_port "$url" 27017)"; then
+      echo "tcp connect ok (no driver available for a real ping)"
+    else
+      echo "tcp connect to $(url_host "$url"):$(url_port "$url" 27017) failed"; return 1
+    fi
+  fi
+}

@@ -1,0 +1,356 @@
+#!/usr/bin/env bash
+# Start the local stack: Elasticsearch and a MongoDB-wire server (FerretDB),
+# both on 127.0.0.1, for machines without a Docker engine (with one, see
+# docker-compose.yml at the repository root).
+#
+#   bash stack/start.sh            # or: npm run stack:start
+#
+# Idempotent: a server that is already running and healthy is left alone, a
+# stale pidfile is cleaned up. ES_URL / MONGO_URL already set in the
+# environment mean "use that server": it is only checked, not started.
+#
+# On success prints, on stdout and nothing else:
+#   ES_URL=http://127.0.0.1:9200
+#   MONGO_URL=mongodb://127.0.0.1:27017/
+# (also written to $CACHE_DIR/stack.env), so `eval "$(bash stack/start.sh)"` works.
+# Progress and errors go to stderr.
+#
+# Environment: CATALOG_STACK_DIR (cache folder, default ~/.cache/catalog-stack),
+# ES_PORT (9200), ES_TRANSPORT_PORT (19300), CATALOG_ES_HEAP (512m),
+# CATALOG_ES_TIMEOUT (120 s), MONGO_PORT (27017), CATALOG_MONGO_TIMEOUT (60 s),
+# CATALOG_ES_DIR (where ES is unpacked and keeps its data; see lib.sh).
+set -euo pipefail
+
+# shellcheck source=SCRIPTDIR/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+mkdir -p "$CACHE_DIR/logs"
+
+# Two starts at once (say, two test runs) must not both download, unpack or
+# launch: serialise them on a lock in the cache folder. The servers are
+# launched with fd 9 closed ("9>&-"), else they would hold the lock forever.
+exec 9>"$CACHE_DIR/.start.lock"
+if ! flock -n 9; then
+  log "another stack/start.sh is running; waiting for it to finish"
+  flock -w 900 9 || die "another stack/start.sh still holds $CACHE_DIR/.start.lock after 15 min"
+fi
+
+# ---- Java --------------------------------------------------------------------
+
+# java_major JAVA_HOME: prints the major version (17, 21, ...) of that JDK.
+java_major() {
+  local jh="$1" v=""
+  [[ -x "$jh/bin/java" ]] || return 1
+  if [[ -f "$jh/release" ]]; then
+    v="$(sed -n 's/^JAVA_VERSION="\(.*\)"/\1/p' "$jh/release")"
+  fi
+  if [[ -z "$v" ]]; then
+    v="$("$jh/bin/java" -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n1)"
+  fi
+  v="${v#1.}"            # 1.8.0_x -> 8.0_x
+  v="${v%%[!0-9]*}"      # keep the leading number
+  [[ -n "$v" ]] && printf '%s' "$v"
+}
+
+# find_java_home: a JDK 17+ that the ES user can run. JAVA_HOME first when it
+# qualifies; else the JDKs under /usr/lib/jvm (CATALOG_JVM_ROOT), preferring the newest release
+# up to 24 (the versions ES 8.19 is tested with, 24 being the one its full
+# distribution bundles), then anything newer.
+find_java_home() {
+  local jh major best="" best_major=0 newer="" newer_major=0
+  if [[ -n "${JAVA_HOME:-}" ]] && major="$(java_major "$JAVA_HOME")" && ((major >= 17)) &&
+     as_es test -x "$JAVA_HOME/bin/java" 2>/dev/null; then
+    printf '%s' "$JAVA_HOME"; return 0
+  fi
+  for jh in "${CATALOG_JVM_ROOT:-/usr/lib/jvm}"/*/; do
+    jh="${jh%/}"
+    [[ -L "$jh" ]] && continue                     # skip alias symlinks
+    major="$(java_major "$jh")" || continue
+    ((major >= 17)) || continue
+    as_es test -x "$jh/bin/java" 2>/dev/null || continue
+    if ((major <= 24)); then
+      ((major > best_major)) && { best="$jh"; best_major=$major; }
+    else
+      { [[ -z "$newer" ]] || ((major < newer_major)); } && { newer="$jh"; newer_major=$major; }
+    fi
+  done
+  [[ -n "$best" ]] && { printf '%s' "$best"; return 0; }
+  [[ -n "$newer" ]] && { printf '%s' "$newer"; return 0; }
+  return 1
+}
+
+# ---- Elasticsearch -------------------------------------------------------------
+
+# The DESIGN's fallbacks, said once for both servers.
+ALTERNATIVES="Alternatively: set ES_URL and MONGO_URL to servers you already have, or, on a machine with a Docker engine, run 'docker compose up'."
+
+ensure_es_user() {
+  es_needs_user || return 0
+  if ! id -u "$ES_USER" >/dev/null 2>&1; then
+    log "creating system user $ES_USER (Elasticsearch refuses to run as root)"
+    useradd --system --user-group --home-dir "/var/lib/$ES_USER" --create-home \
+      --shell /usr/sbin/nologin "$ES_USER"
+  fi
+}
+
+# sha1_ok FILE SHA1FILE: the file matches the checksum Maven Central publishes.
+sha1_ok() {
+  local want got
+  want="$(awk '{print $1; exit}' "$2")"
+  got="$(sha1sum "$1" | awk '{print $1}')"
+  [[ -n "$want" && "$want" == "$got" ]]
+}
+
+# ensure_es_zip: the verified zip in the cache (downloaded once, reused after).
+ensure_es_zip() {
+  local zip="$CACHE_DIR/elasticsearch-$ES_VERSION.zip"
+  local sha="$zip.sha1"
+  if [[ ! -s "$sha" ]]; then
+    curl -fsSL --retry 3 --connect-timeout 20 -o "$sha.part" "$ES_ZIP_URL.sha1" ||
+      die "could not download $ES_ZIP_URL.sha1 (needs access to Maven Central)"
+    mv "$sha.part" "$sha"
+  fi
+  if [[ -f "$zip" ]] && sha1_ok "$zip" "$sha"; then
+    return 0
+  fi
+  [[ -f "$zip" ]] && log "cached $zip does not match its .sha1: downloading it again"
+  log "downloading Elasticsearch $ES_VERSION (~100 MB) from Maven Central"
+  curl -fSL --retry 3 --connect-timeout 20 --progress-bar -o "$zip.part" "$ES_ZIP_URL" ||
+    die "could not download $ES_ZIP_URL"
+  sha1_ok "$zip.part" "$sha" || { rm -f "$zip.part"; die "downloaded zip does not match $sha"; }
+  mv "$zip.part" "$zip"
+}
+
+# ensure_es_unpacked: ES unpacked into its base folder, owned by the ES user.
+# Unpack into a scratch folder first so an interrupted unzip never leaves a
+# half-installed ES that later starts would trust.
+ensure_es_unpacked() {
+  local base home
+  base="$(es_base_dir)"; home="$(es_home)"
+  if [[ ! -f "$home/.unpacked" ]]; then
+    ensure_es_zip
+    log "unpacking Elasticsearch into $home"
+    mkdir -p "$base"
+    rm -rf "$home" "$base/.unpack"
+    unzip -q "$CACHE_DIR/elasticsearch-$ES_VERSION.zip" -d "$base/.unpack"
+    mv "$base/.unpack/elasticsearch-$ES_VERSION" "$home"
+    rm -rf "$base/.unpack"
+    touch "$home/.unpacked"
+  fi
+  mkdir -p "$base/data" "$base/logs"
+  if es_needs_user; then
+    chown -R "$ES_USER:$ES_USER" "$base"
+  fi
+}
+
+# write_es_config: config/elasticsearch.yml, rewritten on every start so that
+# a changed port or setting here takes effect.
+write_es_config() {
+  local base home
+  base="$(es_base_dir)"; home="$(es_home)"
+  {
+    echo "# Written by stack/start.sh on every start: change the script, not this file."
+    echo "cluster.name: catalog-local"
+    echo "node.name: catalog-local-1"
+    echo "path.data: $base/data"
+    echo "path.logs: $base/logs"
+    # one node, no discovery of others, and no bootstrap checks (loopback only)
+    echo "discovery.type: single-node"
+    echo "network.host: 127.0.0.1"
+    echo "http.port: $ES_PORT"
+    echo "transport.port: $ES_TRANSPORT_PORT"
+    # local development: no TLS, no users
+    echo "xpack.security.enabled: false"
+    # a nearly full dev disk must not turn indices read-only under the tests
+    echo "cluster.routing.allocation.disk.threshold_enabled: false"
+    # let tests delete indices by wildcard
+    echo "action.destructive_requires_name: false"
+    # ES refuses to start on a setting no installed module declares, and the
+    # integration-test zip has no ingest-geoip module: only set it if present.
+    if [[ -d "$home/modules/ingest-geoip" ]]; then
+      echo "ingest.geoip.downloader.enabled: false"
+    fi
+  } >"$home/config/elasticsearch.yml"
+  if es_needs_user; then chown "$ES_USER:$ES_USER" "$home/config/elasticsearch.yml"; fi
+}
+
+# wait_es_health URL PIDFILE: until the cluster is yellow or green.
+wait_es_health() {
+  local url="$1" pidfile="${2:-}" deadline status
+  deadline=$((SECONDS + ES_HEALTH_TIMEOUT))
+  while ((SECONDS < deadline)); do
+    status="$(es_health "$url")"
+    if [[ "$status" == green || "$status" == yellow ]]; then
+      return 0
+    fi
+    if [[ -n "$pidfile" && -s "$pidfile" ]] && ! es_running; then
+      log "Elasticsearch exited during start"
+      return 1
+    fi
+    sleep 1
+  done
+  log "Elasticsearch did not become healthy within ${ES_HEALTH_TIMEOUT}s"
+  return 1
+}
+
+# es_fail: show why ES did not come up, then stop. Java stack frames are left
+# out of the excerpts (they bury the one line that says what went wrong); the
+# full logs stay on disk.
+es_fail() {
+  local f
+  for f in "$CACHE_DIR/logs/elasticsearch-start.log" "$(es_logfile)"; do
+    [[ -s "$f" ]] || continue
+    log "--- last lines of $f (stack frames omitted) ---"
+    grep -v -E '^[[:space:]]+(at |\.\.\. [0-9]+ more|Suppressed:)' "$f" | tail -n 25 | cut -c1-400 >&2 || true
+  done
+  die "Elasticsearch did not start (see above; 'bash stack/stop.sh' cleans up)"
+}
+
+start_es() {
+  if [[ -n "${ES_URL:-}" ]]; then
+    log "ES_URL is set: using the Elasticsearch at $ES_URL"
+    ES_HEALTH_TIMEOUT=15 wait_es_health "$ES_URL" || die "Elasticsearch at ES_URL=$ES_URL does not answer /_cluster/health"
+    log "Elasticsearch $(es_version "$ES_URL") at $ES_URL is $(es_health "$ES_URL")"
+    return 0
+  fi
+  ES_URL="$LOCAL_ES_URL"
+
+  ensure_es_user
+  local pidfile; pidfile="$(es_pidfile)"
+
+  if es_running; then
+    if wait_es_health "$ES_URL" "$pidfile"; then
+      log "Elasticsearch already running (pid $(pid_of "$pidfile")) at $ES_URL: $(es_health "$ES_URL")"
+      return 0
+    fi
+    es_fail
+  fi
+  if [[ -e "$pidfile" ]]; then
+    log "removing stale pidfile $pidfile"
+    rm -f "$pidfile"
+  fi
+  if tcp_open 127.0.0.1 "$ES_PORT"; then
+    die "port $ES_PORT is taken by a process this script did not start. Stop it, pick another port with ES_PORT=..., or use that server with ES_URL=http://127.0.0.1:$ES_PORT"
+  fi
+
+  local java_home
+  java_home="$(find_java_home)" || die "no Java 17+ JDK found (JAVA_HOME or /usr/lib/jvm/*). Install one, e.g. 'apt-get install openjdk-17-jdk-headless', or set JAVA_HOME. $ALTERNATIVES"
+
+  ensure_es_unpacked
+  write_es_config
+
+  local home base run_as t0=$SECONDS
+  home="$(es_home)"; base="$(es_base_dir)"
+  if es_needs_user; then run_as="$ES_USER"; else run_as="$(id -un)"; fi
+  log "starting Elasticsearch $ES_VERSION on $ES_URL (JDK $java_home, heap $ES_HEAP, as $run_as)"
+  # -d daemonizes (the launcher returns once the node is up or has failed),
+  # -p makes the node write its pid. The environment is given explicitly so
+  # nothing from the caller's (ES_PATH_CONF, JAVA_TOOL_OPTIONS...) leaks in.
+  if ! (cd "$base" && as_es env -i \
+        PATH="/usr/local/bin:/usr/bin:/bin" HOME="$base" LANG=C.UTF-8 \
+        ES_JAVA_HOME="$java_home" ES_PATH_CONF="$home/config" \
+        ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP" \
+        "$home/bin/elasticsearch" -d -p "$pidfile" \
+        >"$CACHE_DIR/logs/elasticsearch-start.log" 2>&1 </dev/null 9>&-); then
+    es_fail
+  fi
+  wait_es_health "$ES_URL" "$pidfile" || es_fail
+  log "Elasticsearch up in $((SECONDS - t0))s (pid $(pid_of "$pidfile")): $(es_health "$ES_URL")"
+}
+
+# ---- FerretDB -----------------------------------------------------------------------
+
+# build_ferret: (re)build stack/ferretdb into the cache when its sources or
+# the Go version changed since the last build.
+build_ferret() {
+  local src="$STACK_SRC_DIR/ferretdb" key
+  key="$(cat "$src/main.go" "$src/go.mod" "$src/go.sum" <(go version) | sha256sum | cut -c1-16)"
+  if [[ -x "$FERRET_BIN" && "$(cat "$FERRET_BIN.key" 2>/dev/null)" == "$key" ]]; then
+    return 0
+  fi
+  log "building FerretDB (stack/ferretdb) into $FERRET_BIN; the first build takes a minute or two"
+  local t0=$SECONDS
+  # go.sum is complete, so the default -mod=readonly works and a build never
+  # rewrites files in the repository. -buildvcs=false: no git needed.
+  (cd "$src" && GOFLAGS="-buildvcs=false" go build -trimpath -o "$FERRET_BIN.tmp" .) ||
+    die "go build of stack/ferretdb failed"
+  mv "$FERRET_BIN.tmp" "$FERRET_BIN"
+  printf '%s\n' "$key" >"$FERRET_BIN.key"
+  log "built in $((SECONDS - t0))s"
+}
+
+ferret_fail() {
+  log "--- last lines of $FERRET_LOG ---"
+  tail -n 40 "$FERRET_LOG" >&2 2>/dev/null || true
+  die "FerretDB did not start (see above; 'bash stack/stop.sh' cleans up)"
+}
+
+start_ferret() {
+  if [[ -n "${MONGO_URL:-}" ]]; then
+    log "MONGO_URL is set: using the MongoDB server at $MONGO_URL"
+    local out
+    out="$(mongo_ping "$MONGO_URL")" || die "MongoDB at MONGO_URL=$MONGO_URL does not answer: $out"
+    log "$out"
+    return 0
+  fi
+  MONGO_URL="$LOCAL_MONGO_URL"
+
+  if ferret_running && tcp_open 127.0.0.1 "$MONGO_PORT"; then
+    log "FerretDB already running (pid $(pid_of "$FERRET_PIDFILE")) at $MONGO_URL"
+    return 0
+  fi
+  if ferret_running; then
+    # alive but not answering: a leftover from a broken start; replace it
+    log "FerretDB (pid $(pid_of "$FERRET_PIDFILE")) does not answer on $MONGO_PORT: restarting it"
+    kill "$(pid_of "$FERRET_PIDFILE")" 2>/dev/null || true
+    sleep 1
+  fi
+  if [[ -e "$FERRET_PIDFILE" ]]; then
+    log "removing stale pidfile $FERRET_PIDFILE"
+    rm -f "$FERRET_PIDFILE"
+  fi
+  if tcp_open 127.0.0.1 "$MONGO_PORT"; then
+    die "port $MONGO_PORT is taken by a process this script did not start. Stop it, pick another port with MONGO_PORT=..., or use that server with MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT/"
+  fi
+
+  # stack/ferretdb/go.mod says go 1.24. Go 1.21+ fetches a missing newer
+  # toolchain by itself (from the Go module proxy); older Go cannot.
+  local go_help="Install Go 1.21 or newer (Debian 12's 'apt-get install golang-go' is 1.19, too old: use a golang-1.2x-go package from bookworm-backports, or a go.dev tarball). $ALTERNATIVES"
+  command -v go >/dev/null 2>&1 || die "Go is not installed; it builds FerretDB (stack/ferretdb). $go_help"
+  local gov
+  gov="$(go env GOVERSION 2>/dev/null || true)"   # go1.26.8; empty before Go 1.16
+  gov="${gov#go}"
+  if [[ ! "$gov" =~ ^1\.([0-9]+) ]] || ((BASH_REMATCH[1] < 21)); then
+    die "Go ${gov:-(unknown version)} is too old to build stack/ferretdb. $go_help"
+  fi
+  build_ferret
+
+  mkdir -p "$FERRET_DATA"
+  local t0=$SECONDS pid deadline
+  # setsid + nohup: the server outlives this script and is not hit by a Ctrl-C
+  # or hangup meant for the terminal that ran it.
+  setsid nohup "$FERRET_BIN" -listen "127.0.0.1:$MONGO_PORT" -data-dir "$FERRET_DATA" \
+    >>"$FERRET_LOG" 2>&1 </dev/null 9>&- &
+  pid=$!
+  printf '%s\n' "$pid" >"$FERRET_PIDFILE"
+
+  deadline=$((SECONDS + MONGO_TIMEOUT))
+  until tcp_open 127.0.0.1 "$MONGO_PORT"; do
+    ferret_running || ferret_fail
+    ((SECONDS < deadline)) || ferret_fail
+    sleep 0.2
+  done
+  local out=""
+  until out="$(mongo_ping "$MONGO_URL")"; do
+    ((SECONDS < deadline)) || { log "$out"; ferret_fail; }
+    sleep 0.5
+  done
+  log "FerretDB up in $((SECONDS - t0))s (pid $pid) at $MONGO_URL: $out"
+}
+
+# ---- main -----------------------------------------------------------------------
+
+start_es
+start_ferret
+
+printf 'ES_URL=%s\nMONGO_URL=%s\n' "$ES_URL" "$MONGO_URL" | tee "$CACHE_DIR/stack.env"

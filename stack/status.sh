@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Show the state of the local stack.
+#
+#   bash stack/status.sh          # or: npm run stack:status
+#
+# Exit 0 when both Elasticsearch and the MongoDB-wire server answer, 3 when
+# either does not (3, like `service status`, means "not running").
+# ES_URL / MONGO_URL set in the environment are checked instead of the local
+# servers, as start.sh would use them.
+set -euo pipefail
+
+# shellcheck source=SCRIPTDIR/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+up=0
+
+# ---- Elasticsearch
+if [[ -n "${ES_URL:-}" ]]; then
+  es_url="$ES_URL"; es_where="external (ES_URL)"
+else
+  es_url="$LOCAL_ES_URL"
+  if es_running; then
+    es_where="local, pid $(pid_of "$(es_pidfile)"), home $(es_home)"
+  elif [[ -e "$(es_pidfile)" ]]; then
+    es_where="local, stale pidfile $(es_pidfile)"
+  else
+    es_where="local, no process"
+  fi
+fi
+health="$(es_health "$es_url")"
+if [[ -n "$health" ]]; then
+  echo "elasticsearch: running  $es_url  health=$health version=$(es_version "$es_url")  [$es_where]"
+  up=$((up + 1))
+else
+  echo "elasticsearch: stopped  $es_url  (no answer)  [$es_where]"
+fi
+
+# ---- MongoDB wire (FerretDB)
+if [[ -n "${MONGO_URL:-}" ]]; then
+  mongo_url="$MONGO_URL"; mongo_where="external (MONGO_URL)"
+else
+  mongo_url="$LOCAL_MONGO_URL"
+  if ferret_running; then
+    mongo_where="local FerretDB, pid $(pid_of "$FERRET_PIDFILE"), data $FERRET_DATA"
+  elif [[ -e "$FERRET_PIDFILE" ]]; then
+    mongo_where="local FerretDB, stale pidfile $FERRET_PIDFILE"
+  else
+    mongo_where="local FerretDB, no process"
+  fi
+fi
+if ping_out="$(mongo_ping "$mongo_url" 2>&1)"; then
+  echo "mongodb:       running  $mongo_url  $ping_out  [$mongo_where]"
+  up=$((up + 1))
+else
+  echo "mongodb:       stopped  $mongo_url  (no answer)  [$mongo_where]"
+fi
+
+((up == 2)) && exit 0
+exit 3

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Stop the local stack started by stack/start.sh (Elasticsearch and FerretDB).
+#
+#   bash stack/stop.sh            # or: npm run stack:stop
+#
+# Idempotent: a server that is not running is skipped. Each server gets
+# SIGTERM (both shut down cleanly on it), then SIGKILL if it is still there
+# after a grace period. Only processes named in our pidfiles are touched, and
+# only if their command line is the expected one (a recycled pid is left alone).
+# Data in the cache folder is kept; delete the folder to start from nothing.
+set -euo pipefail
+
+# shellcheck source=SCRIPTDIR/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# stop_one NAME PIDFILE NEEDLE GRACE_SECONDS
+stop_one() {
+  local name="$1" pidfile="$2" needle="$3" grace="$4" pid deadline
+  if ! pid_alive "$pidfile" "$needle"; then
+    if [[ -e "$pidfile" ]]; then
+      log "$name: not running (removing stale pidfile $pidfile)"
+      rm -f "$pidfile"
+    else
+      log "$name: not running"
+    fi
+    return 0
+  fi
+  pid="$(pid_of "$pidfile")"
+  log "$name: stopping pid $pid"
+  kill -TERM "$pid" 2>/dev/null || true
+  deadline=$((SECONDS + grace))
+  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do
+    sleep 0.5
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    log "$name: still running after ${grace}s, sending SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    sleep 0.5
+  fi
+  rm -f "$pidfile"
+  log "$name: stopped"
+}
+
+# ES writes its own pidfile and removes it on a clean exit; the rm above
+# covers the SIGKILL case. 60 s: ES flushes shards on shutdown.
+stop_one "Elasticsearch" "$(es_pidfile)" "org.elasticsearch" 60
+stop_one "FerretDB" "$FERRET_PIDFILE" "ferretdb-bin" 20

@@ -1,0 +1,105 @@
+/**
+ * One isolated world per test file on the real servers: its own Mongo database and its own
+ * index alias/prefix, a small generated inventory, a full index build, and the service on a
+ * free port. `close()` drops all of it.
+ */
+import { randomBytes } from 'node:crypto';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { loadConfig, type Config } from '../../services/config';
+import { startService, type RunningService } from '../../services/main';
+import { createEsClient, type EsClient } from '../../services/search/es';
+import { connectMongo, type MongoHandle } from '../../services/store/mongo';
+import { seedInventory } from '../../services/store/seed';
+import { todayIso } from '../../services/engine/dates';
+import { fullRebuild } from '../../indexer/full-rebuild';
+import { generateInventory } from '../../stack/demo/generate';
+import { photoBlob, photoPool } from '../../stack/demo/photos';
+
+export interface Fixture {
+  config: Config;
+  es: EsClient;
+  mongo: MongoHandle;
+  svc: RunningService;
+  /** Base URL of the running service, e.g. http://127.0.0.1:41234 */
+  url: string;
+  today: string;
+  get(path: string): Promise<{ status: number; body: any; headers: Headers }>;
+  mcp(): Promise<McpClient>;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const id = randomBytes(4).toString('hex');
+  return loadConfig({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    MONGO_DB: `catalog_test_${id}`,
+    HOMES_ALIAS: `test-${id}-homes`,
+    RATE_LIMIT_POINTS: '1000000',
+    RATE_LIMIT_OVERVIEW_POINTS: '1000000',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+}
+
+export async function seedWorld(config: Config, homes: number, seed = 7): Promise<{ mongo: MongoHandle; es: EsClient; today: string }> {
+  const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  const es = createEsClient(config.esUrl);
+  const today = todayIso(new Date());
+  const inv = generateInventory({ seed, homes, today });
+  await seedInventory(mongo.collections, {
+    markets: inv.markets,
+    properties: inv.properties,
+    homes: inv.homes,
+    photoIds: photoPool(),
+    renderPhoto: photoBlob,
+  });
+  await fullRebuild(es, mongo.collections, { alias: config.homesAlias, indexPrefix: config.homesIndexPrefix });
+  return { mongo, es, today };
+}
+
+export async function dropWorld(config: Config, mongo: MongoHandle, es: EsClient): Promise<void> {
+  await es.indices.delete({ index: `${config.homesIndexPrefix}-*`, ignore_unavailable: true, allow_no_indices: true }).catch(() => undefined);
+  await mongo.db.dropDatabase().catch(() => undefined);
+  await mongo.close();
+  await es.close();
+}
+
+export async function startFixture(opts: { homes?: number; seed?: number; env?: Record<string, string> } = {}): Promise<Fixture> {
+  const config = testConfig(opts.env);
+  const { mongo, es, today } = await seedWorld(config, opts.homes ?? 150, opts.seed);
+  const svc = await startService(config);
+  const clients: McpClient[] = [];
+  return {
+    config,
+    es,
+    mongo,
+    svc,
+    url: svc.url,
+    today,
+    async get(path) {
+      const res = await fetch(svc.url + path);
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* markdown or empty */
+      }
+      return { status: res.status, body, headers: res.headers };
+    },
+    async mcp() {
+      const client = new McpClient({ name: 'catalog-tests', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(svc.url + '/mcp/public')));
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      for (const c of clients) await c.close().catch(() => undefined);
+      await svc.close();
+      await dropWorld(config, mongo, es);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/** The registry is the one source: every derived surface must agree with it. */
+import { TOOLS } from '../../../services/tools/registry';
+import { openApiDocument } from '../../../services/docs/openapi';
+import { toolsMarkdown } from '../../../services/docs/tools-markdown';
+import { toolsList } from '../../../services/transports/mcp/tool-list';
+import { buildValidators } from '../../../services/tools/validate';
+
+const props = (schema: unknown): Record<string, unknown> => (schema as { properties?: Record<string, unknown> }).properties ?? {};
+
+describe('tool registry', () => {
+  it('has unique tool names', () => {
+    const names = TOOLS.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('gives every tool a title, a description, strict object input and an object output schema', () => {
+    for (const t of TOOLS) {
+      expect(t.title.length).toBeGreaterThan(3);
+      expect(t.description.length).toBeGreaterThan(40);
+      expect(t.inputSchema.type).toBe('object');
+      expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
+      expect(t.outputSchema.type).toBe('object');
+    }
+  });
+
+  it('maps every GET parameter to an argument the tool declares', () => {
+    for (const t of TOOLS.filter((x) => x.get)) {
+      const declared = Object.keys(props(t.inputSchema));
+      const targets = [...t.get!.query, ...Object.values(t.get!.renames ?? {}), ...Object.values(t.get!.pathParams ?? {})];
+      for (const arg of targets) expect(declared).toContain(arg);
+      for (const param of Object.keys(t.get!.pathParams ?? {})) expect(t.get!.path).toContain(`:${param}`);
+    }
+  });
+
+  it('derives one OpenAPI GET operation per routed tool, with every query parameter', () => {
+    const doc = openApiDocument(TOOLS, 'http://localhost:3000') as { paths: Record<string, { get: { operationId?: string; parameters?: { name: string }[] } }> };
+    for (const t of TOOLS.filter((x) => x.get)) {
+      const path = '/api/public' + t.get!.path.replace(/:([a-z_]+)/g, '{$1}');
+      const op = doc.paths[path].get;
+      expect(op.operationId).toBe(t.name);
+      const names = (op.parameters ?? []).map((p) => p.name).sort();
+      expect(names).toEqual([...Object.keys(t.get!.pathParams ?? {}), ...Object.keys(t.get!.renames ?? {}), ...t.get!.query].sort());
+    }
+  });
+
+  it('lists every tool in tools/list and in the markdown catalog', () => {
+    const listed = toolsList(TOOLS).tools.map((t) => t.name);
+    expect(listed).toEqual(TOOLS.map((t) => t.name));
+    const md = toolsMarkdown(TOOLS);
+    for (const t of TOOLS) expect(md).toContain(`## ${t.name}`);
+  });
+
+  it('compiles every input schema with ajv', () => {
+    const v = buildValidators(TOOLS);
+    expect(v.strict.size).toBe(TOOLS.length);
+    expect(v.coercing.size).toBe(TOOLS.length);
+  });
+});
