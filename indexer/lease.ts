@@ -5,6 +5,7 @@
  * duplicate-key error means "someone else has it".
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Collection } from 'mongodb';
 import type { IndexerStateRecord } from '../services/store/collections';
 
@@ -24,6 +25,18 @@ export class LeaseHeldError extends Error {
   }
 }
 
+/** A holder on this host whose process is gone (killed mid-run) cannot renew; no need to wait out its lease. */
+export function holderIsDeadHere(holder: string, host = hostname()): boolean {
+  const [label, holderHost, pid] = holder.split('|');
+  if (!label || holderHost !== host || !/^[0-9]+$/.test(pid ?? '')) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
 }
@@ -33,7 +46,7 @@ export async function acquireLease(
   opts: { ttlMs: number; label: string; now?: () => Date },
 ): Promise<Lease> {
   const now = opts.now ?? (() => new Date());
-  const holder = `${opts.label}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const holder = `${opts.label}|${hostname()}|${process.pid}|${randomUUID().slice(0, 8)}`;
   const expiry = (): Date => new Date(now().getTime() + opts.ttlMs);
   try {
     await state.updateOne(
@@ -44,7 +57,12 @@ export async function acquireLease(
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
     const current = await state.findOne({ _id: LEASE_ID });
-    throw new LeaseHeldError(String(current?.holder ?? 'unknown'), (current?.expires_at as Date) ?? now());
+    const held = String(current?.holder ?? 'unknown');
+    const taken =
+      holderIsDeadHere(held) &&
+      (await state.updateOne({ _id: LEASE_ID, holder: held }, { $set: { holder, expires_at: expiry(), acquired_at: now() } }))
+        .modifiedCount === 1;
+    if (!taken) throw new LeaseHeldError(held, (current?.expires_at as Date) ?? now());
   }
   return {
     holder,
