@@ -1,0 +1,124 @@
+/** toHomeDocument is pure and tested by its output; every field it writes is mapped in mappings/homes.json. */
+import mapping from '../../../mappings/homes.json';
+import { toHomeDocument } from '../../../indexer/document';
+import { makeHome, openRange, closedRange } from '../../support/arbitraries';
+import type { MarketRecord, PropertyRecord } from '../../../services/domain/inventory';
+import { displayPrice, referenceStay } from '../../../services/engine/pricing';
+
+const today = '2027-01-10';
+
+const property: PropertyRecord = {
+  _id: 'prop-000001',
+  slug: 'maple-court',
+  name: 'Maple Court',
+  market_slug: 'austin',
+  city_slug: 'austin',
+  neighborhood_id: 'nbh-0001',
+  address: '100 Maple St',
+  city: 'Austin',
+  state: 'TX',
+  latitude: 30.27,
+  longitude: -97.74,
+  amenities: ['Pool', 'Fitness center'],
+  has_pool: true,
+  has_gym: true,
+  has_elevator: false,
+  description: 'A building.',
+  photos: [{ id: 'ph-001' }],
+  rating: { average: 4.4, count: 12 },
+  scores: {},
+  allows_cats: true,
+  allows_dogs: true,
+  created_at: new Date('2026-01-01T00:00:00Z'),
+  updated_at: new Date('2026-01-01T00:00:00Z'),
+};
+
+const market: MarketRecord = {
+  _id: 'austin',
+  slug: 'austin',
+  name: 'Austin',
+  state: 'TX',
+  latitude: 30.27,
+  longitude: -97.74,
+  cities: [{ slug: 'austin', name: 'Austin', state: 'TX', latitude: 30.27, longitude: -97.74 }],
+  neighborhoods: [{ id: 'nbh-0001', slug: 'downtown', name: 'Downtown', city_slug: 'austin', description: 'Central.' }],
+  updated_at: new Date('2026-01-01T00:00:00Z'),
+};
+
+type MappingNode = { type?: string; properties?: Record<string, MappingNode> };
+
+function mappedPaths(props: Record<string, MappingNode>, prefix = ''): Set<string> {
+  const out = new Set<string>();
+  for (const [name, node] of Object.entries(props)) {
+    const path = prefix + name;
+    if (node.properties) for (const p of mappedPaths(node.properties, path + '.')) out.add(p);
+    else out.add(path);
+  }
+  return out;
+}
+
+/** Leaf paths of a document; arrays of objects are walked, a geo point is one leaf. */
+function documentPaths(value: Record<string, unknown>, prefix = ''): Set<string> {
+  const out = new Set<string>();
+  for (const [key, v] of Object.entries(value)) {
+    const path = prefix + key;
+    const items = Array.isArray(v) ? v : [v];
+    const objects = items.filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object');
+    if (key === 'location' || objects.length === 0) out.add(path);
+    for (const o of key === 'location' ? [] : objects) for (const p of documentPaths(o, path + '.')) out.add(p);
+  }
+  return out;
+}
+
+describe('toHomeDocument', () => {
+  const home = makeHome({
+    calendar: [openRange('2027-01-01', '2027-02-01'), closedRange('2027-02-01', '2027-02-10'), openRange('2027-02-10', null)],
+    special_offer: { start_date: '2027-01-01', end_date: '2027-03-01', percent: 10, label: 'Winter offer' },
+  });
+  const doc = toHomeDocument(home, property, market, today);
+
+  it('maps every field of the document, and maps nothing the document lacks', () => {
+    const mapped = mappedPaths(mapping.mappings.properties as Record<string, MappingNode>);
+    const written = documentPaths(doc as unknown as Record<string, unknown>);
+    expect([...written].filter((p) => !mapped.has(p))).toEqual([]);
+    expect([...mapped].filter((p) => !written.has(p))).toEqual([]);
+  });
+
+  it('carries the engine windows, with open-ended ones flagged', () => {
+    expect(doc.windows.map((w) => [w.start_date, w.end_date, w.open_ended])).toEqual([
+      ['2027-01-10', '2027-02-01', false],
+      ['2027-02-10', null, true],
+    ]);
+    expect(doc.earliest_available_date).toBe('2027-01-10');
+    expect(doc.bookable).toBe(true);
+  });
+
+  it('carries the reference price the engine computes, so search and detail agree', () => {
+    const price = displayPrice(home, referenceStay(home, today));
+    expect(doc.reference_price.with_discount).toBe(price.display_price_with_discount);
+    expect(doc.reference_price.without_discount).toBe(price.display_price_without_discount);
+  });
+
+  it('derives filter fields: geo point, pets, laundry, building features, active offer', () => {
+    expect(doc.location).toEqual({ lat: 30.27, lon: -97.74 });
+    expect(doc.pets_allowed).toBe(true);
+    expect(doc.in_unit_laundry).toBe(true);
+    expect(doc.has_pool).toBe(true);
+    expect(doc.has_active_offer).toBe(true);
+    expect(doc.offer_percent).toBe(10);
+    expect(doc.rating_average).toBe(4.4);
+    expect(doc.hero_photo_source).toBe('property');
+  });
+
+  it('is not bookable when unpublished, and has no active offer once its window closed', () => {
+    const hidden = toHomeDocument({ ...home, published: false }, property, market, today);
+    expect(hidden.bookable).toBe(false);
+    const later = toHomeDocument(home, property, market, '2027-03-01');
+    expect(later.has_active_offer).toBe(false);
+    expect(later.offer_percent).toBeNull();
+  });
+
+  it('is deterministic', () => {
+    expect(toHomeDocument(home, property, market, today)).toEqual(doc);
+  });
+});
