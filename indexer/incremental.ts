@@ -11,6 +11,12 @@ import { readFreshness, recordRun, type RunSummary } from './freshness';
 import { buildDocument, isIndexable, loadLookups } from './source';
 import { IndexingFailedError, type IndexerOptions } from './full-rebuild';
 
+/**
+ * Changes are looked for from a little before the checkpoint: writers' clocks may lag the
+ * indexer's, and re-indexing a few homes twice costs nothing while a missed change would stay stale.
+ */
+export const CHECKPOINT_OVERLAP_MS = 60_000;
+
 export class NoIndexYetError extends Error {
   constructor(alias: string) {
     super(`alias "${alias}" does not exist yet; run a full rebuild first`);
@@ -27,7 +33,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   const targets = await aliasTargets(es, opts.alias);
   if (targets.length === 0) throw new NoIndexYetError(opts.alias);
   const { checkpoint } = await readFreshness(c.indexerState);
-  const since = checkpoint ?? new Date(0);
+  const since = new Date((checkpoint?.getTime() ?? 0) - (checkpoint ? CHECKPOINT_OVERLAP_MS : 0));
 
   const changedProperties = await c.properties.find({ updated_at: { $gte: since } }, { projection: { _id: 1 } }).toArray();
   const propertyIds = changedProperties.map((p) => p._id);

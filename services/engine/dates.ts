@@ -18,7 +18,7 @@ function daysInMonth(y: number, m: number): number {
 }
 
 /** Days since the epoch of a proleptic Gregorian date (Hinnant's days_from_civil: exact, no Date object). */
-function dayNumberOf(y: number, m: number, d: number): number {
+export function dayNumberOf(y: number, m: number, d: number): number {
   const yy = m <= 2 ? y - 1 : y;
   const era = Math.floor(yy / 400);
   const yoe = yy - era * 400;

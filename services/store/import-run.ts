@@ -8,11 +8,14 @@ export interface ImportSummary {
 }
 
 export async function importLines(c: Collections, lines: AsyncIterable<string>, now: Date): Promise<ImportSummary> {
+  // Take the iterator before any await: readline drops lines emitted before iteration starts.
+  const iterator = lines[Symbol.asyncIterator]();
   const summary: ImportSummary = { imported: { market: 0, property: 0, home: 0 }, errors: [] };
   const knownMarkets = new Set((await c.markets.find({}, { projection: { _id: 1 } }).toArray()).map((m) => m._id));
   const knownProperties = new Set((await c.properties.find({}, { projection: { _id: 1 } }).toArray()).map((p) => p._id));
   let n = 0;
-  for await (const raw of lines) {
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    const raw = next.value;
     n += 1;
     if (raw.trim() === '') continue;
     const parsed = parseImportLine(raw);

@@ -14,7 +14,7 @@ export interface InventoryInput {
   properties: PropertyRecord[];
   homes: Iterable<HomeRecord>;
   photoIds: string[];
-  renderPhoto: (id: string) => PhotoBlobRecord;
+  renderPhoto: (id: string) => Promise<PhotoBlobRecord>;
 }
 
 export interface SeedSummary {
@@ -44,7 +44,7 @@ export async function seedInventory(
   const existingPhotos = new Set((await c.photos.find({}, { projection: { _id: 1 } }).toArray()).map((p) => p._id));
   const missing = input.photoIds.filter((id) => !existingPhotos.has(id));
   for (let i = 0; i < missing.length; i += 20) {
-    await replaceAll(c.photos, missing.slice(i, i + 20).map(input.renderPhoto));
+    await replaceAll(c.photos, await Promise.all(missing.slice(i, i + 20).map(input.renderPhoto)));
   }
   await replaceAll(c.markets, input.markets);
   for (let i = 0; i < input.properties.length; i += BATCH) {

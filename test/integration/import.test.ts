@@ -7,49 +7,24 @@ import { testConfig } from '../support/fixture';
 import { connectMongo, type MongoHandle } from '../../services/store/mongo';
 import { importLines } from '../../services/store/import-run';
 import { makeHome, openRange } from '../support/arbitraries';
+import { makeMarket, makeProperty } from '../support/records';
 import type { Config } from '../../services/config';
 
 let config: Config;
 let mongo: MongoHandle;
 
-const market = {
-  _id: 'austin',
-  slug: 'austin',
-  name: 'Austin',
-  state: 'TX',
-  latitude: 30.27,
-  longitude: -97.74,
-  cities: [{ slug: 'austin', name: 'Austin', state: 'TX', latitude: 30.27, longitude: -97.74 }],
-  neighborhoods: [{ id: 'nbh-0001', slug: 'downtown', name: 'Downtown', city_slug: 'austin', description: 'Central.' }],
-};
-const property = {
-  _id: 'prop-000001',
-  slug: 'maple-court',
-  name: 'Maple Court',
-  market_slug: 'austin',
-  city_slug: 'austin',
-  neighborhood_id: 'nbh-0001',
-  address: '100 Maple St',
-  city: 'Austin',
-  state: 'TX',
-  latitude: 30.27,
-  longitude: -97.74,
-  amenities: ['Pool'],
-  has_pool: true,
-  has_gym: false,
-  has_elevator: true,
-  description: 'A building.',
-  photos: [],
-  rating: null,
-  scores: {},
-  allows_cats: true,
-  allows_dogs: false,
-};
+/** Import lines carry records without the timestamps the importer sets. */
+function withoutTimestamps<T extends object>(record: T): Omit<T, 'created_at' | 'updated_at' | 'deleted_at'> {
+  const { created_at: _c, updated_at: _u, deleted_at: _d, ...rest } = record as T & Record<string, unknown>;
+  void _c;
+  void _u;
+  void _d;
+  return rest as Omit<T, 'created_at' | 'updated_at' | 'deleted_at'>;
+}
+const market = withoutTimestamps(makeMarket());
+const property = withoutTimestamps(makeProperty({ photos: [], rating: null, allows_dogs: false }));
 function homeLine(overrides: Record<string, unknown> = {}): string {
-  const { created_at, updated_at, deleted_at, ...record } = makeHome({ calendar: [openRange('2027-01-01', null)] });
-  void created_at;
-  void updated_at;
-  void deleted_at;
+  const record = withoutTimestamps(makeHome({ calendar: [openRange('2027-01-01', null)] }));
   return JSON.stringify({ kind: 'home', record: { ...record, ...overrides } });
 }
 
@@ -119,6 +94,7 @@ describe('npm run import', () => {
       cwd: path.resolve(__dirname, '../..'),
       env: { ...process.env, ES_URL: config.esUrl, MONGO_URL: config.mongoUrl, MONGO_DB: config.mongoDb },
       encoding: 'utf8',
+      timeout: 60_000,
     });
     expect(res.status).toBe(1);
     expect(res.stderr).toContain('line 2: not valid JSON');

@@ -7,7 +7,7 @@ import type { Config } from '../../services/config';
 import type { MongoHandle } from '../../services/store/mongo';
 import type { EsClient } from '../../services/search/es';
 import { fullRebuild, IndexingFailedError } from '../../indexer/full-rebuild';
-import { incrementalRun } from '../../indexer/incremental';
+import { CHECKPOINT_OVERLAP_MS, incrementalRun } from '../../indexer/incremental';
 import { aliasTargets, createHomesIndex, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../indexer/freshness';
@@ -78,7 +78,7 @@ describe('incremental run', () => {
   it('re-indexes changed homes and removes unpublished and soft-deleted ones', async () => {
     await fullRebuild(es, mongo.collections, opts());
     const [a, b, c] = await mongo.collections.homes.find({ published: true, deleted_at: null }).limit(3).toArray();
-    const now = new Date(Date.now() + 1000);
+    const now = new Date();
     await mongo.collections.homes.updateOne({ _id: a._id }, { $set: { name: 'Renamed by test', updated_at: now } });
     await mongo.collections.homes.updateOne({ _id: b._id }, { $set: { published: false, updated_at: now } });
     await mongo.collections.homes.updateOne({ _id: c._id }, { $set: { deleted_at: now, updated_at: now } });
@@ -93,10 +93,21 @@ describe('incremental run', () => {
     expect(await count()).toBe(total - 2);
   });
 
-  it('picks up nothing when nothing changed since the checkpoint', async () => {
-    await incrementalRun(es, mongo.collections, opts());
-    const run = await incrementalRun(es, mongo.collections, opts());
+  it('picks up nothing when nothing changed since the checkpoint (past the clock-skew overlap)', async () => {
+    const later = (ms: number) => () => new Date(Date.now() + ms);
+    await incrementalRun(es, mongo.collections, { ...opts(), now: later(CHECKPOINT_OVERLAP_MS + 5_000) });
+    const run = await incrementalRun(es, mongo.collections, { ...opts(), now: later(2 * CHECKPOINT_OVERLAP_MS + 10_000) });
     expect(run.documents + run.deleted).toBe(0);
+  });
+
+  it('re-reads changes written just before the checkpoint, so a lagging writer clock loses nothing', async () => {
+    const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
+    const run1 = await incrementalRun(es, mongo.collections, opts());
+    // A writer whose clock is 10 s behind stamps its change before the checkpoint the run just recorded.
+    await mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { name: 'Late writer', updated_at: new Date(run1.started_at.getTime() - 10_000) } });
+    await incrementalRun(es, mongo.collections, opts());
+    const doc = await es.get<{ name: string }>({ index: config.homesAlias, id: home!._id });
+    expect(doc._source?.name).toBe('Late writer');
   });
 });
 

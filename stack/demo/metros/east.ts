@@ -1,0 +1,195 @@
+/** East-coast metros: New York, Boston, Washington DC, Philadelphia, Miami. */
+import { nb, type MetroSeed } from './types';
+
+export const EAST_METROS: MetroSeed[] = [
+  {
+    slug: 'new-york', name: 'New York', state: 'NY', latitude: 40.7128, longitude: -74.006, costLevel: 1.4, weight: 1.6,
+    cities: [
+      { slug: 'manhattan', name: 'Manhattan', state: 'NY', latitude: 40.7831, longitude: -73.9712, urban: 1, radiusMiles: 2.5, weight: 3,
+        streets: ['W 23rd St', 'Broadway', 'Amsterdam Ave', 'E 14th St', 'Lexington Ave', 'Water St'],
+        neighborhoods: [
+          nb('Chelsea', 'Gallery-lined blocks beside the High Line, with quick subway access to Midtown.'),
+          nb('Upper West Side', 'Brownstone streets between Central Park and Riverside Park, steps from Lincoln Center.'),
+          nb('Financial District', 'Historic lanes and glass towers at the southern tip, served by nearly every subway line.'),
+          nb('East Village', 'Lively small restaurants, community gardens and late-night cafes east of Broadway.'),
+          nb('Midtown East', 'Office towers and quiet side streets near Grand Central and the United Nations.'),
+        ] },
+      { slug: 'brooklyn', name: 'Brooklyn', state: 'NY', latitude: 40.6782, longitude: -73.9442, urban: 0.9, radiusMiles: 3, weight: 2,
+        streets: ['Bedford Ave', 'Atlantic Ave', 'Flatbush Ave', '7th Ave', 'Court St'],
+        neighborhoods: [
+          nb('Williamsburg', 'Waterfront parks, record shops and a busy food scene one stop from Manhattan.'),
+          nb('Park Slope', 'Tree-lined brownstone blocks on the edge of Prospect Park.'),
+          nb('Downtown Brooklyn', 'New high-rises around a transit hub with a dozen subway lines.'),
+          nb('DUMBO', 'Cobblestone streets under the Manhattan Bridge, with Brooklyn Bridge Park at the door.'),
+        ] },
+      { slug: 'long-island-city', name: 'Long Island City', state: 'NY', latitude: 40.7447, longitude: -73.9485, urban: 0.85, radiusMiles: 1.2, weight: 1,
+        streets: ['Jackson Ave', 'Vernon Blvd', '44th Dr', 'Center Blvd'],
+        neighborhoods: [
+          nb('Hunters Point', 'Riverfront towers and Gantry Plaza State Park facing the Midtown skyline.'),
+          nb('Court Square', 'A fast commute hub with art spaces and converted factory lofts.'),
+          nb('Dutch Kills', 'Quieter blocks of low-rise buildings north of Queens Plaza.'),
+        ] },
+      { slug: 'jersey-city', name: 'Jersey City', state: 'NJ', latitude: 40.7178, longitude: -74.0431, urban: 0.8, radiusMiles: 2, weight: 1.5,
+        streets: ['Washington Blvd', 'Grand St', 'Newark Ave', 'Montgomery St', 'Christopher Columbus Dr'],
+        neighborhoods: [
+          nb('Paulus Hook', 'Historic row houses by the Hudson, a short ferry or PATH ride to Lower Manhattan.'),
+          nb('Newport', 'A planned riverfront district with a mall, marina and PATH station.'),
+          nb('Journal Square', 'A growing high-rise district around a major PATH and bus terminal.'),
+          nb('The Heights', 'Residential blocks on the Palisades with views back over the city.'),
+        ] },
+      { slug: 'hoboken', name: 'Hoboken', state: 'NJ', latitude: 40.744, longitude: -74.0324, urban: 0.85, radiusMiles: 0.7, weight: 1,
+        streets: ['Washington St', 'Hudson St', 'Sinatra Dr', 'Park Ave'],
+        neighborhoods: [
+          nb('Uptown Hoboken', 'Waterfront parks and newer buildings near the 14th Street ferry.'),
+          nb('Downtown Hoboken', 'Brownstones, bars and the PATH terminal at the south end of Washington Street.'),
+        ] },
+    ],
+  },
+  {
+    slug: 'boston', name: 'Boston', state: 'MA', latitude: 42.3601, longitude: -71.0589, costLevel: 1.15, weight: 0.9,
+    cities: [
+      { slug: 'boston', name: 'Boston', state: 'MA', latitude: 42.3601, longitude: -71.0589, urban: 0.95, radiusMiles: 1.8, weight: 3,
+        streets: ['Boylston St', 'Tremont St', 'Commonwealth Ave', 'Congress St', 'Charles St'],
+        neighborhoods: [
+          nb('Back Bay', 'Victorian brownstones and the shops of Newbury Street beside the Charles River Esplanade.'),
+          nb('South End', 'Bow-front row houses, restaurants and small parks around Tremont Street.'),
+          nb('Seaport', 'New towers, harbor walks and an innovation district by the waterfront.'),
+          nb('Beacon Hill', 'Gas-lit brick lanes next to the Boston Common and the State House.'),
+          nb('Fenway', 'Ballpark energy, museums and the Back Bay Fens parkland.'),
+        ] },
+      { slug: 'cambridge', name: 'Cambridge', state: 'MA', latitude: 42.3736, longitude: -71.1097, urban: 0.9, radiusMiles: 1.5, weight: 2,
+        streets: ['Massachusetts Ave', 'Main St', 'Broadway', 'Cambridge St'],
+        neighborhoods: [
+          nb('Kendall Square', 'Biotech campuses and new apartments around MIT and the Red Line.'),
+          nb('Harvard Square', 'Bookstores, cafes and the historic Harvard Yard.'),
+          nb('Central Square', 'Music venues and diverse restaurants midway between Harvard and MIT.'),
+        ] },
+      { slug: 'somerville', name: 'Somerville', state: 'MA', latitude: 42.3876, longitude: -71.0995, urban: 0.8, radiusMiles: 1.2, weight: 1,
+        streets: ['Highland Ave', 'Elm St', 'Broadway', 'Somerville Ave'],
+        neighborhoods: [
+          nb('Davis Square', 'A lively square with a Red Line stop, theaters and bike paths.'),
+          nb('Union Square', 'Food makers and a new Green Line station in an old market square.'),
+          nb('Assembly Row', 'A riverside development with shops, a cinema and an Orange Line stop.'),
+        ] },
+      { slug: 'brookline', name: 'Brookline', state: 'MA', latitude: 42.3318, longitude: -71.1212, urban: 0.75, radiusMiles: 1.2, weight: 1,
+        streets: ['Beacon St', 'Harvard St', 'Washington St'],
+        neighborhoods: [
+          nb('Coolidge Corner', 'A classic main street with an art-house cinema along the Green Line.'),
+          nb('Brookline Village', 'Small shops and quick access to the Longwood Medical Area.'),
+        ] },
+      { slug: 'quincy', name: 'Quincy', state: 'MA', latitude: 42.2529, longitude: -71.0023, urban: 0.6, radiusMiles: 2, weight: 0.7,
+        streets: ['Hancock St', 'Washington St', 'Newport Ave'],
+        neighborhoods: [
+          nb('Quincy Center', 'Red Line access, the Adams historic sites and new mid-rise apartments.'),
+          nb('Wollaston', 'A residential area near Wollaston Beach and its own Red Line stop.'),
+        ] },
+    ],
+  },
+  {
+    slug: 'washington-dc', name: 'Washington', state: 'DC', latitude: 38.9072, longitude: -77.0369, costLevel: 1.1, weight: 0.9,
+    cities: [
+      { slug: 'washington', name: 'Washington', state: 'DC', latitude: 38.9072, longitude: -77.0369, urban: 0.9, radiusMiles: 3, weight: 3,
+        streets: ['Connecticut Ave NW', '14th St NW', 'Pennsylvania Ave SE', 'M St SE', 'Wisconsin Ave NW'],
+        neighborhoods: [
+          nb('Dupont Circle', 'Embassies, bookshops and a busy traffic circle with a Red Line station.'),
+          nb('Capitol Hill', 'Row houses and Eastern Market a few blocks from the Capitol.'),
+          nb('Navy Yard', 'Riverfront parks and new towers beside the ballpark.'),
+          nb('Logan Circle', 'Victorian homes and the restaurant row of 14th Street.'),
+          nb('Georgetown', 'Federal-era streets, the C&O Canal towpath and waterfront dining.'),
+        ] },
+      { slug: 'arlington', name: 'Arlington', state: 'VA', latitude: 38.8816, longitude: -77.091, urban: 0.75, radiusMiles: 2.5, weight: 2,
+        streets: ['Wilson Blvd', 'Clarendon Blvd', 'Crystal Dr', 'N Glebe Rd'],
+        neighborhoods: [
+          nb('Clarendon', 'Restaurants and nightlife along the Orange Line corridor.'),
+          nb('Rosslyn', 'High-rises across the Key Bridge from Georgetown.'),
+          nb('Crystal City', 'Connected towers near National Airport and the new tech campus.'),
+          nb('Ballston', 'A walkable business district with a Metro station and a food hall.'),
+        ] },
+      { slug: 'alexandria', name: 'Alexandria', state: 'VA', latitude: 38.8048, longitude: -77.0469, urban: 0.65, radiusMiles: 2, weight: 1,
+        streets: ['King St', 'Mount Vernon Ave', 'Duke St'],
+        neighborhoods: [
+          nb('Old Town', 'Cobblestones, colonial houses and a Potomac waterfront.'),
+          nb('Del Ray', 'A small-town main street with independent cafes.'),
+          nb('Carlyle', 'Newer mid-rises near the King Street Metro and federal offices.'),
+        ] },
+      { slug: 'bethesda', name: 'Bethesda', state: 'MD', latitude: 38.9847, longitude: -77.0947, urban: 0.65, radiusMiles: 1.5, weight: 1,
+        streets: ['Wisconsin Ave', 'Woodmont Ave', 'Old Georgetown Rd'],
+        neighborhoods: [
+          nb('Downtown Bethesda', 'Restaurants and the Red Line minutes from NIH and Walter Reed.'),
+          nb('Woodmont Triangle', 'Quiet streets of shops and galleries north of the Metro.'),
+        ] },
+      { slug: 'silver-spring', name: 'Silver Spring', state: 'MD', latitude: 38.9907, longitude: -77.0261, urban: 0.6, radiusMiles: 1.5, weight: 0.8,
+        streets: ['Georgia Ave', 'Colesville Rd', 'Fenton St'],
+        neighborhoods: [
+          nb('Downtown Silver Spring', 'A transit hub with a film institute, plaza and weekend market.'),
+          nb('Woodside', 'Leafy residential streets north of downtown.'),
+        ] },
+    ],
+  },
+  {
+    slug: 'philadelphia', name: 'Philadelphia', state: 'PA', latitude: 39.9526, longitude: -75.1652, costLevel: 0.95, weight: 0.8,
+    cities: [
+      { slug: 'philadelphia', name: 'Philadelphia', state: 'PA', latitude: 39.9526, longitude: -75.1652, urban: 0.85, radiusMiles: 3, weight: 3,
+        streets: ['Walnut St', 'Chestnut St', 'Market St', 'Spruce St', 'Frankford Ave'],
+        neighborhoods: [
+          nb('Rittenhouse Square', 'An elegant park square ringed by cafes and historic brownstones.'),
+          nb('Fishtown', 'Converted warehouses, breweries and music venues along Frankford Avenue.'),
+          nb('Old City', 'Cobblestone streets near Independence Hall and the Delaware waterfront.'),
+          nb('University City', 'Campus energy and hospitals west of the Schuylkill River.'),
+          nb('Northern Liberties', 'Loft apartments and a central piazza north of Old City.'),
+        ] },
+      { slug: 'camden', name: 'Camden', state: 'NJ', latitude: 39.9259, longitude: -75.1196, urban: 0.55, radiusMiles: 1.2, weight: 0.8,
+        streets: ['Cooper St', 'Federal St', 'Delaware Ave'],
+        neighborhoods: [
+          nb('Camden Waterfront', 'An aquarium, riverfront music pavilion and views of the Philadelphia skyline.'),
+          nb('Cooper Grant', 'Brick row houses by Rutgers-Camden and the PATCO line.'),
+        ] },
+      { slug: 'cherry-hill', name: 'Cherry Hill', state: 'NJ', latitude: 39.9348, longitude: -75.0307, urban: 0.35, radiusMiles: 3, weight: 0.7,
+        streets: ['Haddonfield Rd', 'Route 70', 'Kings Hwy N'],
+        neighborhoods: [
+          nb('Garden State Park', 'A newer town center with shops on a former racetrack site.'),
+          nb('Erlton', 'Quiet residential streets near the Cooper River parks.'),
+        ] },
+      { slug: 'wilmington', name: 'Wilmington', state: 'DE', latitude: 39.7391, longitude: -75.5398, urban: 0.5, radiusMiles: 2, weight: 0.6,
+        streets: ['Market St', 'Justison St', 'Delaware Ave'],
+        neighborhoods: [
+          nb('Riverfront Wilmington', 'A boardwalk along the Christina River with restaurants and a market.'),
+          nb('Trolley Square', 'Pubs and row houses in a lively residential pocket.'),
+        ] },
+    ],
+  },
+  {
+    slug: 'miami', name: 'Miami', state: 'FL', latitude: 25.7617, longitude: -80.1918, costLevel: 1.05, weight: 0.8,
+    cities: [
+      { slug: 'miami', name: 'Miami', state: 'FL', latitude: 25.7617, longitude: -80.1918, urban: 0.75, radiusMiles: 3, weight: 3,
+        streets: ['Brickell Ave', 'Biscayne Blvd', 'NW 2nd Ave', 'SW 8th St', 'Main Hwy'],
+        neighborhoods: [
+          nb('Brickell', 'The financial district of glass towers on Biscayne Bay.'),
+          nb('Wynwood', 'Street murals, galleries and breweries in a former warehouse district.'),
+          nb('Edgewater', 'Bayfront high-rises between downtown and the Design District.'),
+          nb('Little Havana', 'Cuban cafes, cigar shops and Calle Ocho festivals.'),
+          nb('Coconut Grove', 'Shaded streets, marinas and bayfront parks.'),
+        ] },
+      { slug: 'miami-beach', name: 'Miami Beach', state: 'FL', latitude: 25.7907, longitude: -80.13, urban: 0.8, radiusMiles: 1, weight: 2,
+        streets: ['Collins Ave', 'Ocean Dr', 'Alton Rd', 'Washington Ave'],
+        neighborhoods: [
+          nb('South Beach', 'Art Deco hotels, Lincoln Road and the famous beach.'),
+          nb('Mid-Beach', 'Oceanfront condos and the beachfront boardwalk.'),
+          nb('North Beach', 'A quieter beach town with parks and a laid-back main street.'),
+        ] },
+      { slug: 'coral-gables', name: 'Coral Gables', state: 'FL', latitude: 25.7215, longitude: -80.2684, urban: 0.6, radiusMiles: 1.8, weight: 1,
+        streets: ['Ponce de Leon Blvd', 'Miracle Mile', 'Alhambra Cir'],
+        neighborhoods: [
+          nb('Miracle Mile', 'A downtown shopping street with Mediterranean Revival architecture.'),
+          nb('Merrick Park', 'Upscale shops and newer apartments near the University of Miami.'),
+        ] },
+      { slug: 'fort-lauderdale', name: 'Fort Lauderdale', state: 'FL', latitude: 26.1224, longitude: -80.1373, urban: 0.6, radiusMiles: 2.5, weight: 1.2,
+        streets: ['Las Olas Blvd', 'N Federal Hwy', 'SE 3rd Ave'],
+        neighborhoods: [
+          nb('Las Olas', 'Boutiques and canal-side dining between downtown and the beach.'),
+          nb('Victoria Park', 'Leafy streets of low-rise homes east of downtown.'),
+          nb('Flagler Village', 'New apartments, murals and a Brightline station.'),
+        ] },
+    ],
+  },
+];
