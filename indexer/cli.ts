@@ -42,7 +42,8 @@ async function main(): Promise<number> {
     const seconds = run.duration_ms / 1000;
     const rate = seconds > 0 ? Math.round(run.documents / seconds) : run.documents;
     process.stdout.write(
-      `${run.kind} reindex done: ${run.documents} documents indexed, ${run.deleted} removed, ` +
+      (run.skipped > 0 ? `warning: ${run.skipped} home(s) skipped, e.g. ${run.skipped_examples.join('; ')}\n` : '') +
+      `${run.kind} reindex done: ${run.documents} documents indexed, ${run.deleted} removed, ${run.skipped} skipped, ` +
         `${seconds.toFixed(1)} s, ${rate} documents/s; alias ${config.homesAlias} -> ${run.alias_target}\n`,
     );
     return 0;

@@ -6,6 +6,7 @@ import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/domai
 import { computeAvailability } from '../services/engine/availability';
 import { displayPrice, referenceStay } from '../services/engine/pricing';
 import { offeredTiers } from '../services/engine/flex';
+import { withBuildingRules } from '../services/homes/building-rules';
 
 export interface WindowDocument {
   start_date: string;
@@ -80,11 +81,12 @@ export interface HomeDocument {
 const dollars = (cents: number): number => Math.round(cents / 100);
 
 export function toHomeDocument(
-  home: HomeRecord,
+  record: HomeRecord,
   property: PropertyRecord,
   market: MarketRecord,
   today: string,
 ): HomeDocument {
+  const home = withBuildingRules(record, property);
   const availability = computeAvailability(home, today);
   const stay = referenceStay(home, today);
   const price = displayPrice(home, stay);
@@ -94,6 +96,7 @@ export function toHomeDocument(
   // "Active" = its move-in window has not closed yet (spec: deals_only, vacancy-driven offers).
   const offerActive = offer !== null && offer.end_date > today;
   const hero = home.photos[0] ?? property.photos[0] ?? null;
+  const flexTiers = offeredTiers(home).map((t) => t.committed_nights);
   const windows = availability.bookable_windows.map((w) => ({
     start_date: w.start_date,
     end_date: w.end_date,
@@ -150,8 +153,9 @@ export function toHomeDocument(
     has_active_offer: offerActive,
     offer_percent: offerActive ? offer.percent : null,
     offer_end_date: offerActive ? offer.end_date : null,
-    flex_eligible: home.flex_eligible,
-    flex_tiers: offeredTiers(home).map((t) => t.committed_nights),
+    // Eligible in search only when a tier can actually be quoted.
+    flex_eligible: flexTiers.length > 0,
+    flex_tiers: flexTiers,
     minimum_nightly_stay: home.minimum_nightly_stay,
     earliest_available_date: availability.earliest_available_date,
     bookable: home.published && home.deleted_at === null && availability.earliest_available_date !== null,

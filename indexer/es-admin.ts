@@ -32,10 +32,12 @@ export async function aliasTargets(es: Client, alias: string): Promise<string[]>
 }
 
 /** Points the alias at `next` and away from every other index, in one atomic call. */
-export async function swapAlias(es: Client, alias: string, next: string, previous: string[]): Promise<void> {
+export async function swapAlias(es: Client, alias: string, prefix: string, next: string, previous: string[]): Promise<void> {
   await es.indices.updateAliases({
     actions: [
       ...previous.filter((p) => p !== next).map((index) => ({ remove: { index, alias } })),
+      // Also any of our indexes that gained the alias since we read it: the alias ends on `next` alone.
+      { remove: { index: `${prefix}-*`, alias, must_exist: false } },
       { add: { index: next, alias, is_write_index: true } },
     ],
   });

@@ -12,6 +12,9 @@ export interface RunSummary {
   /** Documents written (full: the whole index; incremental: upserts). */
   documents: number;
   deleted: number;
+  /** Homes that could not be indexed (a missing building or market), with a few reasons. */
+  skipped: number;
+  skipped_examples: string[];
   alias_target: string | null;
 }
 

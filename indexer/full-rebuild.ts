@@ -53,10 +53,12 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
 
   let sent = 0;
   const dropped: string[] = [];
+  const skipped: string[] = [];
   let lastBeat = Date.now();
+  let leaseError: unknown = null;
   try {
     const stats = await es.helpers.bulk<HomeDocument>({
-      datasource: homeDocuments(c, lookups, today),
+      datasource: homeDocuments(c, lookups, today, (_home, reason) => skipped.push(reason)),
       onDocument: (doc) => {
         sent += 1;
         opts.onProgress?.(sent, total);
@@ -68,13 +70,16 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
       onSuccess: () => {
         if (opts.heartbeat && Date.now() - lastBeat > 5_000) {
           lastBeat = Date.now();
-          void opts.heartbeat();
+          opts.heartbeat().catch((err: unknown) => {
+            leaseError = err;
+          });
         }
       },
       flushBytes: opts.flushBytes ?? 2_000_000,
       concurrency: opts.concurrency ?? 2,
       retries: 3,
     });
+    if (leaseError) throw leaseError;
     if (dropped.length > 0 || stats.failed > 0) {
       throw new IndexingFailedError(
         `${dropped.length || stats.failed} document(s) were rejected; first: ${dropped[0] ?? 'unknown'}`,
@@ -87,7 +92,7 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
     if (count !== sent) {
       throw new IndexingFailedError(`index holds ${count} documents but ${sent} were sent`, Math.abs(sent - count));
     }
-    await swapAlias(es, opts.alias, next, previous);
+    await swapAlias(es, opts.alias, opts.indexPrefix, next, previous);
   } catch (err) {
     // The alias still points at the previous index; drop the half-built one.
     await deleteIndexes(es, [next]).catch(() => undefined);
@@ -103,6 +108,8 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
     duration_ms: finishedAt.getTime() - startedAt.getTime(),
     documents: sent,
     deleted: 0,
+    skipped: skipped.length,
+    skipped_examples: skipped.slice(0, 5),
     alias_target: next,
   };
   // Changes made while we read are caught by the next incremental run: checkpoint = our start.

@@ -3,12 +3,13 @@
  * re-indexed into the live alias; unpublished or soft-deleted homes are removed from it.
  */
 import type { Client } from '@elastic/elasticsearch';
+import type { Filter } from 'mongodb';
 import type { HomeRecord } from '../services/domain/inventory';
 import type { Collections } from '../services/store/collections';
 import { todayIso } from '../services/engine/dates';
 import { aliasTargets } from './es-admin';
 import { readFreshness, recordRun, type RunSummary } from './freshness';
-import { buildDocument, isIndexable, loadLookups } from './source';
+import { documentOrSkip, isIndexable, loadLookups } from './source';
 import { IndexingFailedError, type IndexerOptions } from './full-rebuild';
 
 /**
@@ -35,14 +36,19 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   const { checkpoint } = await readFreshness(c.indexerState);
   const since = new Date((checkpoint?.getTime() ?? 0) - (checkpoint ? CHECKPOINT_OVERLAP_MS : 0));
 
-  const changedProperties = await c.properties.find({ updated_at: { $gte: since } }, { projection: { _id: 1 } }).toArray();
-  const propertyIds = changedProperties.map((p) => p._id);
-  const filter =
-    propertyIds.length > 0
-      ? { $or: [{ updated_at: { $gte: since } }, { property_id: { $in: propertyIds } }] }
-      : { updated_at: { $gte: since } };
+  // A home's document also carries its building's and market's fields: their changes re-index it.
+  const [changedProperties, changedMarkets] = await Promise.all([
+    c.properties.find({ updated_at: { $gte: since } }, { projection: { _id: 1 } }).toArray(),
+    c.markets.find({ updated_at: { $gte: since } }, { projection: { _id: 1 } }).toArray(),
+  ]);
+  const or: Filter<HomeRecord>[] = [{ updated_at: { $gte: since } }];
+  if (changedProperties.length > 0) or.push({ property_id: { $in: changedProperties.map((p) => p._id) } });
+  if (changedMarkets.length > 0) or.push({ market_slug: { $in: changedMarkets.map((m) => m._id) } });
+  const filter: Filter<HomeRecord> = or.length === 1 ? or[0] : { $or: or };
   const lookups = await loadLookups(c);
 
+  let lastBeat = Date.now();
+  let leaseError: unknown = null;
   let indexed = 0;
   let deleted = 0;
   const dropped: string[] = [];
@@ -54,9 +60,16 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
       await cursor.close();
     }
   }
+  const skipped: string[] = [];
   async function* docs(): AsyncGenerator<{ op: Op; doc: object }> {
     for await (const op of ops()) {
-      yield { op, doc: op.kind === 'index' ? buildDocument(op.home, lookups, today) : {} };
+      if (op.kind === 'delete') {
+        yield { op, doc: {} };
+        continue;
+      }
+      const doc = await documentOrSkip(c, op.home, lookups, today);
+      if ('skipped' in doc) skipped.push(doc.skipped);
+      else yield { op, doc };
     }
   }
   const stats = await es.helpers.bulk<{ op: Op; doc: object }>({
@@ -78,11 +91,22 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
     concurrency: opts.concurrency ?? 2,
     retries: 3,
     refreshOnCompletion: opts.alias,
+    onSuccess: () => {
+      if (opts.heartbeat && Date.now() - lastBeat > 5_000) {
+        lastBeat = Date.now();
+        opts.heartbeat().catch((err: unknown) => {
+          leaseError = err;
+        });
+      }
+    },
   });
+  if (leaseError) throw leaseError;
   if (dropped.length > 0) {
     throw new IndexingFailedError(`${dropped.length} change(s) were rejected; first: ${dropped[0]}`, dropped.length);
   }
   void stats;
+  // Still ours? Then the checkpoint may move on.
+  if (opts.heartbeat) await opts.heartbeat();
   const finishedAt = now();
   const run: RunSummary = {
     kind: 'incremental',
@@ -91,6 +115,8 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
     duration_ms: finishedAt.getTime() - startedAt.getTime(),
     documents: indexed,
     deleted,
+    skipped: skipped.length,
+    skipped_examples: skipped.slice(0, 5),
     alias_target: targets[0] ?? null,
   };
   await recordRun(c.indexerState, run, startedAt);

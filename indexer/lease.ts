@@ -18,6 +18,13 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+export class LeaseLostError extends Error {
+  constructor() {
+    super('the indexer lease was lost to another indexer; stopping so two runs do not overlap');
+    this.name = 'LeaseLostError';
+  }
+}
+
 export class LeaseHeldError extends Error {
   constructor(readonly heldBy: string, readonly until: Date) {
     super(`another indexer (${heldBy}) holds the lease until ${until.toISOString()}`);
@@ -68,7 +75,7 @@ export async function acquireLease(
     holder,
     async renew() {
       const res = await state.updateOne({ _id: LEASE_ID, holder }, { $set: { expires_at: expiry() } });
-      if (res.matchedCount !== 1) throw new Error('the indexer lease was lost; stopping so two runs do not overlap');
+      if (res.matchedCount !== 1) throw new LeaseLostError();
     },
     async release() {
       await state.deleteOne({ _id: LEASE_ID, holder });

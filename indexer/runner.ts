@@ -2,7 +2,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Config } from '../services/config';
 import type { Collections } from '../services/store/collections';
-import { acquireLease } from './lease';
+import { acquireLease, LeaseLostError } from './lease';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { incrementalRun } from './incremental';
 import type { RunSummary } from './freshness';
@@ -20,11 +20,13 @@ export async function runIndexerJob(
 ): Promise<RunSummary> {
   const lease = await acquireLease(c.indexerState, { ttlMs: LEASE_TTL_MS, label: `indexer-${kind}` });
   let lost: Error | null = null;
+  // Only a lease taken by someone else stops the job; a failed renewal (a Mongo hiccup) is retried
+  // at the next beat, well inside the lease's time to live.
   const beat = async (): Promise<void> => {
     try {
       await lease.renew();
     } catch (err) {
-      lost = err as Error;
+      if (err instanceof LeaseLostError) lost = err;
     }
   };
   const timer = setInterval(() => void beat(), LEASE_TTL_MS / 4);

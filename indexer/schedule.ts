@@ -19,9 +19,12 @@ export interface Schedule {
 
 export function startSchedule(es: Client, c: Collections, config: Config, log: Logger): Schedule {
   let running = false;
+  // A full rebuild that falls on a busy moment is deferred, not dropped: windows must move on daily.
+  let fullPending = false;
   const run = async (kind: JobKind): Promise<void> => {
     if (running) {
-      log.info({ kind }, 'previous indexer run still going; skipping this tick');
+      if (kind === 'full') fullPending = true;
+      log.info({ kind, deferred: kind === 'full' }, 'previous indexer run still going');
       return;
     }
     running = true;
@@ -31,12 +34,19 @@ export function startSchedule(es: Client, c: Collections, config: Config, log: L
       log.info({ summary }, `${kind} indexer run finished`);
     } catch (err) {
       if (err instanceof NoIndexYetError) fallBackToFull = true;
-      else if (err instanceof LeaseHeldError) log.info({ reason: err.message }, 'lease held elsewhere; skipping');
+      else if (err instanceof LeaseHeldError) {
+        if (kind === 'full') fullPending = true;
+        log.info({ reason: err.message }, 'lease held elsewhere; skipping');
+      }
       else log.error({ err }, `${kind} indexer run failed; the alias keeps serving the previous index`);
     } finally {
       running = false;
     }
-    if (fallBackToFull) await run('full');
+    if (fallBackToFull) return run('full');
+    if (kind === 'incremental' && fullPending) {
+      fullPending = false;
+      await run('full');
+    }
   };
   const tasks = [
     cron.schedule(config.incrementalCron, () => void run('incremental'), { name: 'indexer-incremental' }),

@@ -42,16 +42,51 @@ export function buildDocument(home: HomeRecord, lookups: Lookups, today: string)
   return toHomeDocument(home, property, market, today);
 }
 
-/** Documents of every indexable home, in `_id` order (a cursor, not offset paging). */
+/**
+ * The document of a home, reading a building or market written after the lookups were loaded;
+ * null when a reference is really missing (the caller reports the home as skipped).
+ */
+export async function documentOrSkip(
+  c: Collections,
+  home: HomeRecord,
+  lookups: Lookups,
+  today: string,
+): Promise<HomeDocument | { skipped: string }> {
+  if (!lookups.properties.has(home.property_id)) {
+    const p = await c.properties.findOne({ _id: home.property_id });
+    if (p) lookups.properties.set(p._id, p);
+  }
+  if (!lookups.markets.has(home.market_slug)) {
+    const m = await c.markets.findOne({ _id: home.market_slug });
+    if (m) lookups.markets.set(m.slug, m);
+  }
+  try {
+    return buildDocument(home, lookups, today);
+  } catch (err) {
+    if (err instanceof MissingReferenceError) return { skipped: err.message };
+    throw err;
+  }
+}
+
+/**
+ * Documents of every indexable home, in `_id` order (a cursor, not offset paging). A home whose
+ * building or market is missing cannot be indexed: it is reported through `onSkip`, and one bad
+ * record does not hold back the whole inventory.
+ */
 export async function* homeDocuments(
   c: Collections,
   lookups: Lookups,
   today: string,
+  onSkip: (home: HomeRecord, reason: string) => void,
   filter: Filter<HomeRecord> = INDEXABLE,
 ): AsyncGenerator<HomeDocument> {
   const cursor = c.homes.find(filter, { sort: { _id: 1 }, batchSize: 1000 });
   try {
-    for await (const home of cursor) yield buildDocument(home, lookups, today);
+    for await (const home of cursor) {
+      const doc = await documentOrSkip(c, home, lookups, today);
+      if ('skipped' in doc) onSkip(home, doc.skipped);
+      else yield doc;
+    }
   } finally {
     await cursor.close();
   }

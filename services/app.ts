@@ -23,7 +23,9 @@ import { createRateLimits } from './transports/rate-limit';
 const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'];
 
 export function createApp(deps: Deps, tools: readonly AnyTool[] = TOOLS): Koa {
-  const app = new Koa({ proxy: true });
+  // The client IP (rate limits) comes from X-Forwarded-For only as far as trusted proxies appended it.
+  const hops = deps.config.trustedProxyHops;
+  const app = new Koa(hops > 0 ? { proxy: true, maxIpsCount: hops } : {});
   const validators = buildValidators(tools);
   const limits = createRateLimits(deps.config.rateLimit);
   const photos = new PhotoStore(deps.mongo);

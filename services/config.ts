@@ -30,6 +30,8 @@ export interface Config {
   /** node-cron expressions of the worker. */
   incrementalCron: string;
   fullRebuildCron: string;
+  /** Reverse proxies in front of the service whose X-Forwarded-For is trusted for the client IP (0 = none). */
+  trustedProxyHops: number;
   /** Bulk request size and parallelism of the indexer (sized for a 2-core node). */
   indexerFlushBytes: number;
   indexerConcurrency: number;
@@ -82,6 +84,7 @@ export function loadConfig(env: Env = process.env): Config {
     homesIndexPrefix: str(env, 'HOMES_INDEX_PREFIX', str(env, 'HOMES_ALIAS', 'homes')),
     incrementalCron: str(env, 'INDEXER_INCREMENTAL_CRON', '*/5 * * * *'),
     fullRebuildCron: str(env, 'INDEXER_FULL_CRON', '17 3 * * *'),
+    trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0),
     indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', 2_000_000),
     indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', 2)),
     mapViewEnabled: bool(env, 'MAP_VIEW_ENABLED', true),

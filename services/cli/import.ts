@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   try {
     await ensureIndexes(mongo.collections);
     const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-    const summary: ImportSummary = await importLines(mongo.collections, lines, new Date());
+    const summary: ImportSummary = await importLines(mongo.collections, lines);
     for (const e of summary.errors) process.stderr.write(`line ${e.line}: ${e.reason}\n`);
     process.stdout.write(
       `imported ${summary.imported.market} markets, ${summary.imported.property} buildings, ${summary.imported.home} homes; ` +

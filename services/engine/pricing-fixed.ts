@@ -3,6 +3,9 @@
  * discounts, prorated fees, 30-night statements and the charge schedule. The model is written out
  * with a worked example in docs/pricing.md.
  *
+ * "Quote": total_discount is the sum of the seasonal and length-of-stay discounts only. The special
+ * offer lowers the rent (statements, total cost, display price) but is not counted in total_discount.
+ *
  * Exact arithmetic: a night's rent is kept in units of 1/(30 × 100³) cent — the rent is quoted per
  * 30 nights and three percentages multiply it — so with whole-number percents every sum is an exact
  * integer and a statement rounds exactly once (Math.round, half up).
@@ -29,7 +32,7 @@ interface FixedCosting {
   nights: number;
   /** Cents of each 30-night statement; statement 0 carries the one-time fees. */
   statements: number[];
-  /** Cents of all discounts over the stay, rounded once. */
+  /** Cents taken off by the seasonal and length-of-stay discounts over the stay (not the offer), rounded once. */
   discountCents: number;
 }
 
@@ -70,9 +73,8 @@ function costFixedStay(home: HomeRecord, stay: FixedStay, pets: Pets, withDiscou
   // Under 30 nights the nightly rate applies, from 30 nights the monthly rate (both per 30 nights here).
   const ratePer30 = isMonthlyStay(nights) ? home.monthly_rate_cents : home.nightly_rate_cents * NIGHTS_PER_MONTH;
   const seasonal = withDiscounts ? seasonalPercents(home, start, nights) : new Array<number>(nights).fill(0);
-  const stayFactor = withDiscounts
-    ? (100 - lengthOfStayPercent(home, nights)) * (100 - specialOfferPercent(home, stay.start_date))
-    : 100 * 100;
+  const losFactor = withDiscounts ? 100 - lengthOfStayPercent(home, nights) : 100;
+  const offerFactor = withDiscounts ? 100 - specialOfferPercent(home, stay.start_date) : 100;
   const feeUnitsPerNight = (home.fees.monthly_service_fee_cents + home.fees.monthly_pet_rent_cents * petCount) * PERCENT_SCALE;
   const oneTimeCents = home.fees.cleaning_fee_cents + home.fees.pet_fee_cents * petCount;
   const statements: number[] = [];
@@ -81,9 +83,11 @@ function costFixedStay(home: HomeRecord, stay: FixedStay, pets: Pets, withDiscou
     const last = Math.min(first + NIGHTS_PER_MONTH, nights);
     let units = 0;
     for (let i = first; i < last; i++) {
-      const rent = ratePer30 * (100 - seasonal[i]) * stayFactor;
-      discountUnits += ratePer30 * PERCENT_SCALE - rent;
-      units += rent + feeUnitsPerNight;
+      // Seasonal, then length of stay, then the offer, each off the rent left by the one before.
+      const rentBeforeOffer = ratePer30 * (100 - seasonal[i]) * losFactor;
+      // "Quote": total_discount counts the seasonal and length-of-stay discounts, not the offer.
+      discountUnits += ratePer30 * PERCENT_SCALE - rentBeforeOffer * 100;
+      units += rentBeforeOffer * offerFactor + feeUnitsPerNight;
     }
     statements.push(roundDiv(units, UNITS_PER_CENT) + (first === 0 ? oneTimeCents : 0));
   }

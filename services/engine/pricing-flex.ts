@@ -1,7 +1,8 @@
 /**
  * Price of a Flex stay (start + committed nights, end indefinite): the tier's monthly rate is the
- * discount, so no seasonal, length-of-stay or special-offer discount applies. The model is written
- * out with a worked example in docs/pricing.md.
+ * Flex price, so no seasonal, length-of-stay or special-offer discount applies, and total_discount
+ * ("Quote": the sum of seasonal and length-of-stay discounts applied) is always 0. The model is
+ * written out with a worked example in docs/pricing.md.
  */
 import type { FlexTier, HomeRecord } from '../domain/inventory';
 import { offeredTier } from './flex';
@@ -72,13 +73,13 @@ export function priceFlexStay(home: HomeRecord, stay: FlexStay, pets: Pets): Quo
   if (costing.checkoutCents !== 0) schedule.checkout = { total: toDollars(costing.checkoutCents) };
   if (costing.deferredCents !== 0) schedule.deferred = { total: toDollars(costing.deferredCents) };
   if (costing.monthlyCents !== 0) schedule.monthly = { total: toDollars(costing.monthlyCents) };
-  // The tier is the discount: the base monthly rate minus the tier rate, over the committed months.
-  const discountPer30 = Math.max(home.monthly_rate_cents - costing.tier.monthly_rate_cents, 0);
   const pricing: QuotePricing = {
     ...flexDisplay(home, stay, costing),
     term_duration_label: flexTermLabel(stay.committed_nights),
     charge_schedule: schedule,
-    total_discount: toDollars(roundDiv(discountPer30 * stay.committed_nights, NIGHTS_PER_MONTH)),
+    // "Quote": total_discount sums seasonal and length-of-stay discounts; Flex has neither. The tier's
+    // lower rate is the Flex price itself, not a discount in this field.
+    total_discount: 0,
     currency: 'USD',
   };
   if (schedule.monthly !== undefined) pricing.monthly_total = schedule.monthly.total;

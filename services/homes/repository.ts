@@ -2,6 +2,7 @@
 import type { Deps } from '../deps';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../domain/inventory';
 import { notFound } from '../errors';
+import { withBuildingRules } from './building-rules';
 
 export interface HomeContext {
   home: HomeRecord;
@@ -18,7 +19,7 @@ export async function findHome(deps: Deps, slug: string): Promise<HomeContext | 
     deps.mongo.markets.findOne({ _id: home.market_slug }),
   ]);
   if (!property || !market) return null;
-  return { home, property, market };
+  return { home: withBuildingRules(home, property), property, market };
 }
 
 export async function loadHome(deps: Deps, slug: string): Promise<HomeContext> {

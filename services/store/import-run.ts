@@ -7,7 +7,11 @@ export interface ImportSummary {
   errors: { line: number; reason: string }[];
 }
 
-export async function importLines(c: Collections, lines: AsyncIterable<string>, now: Date): Promise<ImportSummary> {
+/**
+ * Each write is stamped with the time it happens (`clock()`), not the import's start: an
+ * incremental index run during a long import must still see the records written after it.
+ */
+export async function importLines(c: Collections, lines: AsyncIterable<string>, clock: () => Date = () => new Date()): Promise<ImportSummary> {
   // Take the iterator before any await: readline drops lines emitted before iteration starts.
   const iterator = lines[Symbol.asyncIterator]();
   const summary: ImportSummary = { imported: { market: 0, property: 0, home: 0 }, errors: [] };
@@ -24,6 +28,7 @@ export async function importLines(c: Collections, lines: AsyncIterable<string>, 
       continue;
     }
     try {
+      const now = clock();
       if (parsed.kind === 'market') {
         await c.markets.replaceOne({ _id: parsed.record._id }, { ...parsed.record, updated_at: now }, { upsert: true });
         knownMarkets.add(parsed.record._id);

@@ -2,11 +2,12 @@
 import type { Deps } from '../deps';
 import { computeAvailability } from '../engine/availability';
 import { checkStay } from '../engine/stay-check';
-import { offeredTier } from '../engine/flex';
+import { offeredTier, offeredTiers } from '../engine/flex';
+import { flexTierSentence } from '../engine/unavailable-reasons';
 import type { StayCheck, StayRequest } from '../engine/types';
 import { loadHome, type HomeContext } from '../homes/repository';
 import { detailPhotos, heroPhotoId, mediaItems } from '../homes/photos';
-import { homeUrl, reservationLink } from '../homes/links';
+import { homeUrl, reservationLink, type LinkDates } from '../homes/links';
 import { checkStartOnly, priceForView } from '../homes/pricing-view';
 import { propertyBlock } from '../homes/property-block';
 import { apartmentOutputSchema } from './apartment-output';
@@ -36,18 +37,33 @@ interface Args {
   include_hero_image?: boolean;
 }
 
-function requestedStay(ctx: HomeContext, dates: RequestedDates, today: string): StayCheck | null {
+function requestedStay(ctx: HomeContext, dates: RequestedDates, committedNights: number | undefined, today: string): StayCheck | null {
+  // A Flex tier the apartment does not offer is reported even without dates (spec: requested_stay).
+  const flexRequested = committedNights !== undefined && !(dates.kind === 'stay' && dates.stay.kind === 'fixed');
+  if (flexRequested && dates.kind !== 'stay' && !offeredTier(ctx.home, committedNights)) {
+    const offered = offeredTiers(ctx.home).map((t) => t.committed_nights);
+    return { available: false, unavailable_reason: flexTierSentence(committedNights, offered) };
+  }
   if (dates.kind === 'none') return null;
   if (dates.kind === 'start_only') return checkStartOnly(ctx.home, dates.start_date, today);
   return checkStay(ctx.home, dates.stay, { cats: 0, dogs: 0 }, today);
 }
 
-export function apartmentDetail(ctx: HomeContext, dates: RequestedDates, deps: Deps, today: string): Record<string, unknown> {
+export function apartmentDetail(
+  ctx: HomeContext,
+  dates: RequestedDates,
+  committedNights: number | undefined,
+  deps: Deps,
+  today: string,
+): Record<string, unknown> {
   const { home, property, market } = ctx;
   const base = deps.config.publicBaseUrl;
-  const check = requestedStay(ctx, dates, today);
+  const check = requestedStay(ctx, dates, committedNights, today);
   const stay: StayRequest | null = dates.kind === 'stay' ? dates.stay : null;
-  const bookableStay = stay && check?.available ? stay : null;
+  // Links carry the dates (and tier) only when that stay, or that move-in date, is bookable.
+  let prefill: LinkDates | null = null;
+  if (check?.available && dates.kind === 'stay') prefill = dates.stay;
+  if (check?.available && dates.kind === 'start_only') prefill = { kind: 'start_only', start_date: dates.start_date };
   // A dated stay shows its own price even when it cannot be booked, unless it cannot be priced (unoffered tier).
   const pricedStay = stay && (stay.kind === 'fixed' || offeredTier(home, stay.committed_nights)) ? stay : null;
   const media = mediaItems(home, property, base, 6);
@@ -73,8 +89,8 @@ export function apartmentDetail(ctx: HomeContext, dates: RequestedDates, deps: D
     photos: detailPhotos(home, property, base),
     media,
     widget_hero_image_url: media[0]?.widget_url ?? null,
-    home_url: homeUrl(deps.config.siteBaseUrl, home.slug, bookableStay),
-    reservation_link: reservationLink(deps.config.checkoutBaseUrl, home.slug, bookableStay),
+    home_url: homeUrl(deps.config.siteBaseUrl, home.slug, prefill),
+    reservation_link: reservationLink(deps.config.checkoutBaseUrl, home.slug, prefill),
     ...(check ? { requested_stay: check } : {}),
     availability: computeAvailability(home, today, stayClip(dates)),
   };
@@ -102,7 +118,7 @@ export const getApartmentTool = defineTool<Args, Record<string, unknown>>({
   async handler(args, { deps, today }): Promise<ToolResult<Record<string, unknown>>> {
     const dates = readStayArgs(args, today, APARTMENT_READ_POLICY);
     const ctx = await loadHome(deps, args.slug);
-    const data = apartmentDetail(ctx, dates, deps, today);
+    const data = apartmentDetail(ctx, dates, args.committed_nights, deps, today);
     const hero = heroPhotoId(ctx.home, ctx.property);
     return {
       data,

@@ -31,8 +31,8 @@ interface Args {
   dogs?: number;
 }
 
-/** The quote prices what can happen: a past start is simply not bookable, and so is a far-future one. */
-const QUOTE_POLICY: DatePolicy = { maxPastDays: null, maxStartAheadDays: null, threeYearLimit: false };
+/** A past start is simply not bookable (available: false); dates beyond 3 years are refused, as on the apartment read. */
+const QUOTE_POLICY: DatePolicy = { maxPastDays: null, maxStartAheadDays: null, threeYearLimit: true };
 
 export const GUARANTEE = "Every stay is backed by the operator's guarantee.";
 

@@ -42,7 +42,8 @@ beforeAll(async () => {
     photos: [{ id: 'ph-001' }, { id: 'ph-002' }, { id: 'ph-003' }, { id: 'ph-004' }, { id: 'ph-005' }],
   };
   unrated = { ...base, _id: 'test-prop-unrated', slug: 'test-prop-unrated', rating: null, scores: {}, photos: [] };
-  await fx.mongo.collections.properties.insertMany([rated, unrated]);
+  const noDogs: PropertyRecord = { ...base, _id: 'test-prop-nodogs', slug: 'test-prop-nodogs', allows_cats: true, allows_dogs: false };
+  await fx.mongo.collections.properties.insertMany([rated, unrated, noDogs]);
   await fx.mongo.collections.homes.insertMany([
     home('test-open', rated, { photos: [{ id: 'ph-010' }, { id: 'ph-011' }, { id: 'ph-012' }] }),
     home('test-nophotos', unrated, { photos: [], flex_eligible: false, flex_tiers: [] }),
@@ -60,6 +61,7 @@ beforeAll(async () => {
       must_vacate_by: d(200),
     }),
     home('test-unpublished', rated, { published: false }),
+    home('test-building-nodogs', { ...rated, _id: 'test-prop-nodogs' }, { cats_allowed: true, dogs_allowed: true }),
   ]);
 });
 
@@ -157,6 +159,27 @@ describe('GET /api/public/homes/{slug}', () => {
     expect(body).toEqual({ error: { code, message: expect.any(String) } });
   });
 
+  it('pre-fills only the move-in date when start_date alone is bookable', async () => {
+    const { body } = await fx.get(`/api/public/homes/test-blocked?check_in=${d(45)}`);
+    expect(body.requested_stay).toEqual({ available: true });
+    expect(body.reservation_link).toContain(`start_date=${d(45)}`);
+    expect(body.reservation_link).not.toContain('end_date');
+    const blocked = await fx.get(`/api/public/homes/test-blocked?check_in=${d(25)}`);
+    expect(blocked.body.requested_stay.available).toBe(false);
+    expect(blocked.body.reservation_link).not.toContain('start_date');
+  });
+
+  it('reports a Flex tier the apartment does not offer even without dates', async () => {
+    const { body } = await fx.get('/api/public/homes/test-open?committed_nights=200');
+    expect(body.requested_stay.available).toBe(false);
+    expect(body.requested_stay.unavailable_reason).toMatch(/180/);
+  });
+
+  it('applies the building pet rules over the unit flags', async () => {
+    const { body } = await fx.get('/api/public/homes/test-building-nodogs');
+    expect(body.pet_policy).toEqual({ cats_allowed: true, dogs_allowed: false });
+  });
+
   it('answers 404 for an unknown or unpublished slug', async () => {
     for (const slug of ['no-such-home', 'test-unpublished']) {
       const { status, body } = await fx.get(`/api/public/homes/${slug}`);
@@ -230,6 +253,18 @@ describe('GET /api/public/homes/{slug}/quote', () => {
     expect(body.unavailable_reason).toMatch(/dog/i);
     expect(body).not.toHaveProperty('unbookable_reason');
     expect(body).not.toHaveProperty('display_price_with_discount');
+  });
+
+  it('refuses dogs where the building bans them, even if the unit record allows them', async () => {
+    const { body } = await fx.get(`/api/public/homes/test-building-nodogs/quote?check_in=${d(10)}&check_out=${d(20)}&dogs=1`);
+    expect(body.available).toBe(false);
+    expect(body.unavailable_reason).toMatch(/dog/i);
+  });
+
+  it('refuses dates more than 3 years ahead instead of pricing a centuries-long stay', async () => {
+    const { status, body } = await fx.get(`/api/public/homes/test-open/quote?check_in=${d(10)}&check_out=9999-12-31`);
+    expect(status).toBe(400);
+    expect(body.error.code).toBe('invalid_date');
   });
 
   it('prices allowed pets into the charge schedule', async () => {

@@ -57,7 +57,7 @@ describe('importLines', () => {
       '',
       homeLine({ _id: 'home-5', slug: 'fifth', bedrooms: 2 }),
     ].join('\n');
-    const summary = await importLines(mongo.collections, lines(file), new Date());
+    const summary = await importLines(mongo.collections, lines(file));
     expect(summary.imported).toEqual({ market: 1, property: 1, home: 2 });
     expect(summary.errors.map((e) => e.line)).toEqual([4, 5, 6, 7, 8, 9]);
     expect(summary.errors[0].reason).toMatch(/JSON/);
@@ -75,7 +75,7 @@ describe('importLines', () => {
   it('re-importing updates records in place (no duplicates) and bumps updated_at', async () => {
     const before = await mongo.collections.homes.findOne({ slug: 'fifth' });
     const later = new Date(Date.now() + 60_000);
-    const summary = await importLines(mongo.collections, lines(homeLine({ _id: 'home-5', slug: 'fifth', bedrooms: 3 })), later);
+    const summary = await importLines(mongo.collections, lines(homeLine({ _id: 'home-5', slug: 'fifth', bedrooms: 3 })), () => later);
     expect(summary.errors).toEqual([]);
     const after = await mongo.collections.homes.findOne({ slug: 'fifth' });
     expect(after?.bedrooms).toBe(3);

@@ -64,6 +64,29 @@ describe('full rebuild', () => {
     expect(await orphanIndexes(es, config.homesIndexPrefix, config.homesAlias)).toEqual([]);
   });
 
+  it('skips and reports a home whose building is missing, and indexes the rest', async () => {
+    const orphanHome = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
+    await mongo.collections.homes.updateOne({ _id: orphanHome!._id }, { $set: { property_id: 'prop-gone' } });
+    try {
+      const run = await fullRebuild(es, mongo.collections, opts());
+      expect(run.skipped).toBe(1);
+      expect(run.skipped_examples[0]).toContain('prop-gone');
+      expect(await es.exists({ index: config.homesAlias, id: orphanHome!._id })).toBe(false);
+      expect(run.documents).toBe((await mongo.collections.homes.countDocuments({ published: true, deleted_at: null })) - 1);
+    } finally {
+      await mongo.collections.homes.updateOne({ _id: orphanHome!._id }, { $set: { property_id: orphanHome!.property_id } });
+    }
+  });
+
+  it('moves the alias off every index it pointed at, and deletes them', async () => {
+    const stray = timestampedIndexName(config.homesIndexPrefix, new Date(Date.UTC(2021, 0, 1)));
+    await createHomesIndex(es, stray);
+    await es.indices.updateAliases({ actions: [{ add: { index: stray, alias: config.homesAlias } }] });
+    const run = await fullRebuild(es, mongo.collections, opts());
+    expect(await aliasTargets(es, config.homesAlias)).toEqual([run.alias_target]);
+    expect(await es.indices.exists({ index: stray })).toBe(false);
+  });
+
   it('deletes an orphan left by a killed run before building', async () => {
     const orphan = timestampedIndexName(config.homesIndexPrefix, new Date(Date.UTC(2020, 0, 1)));
     await createHomesIndex(es, orphan);

@@ -19,7 +19,8 @@ export function queryToArgs(
   const args: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    const name = route.renames?.[key] ?? (route.query.includes(key) ? key : undefined);
+    const renamed = route.renames && Object.hasOwn(route.renames, key) ? route.renames[key] : undefined;
+    const name = renamed ?? (route.query.includes(key) ? key : undefined);
     if (!name) {
       const accepted = [...Object.keys(route.renames ?? {}), ...route.query];
       throw badRequest(

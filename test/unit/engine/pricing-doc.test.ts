@@ -72,7 +72,23 @@ describe('docs/pricing.md worked example', () => {
     expect(pricing).toEqual(docBlock('quote-fixed'));
     expect(pricing.display_price_with_discount).toBe(3126);
     expect(pricing.charge_schedule.total_cost).toBe(4688.82);
-    expect(pricing.total_discount).toBe(436.19);
+    expect(pricing.total_discount).toBe(310.5);
+  });
+
+  it('lowers the 45-night stay by the special offer but leaves the offer out of total_discount', () => {
+    const withoutOffer = makeHome({ ...home, special_offer: null });
+    const offered = priceStay(home, FIXED, ONE_DOG);
+    const plain = priceStay(withoutOffer, FIXED, ONE_DOG);
+    // Seasonal 9 × $10.00 = $90.00, then 5% of $4,410.00 = $220.50: $310.50 either way.
+    expect(offered.total_discount).toBe(310.5);
+    expect(plain.total_discount).toBe(310.5);
+    // The offer still lowers the price: without it the statements are 336200 + 145250 cents.
+    expect(fixedStatements(withoutOffer, FIXED, ONE_DOG)).toEqual([336_200, 145_250]);
+    expect(plain.charge_schedule.total_cost).toBe(4814.5);
+    expect(offered.charge_schedule.total_cost).toBe(4688.82);
+    expect(offered.display_price_with_discount).toBeLessThan(plain.display_price_with_discount);
+    // The price before any discount is the same with or without the offer.
+    expect(offered.display_price_without_discount).toBe(plain.display_price_without_discount);
   });
 
   it('returns exactly the quote pricing of the 6-month Flex stay shown in the doc', () => {
@@ -81,6 +97,6 @@ describe('docs/pricing.md worked example', () => {
     expect(pricing.display_price_with_discount).toBe(2917);
     expect(pricing.charge_schedule.checkout?.total).toBe(1750);
     expect(pricing.charge_schedule.deferred?.total).toBe(1350);
-    expect(pricing.total_discount).toBe(1800);
+    expect(pricing.total_discount).toBe(0);
   });
 });

@@ -97,9 +97,45 @@ describe('priceStay: discounts', () => {
     const pricing = priceStay(all, fixed('2027-01-01', '2027-01-31'), NO_PETS);
     // $100 a night × 0.8 × 0.9 × 0.9 = $64.80 a night.
     expect(pricing.charge_schedule.total_cost).toBe(1944);
-    expect(pricing.total_discount).toBe(1056);
+    // total_discount counts seasonal and length of stay only: 30 × $100 × (1 − 0.8 × 0.9) = $840.
+    expect(pricing.total_discount).toBe(840);
     expect(pricing.display_price_with_discount).toBe(1944);
     expect(pricing.display_price_without_discount).toBe(3000);
+  });
+
+  it('leaves the special offer out of total_discount while it still lowers the price', () => {
+    const offer = makeHome({ special_offer: { start_date: '2027-01-01', end_date: '2027-01-10', percent: 10, label: 'Move in by Jan 10' } });
+    const pricing = priceStay(offer, fixed('2027-01-01', '2027-01-31'), NO_PETS);
+    // $100 a night less 10%: $2,700 for 30 nights, but no seasonal or length-of-stay discount.
+    expect(pricing.charge_schedule.total_cost).toBe(2700);
+    expect(pricing.display_price_with_discount).toBe(2700);
+    expect(pricing.display_price_without_discount).toBe(3000);
+    expect(pricing.total_discount).toBe(0);
+  });
+
+  it('counts only the length-of-stay part of total_discount when an offer stacks on it', () => {
+    const both = makeHome({
+      length_of_stay_discounts: [{ min_nights: 28, percent: 10 }],
+      special_offer: { start_date: '2027-01-01', end_date: '2027-01-10', percent: 10, label: 'Move in by Jan 10' },
+    });
+    // 5 nights at the nightly rate: $150 × 0.9 (offer) = $135 a night, no length-of-stay tier reached.
+    const short = priceStay(both, fixed('2027-01-01', '2027-01-06'), NO_PETS);
+    expect(short.charge_schedule.total_cost).toBe(675);
+    expect(short.total_discount).toBe(0);
+    // 45 nights: $100 × 0.9 × 0.9 = $81 a night; total_discount is the 10% length-of-stay part, 45 × $10.
+    const long = priceStay(both, fixed('2027-01-01', '2027-02-15'), NO_PETS);
+    expect(long.charge_schedule.total_cost).toBe(3645);
+    expect(long.total_discount).toBe(450);
+  });
+
+  it('rounds total_discount once over the stay, half up', () => {
+    // 3 nights at $150.01 with 50% off the first: $75.005 taken off, rounded to $75.01.
+    const odd = makeHome({
+      nightly_rate_cents: 15_001,
+      seasonal_discounts: [{ start_date: '2027-01-01', end_date: '2027-01-02', percent: 50, label: 'Half' }],
+      special_offer: { start_date: '2027-01-01', end_date: '2027-01-02', percent: 10, label: 'Offer' },
+    });
+    expect(priceStay(odd, fixed('2027-01-01', '2027-01-04'), NO_PETS).total_discount).toBe(75.01);
   });
 
   it('rounds each statement once, half up, after summing its nights', () => {

@@ -51,9 +51,10 @@ describe('priceStay: Flex stays', () => {
     expect(displayPrice(home, flex(180)).display_price_with_discount).toBe(2915);
   });
 
-  it('counts the tier discount over the committed nights as total_discount', () => {
-    expect(priceStay(home, flex(180), NO_PETS).total_discount).toBe(1199.94);
-    expect(priceStay(home, flex(365), NO_PETS).total_discount).toBe(4866.67);
+  it('reports total_discount 0: Flex has no seasonal or length-of-stay discount, and the tier rate is the price', () => {
+    expect(priceStay(home, flex(180), NO_PETS).total_discount).toBe(0);
+    expect(priceStay(home, flex(270), ONE_DOG).total_discount).toBe(0);
+    expect(priceStay(home, flex(365), NO_PETS).total_discount).toBe(0);
   });
 
   it('labels the price per month with the committed months', () => {
@@ -77,6 +78,7 @@ describe('priceStay: Flex stays', () => {
       special_offer: { start_date: '2027-01-01', end_date: '2027-01-10', percent: 10, label: 'Offer' },
     });
     expect(priceStay(discounted, flex(180), ONE_DOG)).toEqual(priceStay(home, flex(180), ONE_DOG));
+    expect(priceStay(discounted, flex(180), ONE_DOG).total_discount).toBe(0);
   });
 
   it('throws for a tier the apartment does not offer, and for an apartment that opts out', () => {

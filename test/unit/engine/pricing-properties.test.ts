@@ -58,6 +58,20 @@ function floatStatements(home: HomeRecord, stay: FixedStay, pets: Pets): number[
   return statements.map((s, k) => Math.round(s) + (k === 0 ? home.fees.cleaning_fee_cents + home.fees.pet_fee_cents * count : 0));
 }
 
+/** Cents taken off by the seasonal and length-of-stay discounts, in floating point ("Quote": not the offer). */
+function floatSeasonalLosDiscount(home: HomeRecord, stay: FixedStay): number {
+  const n = daysBetween(stay.start_date, stay.end_date);
+  const perNight = n < 30 ? home.nightly_rate_cents : home.monthly_rate_cents / 30;
+  const los = home.length_of_stay_discounts.filter((t) => t.min_nights <= n).sort((a, b) => b.min_nights - a.min_nights || b.percent - a.percent)[0];
+  let off = 0;
+  for (let i = 0; i < n; i++) {
+    const d: IsoDate = addDays(stay.start_date, i);
+    const seasonal = Math.max(0, ...home.seasonal_discounts.filter((p) => p.start_date <= d && d < p.end_date).map((p) => p.percent));
+    off += perNight * (1 - (1 - seasonal / 100) * (1 - (los?.percent ?? 0) / 100));
+  }
+  return Math.round(off);
+}
+
 describe('priceStay (properties over random homes and stays)', () => {
   it('charges the fixed statements in the schedule sections, and they sum to total_cost exactly', () => {
     fc.assert(
@@ -86,6 +100,39 @@ describe('priceStay (properties over random homes and stays)', () => {
         const plain = floatStatements(home, stay, pets);
         expect(exact.length).toBe(Math.ceil(daysBetween(stay.start_date, stay.end_date) / 30));
         exact.forEach((s, k) => expect(Math.abs(s - plain[k])).toBeLessThanOrEqual(1));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('makes fixed total_discount the seasonal and length-of-stay discounts, within a cent of the floating-point reading', () => {
+    fc.assert(
+      fc.property(arbFixedCase, ({ home, stay, pets }) => {
+        const { total_discount } = priceStay(home, stay, pets);
+        expect(Math.abs(cents(total_discount) - floatSeasonalLosDiscount(home, stay))).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('leaves the special offer out of total_discount and of the price without discount, while it never raises the price', () => {
+    fc.assert(
+      fc.property(arbFixedCase, ({ home, stay, pets }) => {
+        const offered = priceStay(home, stay, pets);
+        const plain = priceStay({ ...home, special_offer: null }, stay, pets);
+        expect(offered.total_discount).toBe(plain.total_discount);
+        expect(offered.display_price_without_discount).toBe(plain.display_price_without_discount);
+        expect(cents(offered.charge_schedule.total_cost ?? NaN)).toBeLessThanOrEqual(cents(plain.charge_schedule.total_cost ?? NaN));
+        expect(offered.display_price_with_discount).toBeLessThanOrEqual(plain.display_price_with_discount);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('reports total_discount 0 for every Flex stay', () => {
+    fc.assert(
+      fc.property(arbFlexCase, ({ home, stay, pets }) => {
+        expect(priceStay(home, stay, pets).total_discount).toBe(0);
       }),
       { numRuns: RUNS },
     );
