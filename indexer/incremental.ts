@@ -53,7 +53,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   let deleted = 0;
   const dropped: string[] = [];
   async function* ops(): AsyncGenerator<Op> {
-    const cursor = c.homes.find(filter, { sort: { _id: 1 }, batchSize: 1000 });
+    const cursor = c.homes.find(filter, { batchSize: 1000 });
     try {
       for await (const home of cursor) yield isIndexable(home) ? { kind: 'index', home } : { kind: 'delete', id: home._id };
     } finally {

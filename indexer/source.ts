@@ -69,7 +69,8 @@ export async function documentOrSkip(
 }
 
 /**
- * Documents of every indexable home, in `_id` order (a cursor, not offset paging). A home whose
+ * Documents of every indexable home, streamed from one cursor (no sort: order does not matter to a
+ * bulk load, and a Mongo-wire server without sort pushdown would hold the whole result). A home whose
  * building or market is missing cannot be indexed: it is reported through `onSkip`, and one bad
  * record does not hold back the whole inventory.
  */
@@ -80,7 +81,7 @@ export async function* homeDocuments(
   onSkip: (home: HomeRecord, reason: string) => void,
   filter: Filter<HomeRecord> = INDEXABLE,
 ): AsyncGenerator<HomeDocument> {
-  const cursor = c.homes.find(filter, { sort: { _id: 1 }, batchSize: 1000 });
+  const cursor = c.homes.find(filter, { batchSize: 1000 });
   try {
     for await (const home of cursor) {
       const doc = await documentOrSkip(c, home, lookups, today);
