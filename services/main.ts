@@ -37,7 +37,12 @@ export async function startService(config: Config = loadConfig()): Promise<Runni
     deps,
     url,
     async close() {
+      // Graceful: stop accepting, let in-flight requests finish (up to 5 s), then close the stores.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+      clearTimeout(timer);
       server.closeAllConnections();
       await closed;
       await mongo.close();
