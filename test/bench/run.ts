@@ -119,7 +119,6 @@ async function servedBench(today: string): Promise<void> {
     say(`## Stores (MongoDB wire: ${config.mongoUrl}, Elasticsearch: ${config.esUrl})`);
     const have = await mongo.homes.estimatedDocumentCount();
     if (have !== HOMES) {
-      await mongo.homes.deleteMany({});
       const seed = await timedAsync(() => seedDemoInventory(mongo, { seed: DEMO_SEED, homes: HOMES, today }));
       say(`- seed ${seed.value.homes} homes into MongoDB: ${(seed.ms / 1000).toFixed(0)} s (${Math.round((seed.value.homes / seed.ms) * 1000)} homes/s)`);
     } else {
