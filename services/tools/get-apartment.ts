@@ -39,8 +39,7 @@ interface Args {
 
 function requestedStay(ctx: HomeContext, dates: RequestedDates, committedNights: number | undefined, today: string): StayCheck | null {
   // A Flex tier the apartment does not offer is reported even without dates (spec: requested_stay).
-  const flexRequested = committedNights !== undefined && !(dates.kind === 'stay' && dates.stay.kind === 'fixed');
-  if (flexRequested && dates.kind !== 'stay' && !offeredTier(ctx.home, committedNights)) {
+  if (committedNights !== undefined && dates.kind !== 'stay' && !offeredTier(ctx.home, committedNights)) {
     const offered = offeredTiers(ctx.home).map((t) => t.committed_nights);
     return { available: false, unavailable_reason: flexTierSentence(committedNights, offered) };
   }
@@ -80,7 +79,8 @@ export function apartmentDetail(
     market: { slug: market.slug, name: market.name },
     display_city: city ? { slug: city.slug, name: city.name, state: city.state } : null,
     ...priceForView(home, pricedStay, today),
-    eligible_for_flex: home.flex_eligible,
+    // As in search: Flex is supported when a tier can actually be quoted.
+    eligible_for_flex: offeredTiers(home).length > 0,
     amenities: home.amenities,
     property: propertyBlock(property),
     has_parking: home.has_parking,
