@@ -18,6 +18,7 @@ import {
 import { recordRun, type RunSummary } from './freshness';
 import { homeDocuments, INDEXABLE, loadLookups } from './source';
 import type { HomeDocument } from './document';
+import { bulkHeartbeat } from './heartbeat';
 
 export interface IndexerOptions {
   alias: string;
@@ -54,8 +55,7 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   let sent = 0;
   const dropped: string[] = [];
   const skipped: string[] = [];
-  let lastBeat = Date.now();
-  let leaseError: unknown = null;
+  const beat = bulkHeartbeat(opts.heartbeat);
   try {
     const stats = await es.helpers.bulk<HomeDocument>({
       datasource: homeDocuments(c, lookups, today, (_home, reason) => skipped.push(reason)),
@@ -67,26 +67,18 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
       onDrop: (drop) => {
         dropped.push(`${drop.document.home_id}: ${JSON.stringify(drop.error)}`);
       },
-      onSuccess: () => {
-        if (opts.heartbeat && Date.now() - lastBeat > 5_000) {
-          lastBeat = Date.now();
-          opts.heartbeat().catch((err: unknown) => {
-            leaseError = err;
-          });
-        }
-      },
+      onSuccess: () => beat.tick(),
       flushBytes: opts.flushBytes ?? 2_000_000,
       concurrency: opts.concurrency ?? 2,
       retries: 3,
     });
-    if (leaseError) throw leaseError;
     if (dropped.length > 0 || stats.failed > 0) {
       throw new IndexingFailedError(
         `${dropped.length || stats.failed} document(s) were rejected; first: ${dropped[0] ?? 'unknown'}`,
         dropped.length || stats.failed,
       );
     }
-    if (opts.heartbeat) await opts.heartbeat();
+    await beat.check();
     await finishLoading(es, next);
     const { count } = await es.count({ index: next });
     if (count !== sent) {

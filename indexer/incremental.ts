@@ -11,6 +11,7 @@ import { aliasTargets } from './es-admin';
 import { readFreshness, recordRun, type RunSummary } from './freshness';
 import { documentOrSkip, isIndexable, loadLookups } from './source';
 import { IndexingFailedError, type IndexerOptions } from './full-rebuild';
+import { bulkHeartbeat } from './heartbeat';
 
 /**
  * Changes are looked for from a little before the checkpoint: writers' clocks may lag the
@@ -47,8 +48,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   const filter: Filter<HomeRecord> = or.length === 1 ? or[0] : { $or: or };
   const lookups = await loadLookups(c);
 
-  let lastBeat = Date.now();
-  let leaseError: unknown = null;
+  const beat = bulkHeartbeat(opts.heartbeat);
   let indexed = 0;
   let deleted = 0;
   const dropped: string[] = [];
@@ -91,22 +91,14 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
     concurrency: opts.concurrency ?? 2,
     retries: 3,
     refreshOnCompletion: opts.alias,
-    onSuccess: () => {
-      if (opts.heartbeat && Date.now() - lastBeat > 5_000) {
-        lastBeat = Date.now();
-        opts.heartbeat().catch((err: unknown) => {
-          leaseError = err;
-        });
-      }
-    },
+    onSuccess: () => beat.tick(),
   });
-  if (leaseError) throw leaseError;
   if (dropped.length > 0) {
     throw new IndexingFailedError(`${dropped.length} change(s) were rejected; first: ${dropped[0]}`, dropped.length);
   }
   void stats;
   // Still ours? Then the checkpoint may move on.
-  if (opts.heartbeat) await opts.heartbeat();
+  await beat.check();
   const finishedAt = now();
   const run: RunSummary = {
     kind: 'incremental',
