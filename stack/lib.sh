@@ -5,8 +5,9 @@
 # engine (see shared/DESIGN.md, "Real parts, and how they start"):
 #   - Elasticsearch: the integration-test zip Elastic publishes on Maven
 #     Central, run with the machine's JDK as one node on 127.0.0.1;
-#   - a MongoDB-wire server: FerretDB v1 (SQLite storage), embedded in the
-#     small Go program in stack/ferretdb/, built with the Go module proxy.
+#   - a MongoDB-wire server: mongo-java-server (H2 MVStore file storage) from
+#     Maven Central, started by the small launcher stack/mongo/CatalogMongoServer.java
+#     with the same JDK (its unique indexes serve our lookups; see docs/decisions.md).
 # Downloads, builds, data, logs and pidfiles live in a cache folder outside the
 # repository, so nothing third-party is ever committed.
 
@@ -30,14 +31,18 @@ ES_HEALTH_TIMEOUT="${CATALOG_ES_TIMEOUT:-120}"
 
 MONGO_PORT="${MONGO_PORT:-27017}"
 MONGO_TIMEOUT="${CATALOG_MONGO_TIMEOUT:-60}"
+# Heap of the Mongo-wire server, and its page cache (MB) inside that heap: 100,000 homes run in 2 GB.
+MONGO_HEAP="${CATALOG_MONGO_HEAP:-2g}"
+MONGO_CACHE_MB="${CATALOG_MONGO_CACHE_MB:-64}"
 
 LOCAL_ES_URL="http://127.0.0.1:${ES_PORT}"
 LOCAL_MONGO_URL="mongodb://127.0.0.1:${MONGO_PORT}/"
 
-FERRET_BIN="$CACHE_DIR/ferretdb-bin"
-FERRET_DATA="$CACHE_DIR/ferretdb-data"
-FERRET_PIDFILE="$CACHE_DIR/ferretdb.pid"
-FERRET_LOG="$CACHE_DIR/logs/ferretdb.log"
+MONGO_DIR="$CACHE_DIR/mongo-java-server"      # jars (lib/), compiled launcher (classes/), Maven repo (m2/)
+MONGO_DATA="$CACHE_DIR/mongo-data"            # the MVStore file
+MONGO_PIDFILE="$CACHE_DIR/mongo.pid"
+MONGO_LOG="$CACHE_DIR/logs/mongo.log"
+MONGO_MAIN="CatalogMongoServer"
 
 # ---- small helpers ----------------------------------------------------------
 
@@ -123,20 +128,16 @@ es_version() {
 
 es_running() { pid_alive "$(es_pidfile)" "org.elasticsearch"; }
 
-# ---- FerretDB ---------------------------------------------------------------
+# ---- MongoDB wire (mongo-java-server) --------------------------------------
 
-ferret_running() { pid_alive "$FERRET_PIDFILE" "ferretdb-bin"; }
+mongo_running() { pid_alive "$MONGO_PIDFILE" "$MONGO_MAIN"; }
 
-# mongo_ping URL: a real MongoDB "ping" command, not just a TCP connect.
-# Uses the ping mode of our FerretDB program (it carries the Go MongoDB
-# driver) when it has been built; otherwise the Node driver if the repo has
-# it installed; otherwise falls back to a TCP check. Prints what it did.
+# mongo_ping URL: a real MongoDB "ping" command through the Node driver when the
+# repository's node_modules has it, else a TCP connect. Prints what it did.
 mongo_ping() {
   local url="$1" repo
   repo="$(dirname "$STACK_SRC_DIR")"
-  if [[ -x "$FERRET_BIN" ]]; then
-    "$FERRET_BIN" -ping "$url" 2>&1
-  elif command -v node >/dev/null 2>&1 && [[ -d "$repo/node_modules/mongodb" ]]; then
+  if command -v node >/dev/null 2>&1 && [[ -d "$repo/node_modules/mongodb" ]]; then
     (cd "$repo" && node -e '
       const { MongoClient } = require("mongodb");
       const c = new MongoClient(process.argv[1], { serverSelectionTimeoutMS: 3000 });

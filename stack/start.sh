@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start the local stack: Elasticsearch and a MongoDB-wire server (FerretDB),
+# Start the local stack: Elasticsearch and a MongoDB-wire server (mongo-java-server),
 # both on 127.0.0.1, for machines without a Docker engine (with one, see
 # docker-compose.yml at the repository root).
 #
@@ -18,6 +18,7 @@
 # Environment: CATALOG_STACK_DIR (cache folder, default ~/.cache/catalog-stack),
 # ES_PORT (9200), ES_TRANSPORT_PORT (19300), CATALOG_ES_HEAP (512m),
 # CATALOG_ES_TIMEOUT (120 s), MONGO_PORT (27017), CATALOG_MONGO_TIMEOUT (60 s),
+# CATALOG_MONGO_HEAP (2g), CATALOG_MONGO_CACHE_MB (64),
 # CATALOG_ES_DIR (where ES is unpacked and keeps its data; see lib.sh).
 set -euo pipefail
 
@@ -258,34 +259,46 @@ start_es() {
   log "Elasticsearch up in $((SECONDS - t0))s (pid $(pid_of "$pidfile")): $(es_health "$ES_URL")"
 }
 
-# ---- FerretDB -----------------------------------------------------------------------
+# ---- MongoDB wire (mongo-java-server) ---------------------------------------------
 
-# build_ferret: (re)build stack/ferretdb into the cache when its sources or
-# the Go version changed since the last build.
-build_ferret() {
-  local src="$STACK_SRC_DIR/ferretdb" key
-  key="$(cat "$src/main.go" "$src/go.mod" "$src/go.sum" <(go version) | sha256sum | cut -c1-16)"
-  if [[ -x "$FERRET_BIN" && "$(cat "$FERRET_BIN.key" 2>/dev/null)" == "$key" ]]; then
+# build_mongo JAVA_HOME: the server's jars (Maven Central, checksums enforced) and the
+# compiled launcher in the cache, redone when stack/mongo/* or the JDK changed.
+build_mongo() {
+  local java_home="$1" src="$STACK_SRC_DIR/mongo" key
+  key="$(cat "$src/pom.xml" "$src/$MONGO_MAIN.java" <("$java_home/bin/java" -version 2>&1) | sha256sum | cut -c1-16)"
+  if [[ -f "$MONGO_DIR/classes/$MONGO_MAIN.class" && "$(cat "$MONGO_DIR/build.key" 2>/dev/null)" == "$key" ]]; then
     return 0
   fi
-  log "building FerretDB (stack/ferretdb) into $FERRET_BIN; the first build takes a minute or two"
+  command -v mvn >/dev/null 2>&1 ||
+    die "Maven is not installed; it resolves the Mongo-wire server's jars from Maven Central ('apt-get install maven'). $ALTERNATIVES"
+  [[ -x "$java_home/bin/javac" ]] ||
+    die "$java_home has no javac: install a JDK ('apt-get install openjdk-17-jdk-headless'), not only a JRE. $ALTERNATIVES"
+  log "resolving mongo-java-server from Maven Central into $MONGO_DIR (first run only)"
   local t0=$SECONDS
-  # go.sum is complete, so the default -mod=readonly works and a build never
-  # rewrites files in the repository. -buildvcs=false: no git needed.
-  (cd "$src" && GOFLAGS="-buildvcs=false" go build -trimpath -o "$FERRET_BIN.tmp" .) ||
-    die "go build of stack/ferretdb failed"
-  mv "$FERRET_BIN.tmp" "$FERRET_BIN"
-  printf '%s\n' "$key" >"$FERRET_BIN.key"
-  log "built in $((SECONDS - t0))s"
+  rm -rf "$MONGO_DIR/lib.tmp" "$MONGO_DIR/classes.tmp"
+  mkdir -p "$MONGO_DIR"
+  # -C: fail on a checksum mismatch instead of warning
+  JAVA_HOME="$java_home" mvn -B -q -C -Dmaven.repo.local="$MONGO_DIR/m2" -f "$src/pom.xml" \
+    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$MONGO_DIR/lib.tmp" \
+    >"$CACHE_DIR/logs/mongo-build.log" 2>&1 </dev/null ||
+    { tail -n 30 "$CACHE_DIR/logs/mongo-build.log" >&2; die "could not resolve the Mongo-wire server's jars from Maven Central"; }
+  "$java_home/bin/javac" -nowarn -d "$MONGO_DIR/classes.tmp" -cp "$MONGO_DIR/lib.tmp/*" "$src/$MONGO_MAIN.java" \
+    >>"$CACHE_DIR/logs/mongo-build.log" 2>&1 ||
+    { tail -n 30 "$CACHE_DIR/logs/mongo-build.log" >&2; die "javac of stack/mongo/$MONGO_MAIN.java failed"; }
+  rm -rf "$MONGO_DIR/lib" "$MONGO_DIR/classes"
+  mv "$MONGO_DIR/lib.tmp" "$MONGO_DIR/lib"
+  mv "$MONGO_DIR/classes.tmp" "$MONGO_DIR/classes"
+  printf '%s\n' "$key" >"$MONGO_DIR/build.key"
+  log "ready in $((SECONDS - t0))s"
 }
 
-ferret_fail() {
-  log "--- last lines of $FERRET_LOG ---"
-  tail -n 40 "$FERRET_LOG" >&2 2>/dev/null || true
-  die "FerretDB did not start (see above; 'bash stack/stop.sh' cleans up)"
+mongo_fail() {
+  log "--- last lines of $MONGO_LOG ---"
+  tail -n 40 "$MONGO_LOG" >&2 2>/dev/null || true
+  die "the Mongo-wire server did not start (see above; 'bash stack/stop.sh' cleans up)"
 }
 
-start_ferret() {
+start_mongo() {
   if [[ -n "${MONGO_URL:-}" ]]; then
     log "MONGO_URL is set: using the MongoDB server at $MONGO_URL"
     local out
@@ -295,62 +308,56 @@ start_ferret() {
   fi
   MONGO_URL="$LOCAL_MONGO_URL"
 
-  if ferret_running && tcp_open 127.0.0.1 "$MONGO_PORT"; then
-    log "FerretDB already running (pid $(pid_of "$FERRET_PIDFILE")) at $MONGO_URL"
+  if mongo_running && tcp_open 127.0.0.1 "$MONGO_PORT"; then
+    log "Mongo-wire server already running (pid $(pid_of "$MONGO_PIDFILE")) at $MONGO_URL"
     return 0
   fi
-  if ferret_running; then
+  if mongo_running; then
     # alive but not answering: a leftover from a broken start; replace it
-    log "FerretDB (pid $(pid_of "$FERRET_PIDFILE")) does not answer on $MONGO_PORT: restarting it"
-    kill "$(pid_of "$FERRET_PIDFILE")" 2>/dev/null || true
-    sleep 1
+    log "Mongo-wire server (pid $(pid_of "$MONGO_PIDFILE")) does not answer on $MONGO_PORT: restarting it"
+    kill "$(pid_of "$MONGO_PIDFILE")" 2>/dev/null || true
+    sleep 2
   fi
-  if [[ -e "$FERRET_PIDFILE" ]]; then
-    log "removing stale pidfile $FERRET_PIDFILE"
-    rm -f "$FERRET_PIDFILE"
+  if [[ -e "$MONGO_PIDFILE" ]]; then
+    log "removing stale pidfile $MONGO_PIDFILE"
+    rm -f "$MONGO_PIDFILE"
   fi
   if tcp_open 127.0.0.1 "$MONGO_PORT"; then
     die "port $MONGO_PORT is taken by a process this script did not start. Stop it, pick another port with MONGO_PORT=..., or use that server with MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT/"
   fi
 
-  # stack/ferretdb/go.mod says go 1.24. Go 1.21+ fetches a missing newer
-  # toolchain by itself (from the Go module proxy); older Go cannot.
-  local go_help="Install Go 1.21 or newer (Debian 12's 'apt-get install golang-go' is 1.19, too old: use a golang-1.2x-go package from bookworm-backports, or a go.dev tarball). $ALTERNATIVES"
-  command -v go >/dev/null 2>&1 || die "Go is not installed; it builds FerretDB (stack/ferretdb). $go_help"
-  local gov
-  gov="$(go env GOVERSION 2>/dev/null || true)"   # go1.26.8; empty before Go 1.16
-  gov="${gov#go}"
-  if [[ ! "$gov" =~ ^1\.([0-9]+) ]] || ((BASH_REMATCH[1] < 21)); then
-    die "Go ${gov:-(unknown version)} is too old to build stack/ferretdb. $go_help"
-  fi
-  build_ferret
+  local java_home
+  java_home="$(find_java_home)" || die "no Java 17+ JDK found (JAVA_HOME or /usr/lib/jvm/*). Install one, e.g. 'apt-get install openjdk-17-jdk-headless', or set JAVA_HOME. $ALTERNATIVES"
+  build_mongo "$java_home"
 
-  mkdir -p "$FERRET_DATA"
+  mkdir -p "$MONGO_DATA"
   local t0=$SECONDS pid deadline
   # setsid + nohup: the server outlives this script and is not hit by a Ctrl-C
-  # or hangup meant for the terminal that ran it.
-  setsid nohup "$FERRET_BIN" -listen "127.0.0.1:$MONGO_PORT" -data-dir "$FERRET_DATA" \
-    >>"$FERRET_LOG" 2>&1 </dev/null 9>&- &
+  # or hangup meant for the terminal that ran it. Serial GC: the smallest idle cost.
+  setsid nohup "$java_home/bin/java" -Xms256m "-Xmx$MONGO_HEAP" -XX:+UseSerialGC \
+    -cp "$MONGO_DIR/lib/*:$MONGO_DIR/classes" "$MONGO_MAIN" \
+    127.0.0.1 "$MONGO_PORT" "$MONGO_DATA/catalog.mv.db" "$MONGO_CACHE_MB" \
+    >>"$MONGO_LOG" 2>&1 </dev/null 9>&- &
   pid=$!
-  printf '%s\n' "$pid" >"$FERRET_PIDFILE"
+  printf '%s\n' "$pid" >"$MONGO_PIDFILE"
 
   deadline=$((SECONDS + MONGO_TIMEOUT))
   until tcp_open 127.0.0.1 "$MONGO_PORT"; do
-    ferret_running || ferret_fail
-    ((SECONDS < deadline)) || ferret_fail
+    mongo_running || mongo_fail
+    ((SECONDS < deadline)) || mongo_fail
     sleep 0.2
   done
   local out=""
   until out="$(mongo_ping "$MONGO_URL")"; do
-    ((SECONDS < deadline)) || { log "$out"; ferret_fail; }
+    ((SECONDS < deadline)) || { log "$out"; mongo_fail; }
     sleep 0.5
   done
-  log "FerretDB up in $((SECONDS - t0))s (pid $pid) at $MONGO_URL: $out"
+  log "Mongo-wire server up in $((SECONDS - t0))s (pid $pid) at $MONGO_URL: $out"
 }
 
 # ---- main -----------------------------------------------------------------------
 
 start_es
-start_ferret
+start_mongo
 
 printf 'ES_URL=%s\nMONGO_URL=%s\n' "$ES_URL" "$MONGO_URL" | tee "$CACHE_DIR/stack.env"

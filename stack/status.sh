@@ -35,17 +35,17 @@ else
   echo "elasticsearch: stopped  $es_url  (no answer)  [$es_where]"
 fi
 
-# ---- MongoDB wire (FerretDB)
+# ---- MongoDB wire (mongo-java-server)
 if [[ -n "${MONGO_URL:-}" ]]; then
   mongo_url="$MONGO_URL"; mongo_where="external (MONGO_URL)"
 else
   mongo_url="$LOCAL_MONGO_URL"
-  if ferret_running; then
-    mongo_where="local FerretDB, pid $(pid_of "$FERRET_PIDFILE"), data $FERRET_DATA"
-  elif [[ -e "$FERRET_PIDFILE" ]]; then
-    mongo_where="local FerretDB, stale pidfile $FERRET_PIDFILE"
+  if mongo_running; then
+    mongo_where="local mongo-java-server, pid $(pid_of "$MONGO_PIDFILE"), data $MONGO_DATA"
+  elif [[ -e "$MONGO_PIDFILE" ]]; then
+    mongo_where="local mongo-java-server, stale pidfile $MONGO_PIDFILE"
   else
-    mongo_where="local FerretDB, no process"
+    mongo_where="local mongo-java-server, no process"
   fi
 fi
 if ping_out="$(mongo_ping "$mongo_url" 2>&1)"; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stop the local stack started by stack/start.sh (Elasticsearch and FerretDB).
+# Stop the local stack started by stack/start.sh (Elasticsearch and the Mongo-wire server).
 #
 #   bash stack/stop.sh            # or: npm run stack:stop
 #
@@ -44,4 +44,5 @@ stop_one() {
 # ES writes its own pidfile and removes it on a clean exit; the rm above
 # covers the SIGKILL case. 60 s: ES flushes shards on shutdown.
 stop_one "Elasticsearch" "$(es_pidfile)" "org.elasticsearch" 60
-stop_one "FerretDB" "$FERRET_PIDFILE" "ferretdb-bin" 20
+# 30 s: the Mongo-wire server commits its MVStore file on SIGTERM.
+stop_one "Mongo-wire server" "$MONGO_PIDFILE" "$MONGO_MAIN" 30

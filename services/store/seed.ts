@@ -39,8 +39,9 @@ export async function seedInventory(
 ): Promise<SeedSummary> {
   // Dropping is one atomic step per collection; the indexes are recreated right after.
   for (const coll of [c.markets, c.properties, c.homes]) {
-    await coll.drop().catch((err: { codeName?: string }) => {
-      if (err.codeName !== 'NamespaceNotFound') throw err;
+    // MongoDB says NamespaceNotFound (code 26); mongo-java-server only its message "ns not found".
+    await coll.drop().catch((err: { code?: number; codeName?: string; message?: string }) => {
+      if (err.code !== 26 && err.codeName !== 'NamespaceNotFound' && !/ns not found/i.test(err.message ?? '')) throw err;
     });
   }
   await ensureIndexes(c);
