@@ -58,3 +58,29 @@ export async function deleteIndexes(es: Client, names: string[]): Promise<void> 
   if (names.length === 0) return;
   await es.indices.delete({ index: names.join(','), ignore_unavailable: true });
 }
+
+/**
+ * The ids of the indexed homes whose `field` is one of `values` (homes of changed buildings or
+ * markets), paged with search_after on the unique home_id.
+ */
+export async function indexedHomeIds(es: Client, alias: string, field: 'property_id' | 'market_slug', values: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < values.length; i += 1_000) {
+    let after: string[] | undefined;
+    for (;;) {
+      const res = await es.search({
+        index: alias,
+        size: 5_000,
+        _source: false,
+        query: { terms: { [field]: values.slice(i, i + 1_000) } },
+        sort: [{ home_id: 'asc' }],
+        ...(after ? { search_after: after } : {}),
+      });
+      const hits = res.hits.hits;
+      for (const h of hits) if (h._id) ids.push(h._id);
+      if (hits.length < 5_000) break;
+      after = hits[hits.length - 1].sort as string[];
+    }
+  }
+  return ids;
+}

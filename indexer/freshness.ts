@@ -1,4 +1,4 @@
-/** The indexer's record of its last runs: what /api/public/status shows, and the checkpoint. */
+/** The indexer's record of its last runs: what /api/public/status shows. */
 import type { Collection } from 'mongodb';
 import type { IndexerStateRecord } from '../services/store/collections';
 
@@ -15,14 +15,35 @@ export interface RunSummary {
   /** Homes that could not be indexed (a missing building or market), with a few reasons. */
   skipped: number;
   skipped_examples: string[];
+  /** Change-log entries the run applied. */
+  changes: number;
   alias_target: string | null;
 }
 
 export interface Freshness {
   last_run: RunSummary | null;
   last_full_run: RunSummary | null;
-  /** Changes with updated_at >= checkpoint are picked up by the next incremental run. */
-  checkpoint: Date | null;
+}
+
+/** The one builder of a run's summary, for the full and the incremental run alike. */
+export function runSummary(
+  kind: RunSummary['kind'],
+  startedAt: Date,
+  finishedAt: Date,
+  counts: { documents: number; deleted?: number; skipped: readonly string[]; changes: number; aliasTarget: string | null },
+): RunSummary {
+  return {
+    kind,
+    started_at: startedAt,
+    finished_at: finishedAt,
+    duration_ms: finishedAt.getTime() - startedAt.getTime(),
+    documents: counts.documents,
+    deleted: counts.deleted ?? 0,
+    skipped: counts.skipped.length,
+    skipped_examples: counts.skipped.slice(0, 5),
+    changes: counts.changes,
+    alias_target: counts.aliasTarget,
+  };
 }
 
 export async function readFreshness(state: Collection<IndexerStateRecord>): Promise<Freshness> {
@@ -30,16 +51,11 @@ export async function readFreshness(state: Collection<IndexerStateRecord>): Prom
   return {
     last_run: (doc?.last_run as RunSummary | undefined) ?? null,
     last_full_run: (doc?.last_full_run as RunSummary | undefined) ?? null,
-    checkpoint: (doc?.checkpoint as Date | undefined) ?? null,
   };
 }
 
-export async function recordRun(
-  state: Collection<IndexerStateRecord>,
-  run: RunSummary,
-  checkpoint: Date,
-): Promise<void> {
-  const set: Record<string, unknown> = { last_run: run, checkpoint };
+export async function recordRun(state: Collection<IndexerStateRecord>, run: RunSummary): Promise<void> {
+  const set: Record<string, unknown> = { last_run: run };
   if (run.kind === 'full') set.last_full_run = run;
   await state.updateOne({ _id: FRESHNESS_ID }, { $set: set }, { upsert: true });
 }

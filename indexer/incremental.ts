@@ -1,23 +1,19 @@
 /**
- * Incremental run: homes (and homes of buildings) changed since the last checkpoint are
- * re-indexed into the live alias; unpublished or soft-deleted homes are removed from it.
+ * Incremental run: applies the pending entries of the inventory change log to the live alias.
+ * Homes named by an entry are re-read by `_id`; homes of a changed building or market are found in
+ * the index (it holds property_id and market_slug). Unpublished, soft-deleted and hard-deleted homes
+ * are removed. The cost follows what changed: with nothing pending, the run is one small read.
  */
 import type { Client } from '@elastic/elasticsearch';
-import type { Filter } from 'mongodb';
-import type { HomeRecord } from '../services/domain/inventory';
 import type { Collections } from '../services/store/collections';
+import { acknowledgeChanges, pendingChanges, summarizeChanges } from '../services/store/inventory-changes';
 import { todayIso } from '../services/engine/dates';
-import { aliasTargets } from './es-admin';
-import { readFreshness, recordRun, type RunSummary } from './freshness';
-import { documentOrSkip, isIndexable, loadLookups } from './source';
-import { IndexingFailedError, type IndexerOptions } from './full-rebuild';
-import { bulkHeartbeat } from './heartbeat';
-
-/**
- * Changes are looked for from a little before the checkpoint: writers' clocks may lag the
- * indexer's, and re-indexing a few homes twice costs nothing while a missed change would stay stale.
- */
-export const CHECKPOINT_OVERLAP_MS = 60_000;
+import { aliasTargets, indexedHomeIds } from './es-admin';
+import { recordRun, runSummary, type RunSummary } from './freshness';
+import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
+import { fullRebuild, type IndexerOptions } from './full-rebuild';
+import { bulkLoad } from './bulk-load';
+import type { HomeDocument } from './document';
 
 export class NoIndexYetError extends Error {
   constructor(alias: string) {
@@ -26,7 +22,7 @@ export class NoIndexYetError extends Error {
   }
 }
 
-type Op = { kind: 'index'; home: HomeRecord } | { kind: 'delete'; id: string };
+type Op = { kind: 'index'; doc: HomeDocument } | { kind: 'delete'; id: string };
 
 export async function incrementalRun(es: Client, c: Collections, opts: IndexerOptions): Promise<RunSummary> {
   const now = opts.now ?? (() => new Date());
@@ -34,83 +30,68 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   const today = todayIso(startedAt);
   const targets = await aliasTargets(es, opts.alias);
   if (targets.length === 0) throw new NoIndexYetError(opts.alias);
-  const { checkpoint } = await readFreshness(c.indexerState);
-  const since = new Date((checkpoint?.getTime() ?? 0) - (checkpoint ? CHECKPOINT_OVERLAP_MS : 0));
 
-  // A home's document also carries its building's and market's fields: their changes re-index it.
-  const [changedProperties, changedMarkets] = await Promise.all([
-    c.properties.find({ updated_at: { $gte: since } }, { projection: { _id: 1 } }).toArray(),
-    c.markets.find({ updated_at: { $gte: since } }, { projection: { _id: 1 } }).toArray(),
-  ]);
-  const or: Filter<HomeRecord>[] = [{ updated_at: { $gte: since } }];
-  if (changedProperties.length > 0) or.push({ property_id: { $in: changedProperties.map((p) => p._id) } });
-  if (changedMarkets.length > 0) or.push({ market_slug: { $in: changedMarkets.map((m) => m._id) } });
-  const filter: Filter<HomeRecord> = or.length === 1 ? or[0] : { $or: or };
-  const lookups = await loadLookups(c);
+  const entries = await pendingChanges(c.inventoryChanges);
+  const changed = summarizeChanges(entries);
+  // The inventory was replaced as a whole (a seed): only a rebuild catches up.
+  if (changed.full) return fullRebuild(es, c, opts);
 
-  const beat = bulkHeartbeat(opts.heartbeat);
+  const ids = new Set(changed.homes);
+  // A home's document carries its building's and market's fields: their changes re-index it.
+  for (const id of await indexedHomeIds(es, opts.alias, 'property_id', [...changed.properties])) ids.add(id);
+  for (const id of await indexedHomeIds(es, opts.alias, 'market_slug', [...changed.markets])) ids.add(id);
+
+  const lookups = emptyLookups();
+  const skipped: string[] = [];
   let indexed = 0;
   let deleted = 0;
-  const dropped: string[] = [];
   async function* ops(): AsyncGenerator<Op> {
-    const cursor = c.homes.find(filter, { batchSize: 1000 });
-    try {
-      for await (const home of cursor) yield isIndexable(home) ? { kind: 'index', home } : { kind: 'delete', id: home._id };
-    } finally {
-      await cursor.close();
-    }
-  }
-  const skipped: string[] = [];
-  async function* docs(): AsyncGenerator<{ op: Op; doc: object }> {
-    for await (const op of ops()) {
-      if (op.kind === 'delete') {
-        yield { op, doc: {} };
-        continue;
+    const wanted = [...ids];
+    for await (const homes of homesByIds(c, wanted)) {
+      for (const home of homes) {
+        ids.delete(home._id);
+        if (!isIndexable(home)) {
+          yield { kind: 'delete', id: home._id };
+          continue;
+        }
+        const doc = await documentOrSkip(c, home, lookups, today);
+        if ('skipped' in doc) skipped.push(doc.skipped);
+        else yield { kind: 'index', doc };
       }
-      const doc = await documentOrSkip(c, op.home, lookups, today);
-      if ('skipped' in doc) skipped.push(doc.skipped);
-      else yield { op, doc };
     }
+    // Named by the log but gone from MongoDB: hard-deleted.
+    for (const id of ids) yield { kind: 'delete', id };
   }
-  const stats = await es.helpers.bulk<{ op: Op; doc: object }>({
-    datasource: docs(),
-    onDocument: ({ op, doc }) => {
-      if (op.kind === 'delete') {
-        deleted += 1;
-        return { delete: { _index: opts.alias, _id: op.id } };
-      }
-      indexed += 1;
-      return [{ index: { _index: opts.alias, _id: op.home._id } }, doc];
-    },
-    onDrop: (drop) => {
+  if (ids.size > 0) {
+    await bulkLoad<Op>(es, {
+      datasource: ops(),
+      onDocument: (op) => {
+        if (op.kind === 'delete') {
+          deleted += 1;
+          return { delete: { _index: opts.alias, _id: op.id } };
+        }
+        indexed += 1;
+        opts.onProgress?.(indexed, indexed + ids.size);
+        return [{ index: { _index: opts.alias, _id: op.doc.home_id } }, op.doc];
+      },
+      flushBytes: opts.flushBytes,
+      concurrency: opts.concurrency,
+      heartbeat: opts.heartbeat,
+      refresh: opts.alias,
       // Deleting a document that is not in the index is not a failure.
-      if (drop.status === 404) return;
-      dropped.push(JSON.stringify(drop.error));
-    },
-    flushBytes: opts.flushBytes ?? 2_000_000,
-    concurrency: opts.concurrency ?? 2,
-    retries: 3,
-    refreshOnCompletion: opts.alias,
-    onSuccess: () => beat.tick(),
-  });
-  if (dropped.length > 0) {
-    throw new IndexingFailedError(`${dropped.length} change(s) were rejected; first: ${dropped[0]}`, dropped.length);
+      ignoreDrop: (status) => status === 404,
+    });
+  } else if (opts.heartbeat) {
+    await opts.heartbeat();
   }
-  void stats;
-  // Still ours? Then the checkpoint may move on.
-  await beat.check();
-  const finishedAt = now();
-  const run: RunSummary = {
-    kind: 'incremental',
-    started_at: startedAt,
-    finished_at: finishedAt,
-    duration_ms: finishedAt.getTime() - startedAt.getTime(),
+  await acknowledgeChanges(c.inventoryChanges, entries);
+  const run = runSummary('incremental', startedAt, now(), {
     documents: indexed,
     deleted,
-    skipped: skipped.length,
-    skipped_examples: skipped.slice(0, 5),
-    alias_target: targets[0] ?? null,
-  };
-  await recordRun(c.indexerState, run, startedAt);
+    skipped,
+    changes: entries.length,
+    aliasTarget: targets[0] ?? null,
+  });
+  await recordRun(c.indexerState, run);
   return run;
 }

@@ -6,6 +6,7 @@ import type {
   MarketRecord,
   PropertyRecord,
 } from '../domain/inventory';
+import type { InventoryChangeRecord } from './inventory-changes';
 
 export interface PhotoBlobRecord {
   _id: string; // photo id
@@ -23,7 +24,7 @@ export interface PolicyRecord {
   updated_at: Date;
 }
 
-/** Indexer bookkeeping: the lease and the checkpoint/freshness record. */
+/** Indexer bookkeeping: the lease and the freshness record. */
 export interface IndexerStateRecord {
   _id: string; // 'lease' | 'freshness'
   [key: string]: unknown;
@@ -37,6 +38,8 @@ export interface Collections {
   policies: Collection<PolicyRecord>;
   bookingIntents: Collection<BookingIntentRecord>;
   indexerState: Collection<IndexerStateRecord>;
+  /** What writers changed and the indexer has not applied yet (inventory-changes.ts). */
+  inventoryChanges: Collection<InventoryChangeRecord>;
 }
 
 export function collections(db: Db): Collections {
@@ -48,17 +51,18 @@ export function collections(db: Db): Collections {
     policies: db.collection<PolicyRecord>('policies'),
     bookingIntents: db.collection<BookingIntentRecord>('booking_intents'),
     indexerState: db.collection<IndexerStateRecord>('indexer_state'),
+    inventoryChanges: db.collection<InventoryChangeRecord>('inventory_changes'),
   };
 }
 
-/** Creates the indexes every deployment needs; safe to call on every start. */
+/**
+ * Creates the indexes every deployment needs; safe to call on every start. Every read the service
+ * makes is by `_id` or by one of these unique keys (DESIGN: "Scale we design for"); the indexer
+ * reads by `_id` and the change log, so no secondary index is needed.
+ */
 export async function ensureIndexes(c: Collections): Promise<void> {
   await c.homes.createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
-  await c.homes.createIndex({ updated_at: 1, _id: 1 }, { name: 'updated_at' });
-  await c.homes.createIndex({ property_id: 1 }, { name: 'property_id' });
-  await c.homes.createIndex({ market_slug: 1 }, { name: 'market_slug' });
   await c.properties.createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
-  await c.properties.createIndex({ updated_at: 1, _id: 1 }, { name: 'updated_at' });
   // One record per guest email (spec: booking_intent_tool rule 2, repeat calls create no duplicates).
   await c.bookingIntents.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
 }

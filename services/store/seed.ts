@@ -9,6 +9,7 @@ import type { Collection } from 'mongodb';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../domain/inventory';
 import { ensurePolicies } from '../policies/store';
 import { ensureIndexes, type Collections, type PhotoBlobRecord } from './collections';
+import { recordFullReplacement } from './inventory-changes';
 
 export interface InventoryInput {
   markets: MarketRecord[];
@@ -69,5 +70,7 @@ export async function seedInventory(
   await insertAll(c.homes, batch);
   homes += batch.length;
   onProgress?.(homes);
+  // The whole inventory changed: the indexer's next run is a full rebuild.
+  await recordFullReplacement(c.inventoryChanges, 'seed');
   return { markets: input.markets.length, properties: input.properties.length, homes, photos: missing.length };
 }

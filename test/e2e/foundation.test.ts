@@ -5,6 +5,7 @@
 import { startFixture, type Fixture } from '../support/fixture';
 import { POLICY_TOPICS } from '../../services/policies/content';
 import { incrementalRun } from '../../indexer/incremental';
+import { recordChanges } from '../../services/store/inventory-changes';
 
 let fx: Fixture;
 
@@ -42,7 +43,9 @@ describe('GET /api/public/markets', () => {
 
     // Unpublish every home of one city and re-index: the city disappears from the list.
     const city = listed[0];
+    const ids = (await fx.mongo.collections.homes.find({ city_slug: city }, { projection: { _id: 1 } }).toArray()).map((h) => h._id);
     await fx.mongo.collections.homes.updateMany({ city_slug: city }, { $set: { published: false, updated_at: new Date() } });
+    await recordChanges(fx.mongo.collections.inventoryChanges, 'test', { homes: ids });
     await incrementalRun(fx.es, fx.mongo.collections, { alias: fx.config.homesAlias, indexPrefix: fx.config.homesIndexPrefix });
     const after = await fx.get('/api/public/markets');
     expect(after.body.markets.flatMap((m: any) => m.cities.map((c: any) => c.slug))).not.toContain(city);

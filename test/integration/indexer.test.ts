@@ -7,7 +7,8 @@ import type { Config } from '../../services/config';
 import type { MongoHandle } from '../../services/store/mongo';
 import type { EsClient } from '../../services/search/es';
 import { fullRebuild, IndexingFailedError } from '../../indexer/full-rebuild';
-import { CHECKPOINT_OVERLAP_MS, incrementalRun } from '../../indexer/incremental';
+import { incrementalRun } from '../../indexer/incremental';
+import { pendingChanges, recordChanges, recordFullReplacement } from '../../services/store/inventory-changes';
 import { aliasTargets, createHomesIndex, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../indexer/freshness';
@@ -98,39 +99,85 @@ describe('full rebuild', () => {
 });
 
 describe('incremental run', () => {
-  it('re-indexes changed homes and removes unpublished and soft-deleted ones', async () => {
+  const changes = () => mongo.collections.inventoryChanges;
+
+  it('re-indexes the homes writers recorded, and removes unpublished, soft-deleted and hard-deleted ones', async () => {
     await fullRebuild(es, mongo.collections, opts());
-    const [a, b, c] = await mongo.collections.homes.find({ published: true, deleted_at: null }).limit(3).toArray();
+    const [a, b, c, d] = await mongo.collections.homes.find({ published: true, deleted_at: null }).limit(4).toArray();
     const now = new Date();
     await mongo.collections.homes.updateOne({ _id: a._id }, { $set: { name: 'Renamed by test', updated_at: now } });
     await mongo.collections.homes.updateOne({ _id: b._id }, { $set: { published: false, updated_at: now } });
     await mongo.collections.homes.updateOne({ _id: c._id }, { $set: { deleted_at: now, updated_at: now } });
+    await mongo.collections.homes.deleteOne({ _id: d._id });
+    await recordChanges(changes(), 'test', { homes: [a._id, b._id, c._id, d._id] });
     const total = await count();
     const run = await incrementalRun(es, mongo.collections, opts());
-    expect(run.documents).toBeGreaterThanOrEqual(1);
-    expect(run.deleted).toBe(2);
+    expect(run).toMatchObject({ documents: 1, deleted: 3, changes: 1 });
     const doc = await es.get<{ name: string }>({ index: config.homesAlias, id: a._id });
     expect(doc._source?.name).toBe('Renamed by test');
-    expect(await es.exists({ index: config.homesAlias, id: b._id })).toBe(false);
-    expect(await es.exists({ index: config.homesAlias, id: c._id })).toBe(false);
-    expect(await count()).toBe(total - 2);
+    for (const gone of [b, c, d]) expect(await es.exists({ index: config.homesAlias, id: gone._id })).toBe(false);
+    expect(await count()).toBe(total - 3);
+    expect(await pendingChanges(changes())).toEqual([]);
+    await mongo.collections.homes.insertOne(d);
   });
 
-  it('picks up nothing when nothing changed since the checkpoint (past the clock-skew overlap)', async () => {
-    const later = (ms: number) => () => new Date(Date.now() + ms);
-    await incrementalRun(es, mongo.collections, { ...opts(), now: later(CHECKPOINT_OVERLAP_MS + 5_000) });
-    const run = await incrementalRun(es, mongo.collections, { ...opts(), now: later(2 * CHECKPOINT_OVERLAP_MS + 10_000) });
-    expect(run.documents + run.deleted).toBe(0);
+  it('does nothing, in one small read, when nothing is pending', async () => {
+    await incrementalRun(es, mongo.collections, opts());
+    const run = await incrementalRun(es, mongo.collections, opts());
+    expect(run).toMatchObject({ documents: 0, deleted: 0, changes: 0 });
   });
 
-  it('re-reads changes written just before the checkpoint, so a lagging writer clock loses nothing', async () => {
+  it('ignores a change written but not recorded in the log (writers must record)', async () => {
     const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
-    const run1 = await incrementalRun(es, mongo.collections, opts());
-    // A writer whose clock is 10 s behind stamps its change before the checkpoint the run just recorded.
-    await mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { name: 'Late writer', updated_at: new Date(run1.started_at.getTime() - 10_000) } });
+    await mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { name: 'Unrecorded' } });
     await incrementalRun(es, mongo.collections, opts());
     const doc = await es.get<{ name: string }>({ index: config.homesAlias, id: home!._id });
-    expect(doc._source?.name).toBe('Late writer');
+    expect(doc._source?.name).not.toBe('Unrecorded');
+    await recordChanges(changes(), 'test', { homes: [home!._id] });
+    await incrementalRun(es, mongo.collections, opts());
+    expect((await es.get<{ name: string }>({ index: config.homesAlias, id: home!._id }))._source?.name).toBe('Unrecorded');
+  });
+
+  it('keeps a change recorded while a run works for the next run, so none is lost', async () => {
+    const [a, b] = await mongo.collections.homes.find({ published: true, deleted_at: null }).limit(2).toArray();
+    await mongo.collections.homes.updateOne({ _id: a._id }, { $set: { name: 'First wave' } });
+    await recordChanges(changes(), 'test', { homes: [a._id] });
+    let wroteDuringRun = false;
+    await incrementalRun(es, mongo.collections, {
+      ...opts(),
+      onProgress: () => {
+        if (wroteDuringRun) return;
+        wroteDuringRun = true;
+        void mongo.collections.homes
+          .updateOne({ _id: b._id }, { $set: { name: 'Written mid-run' } })
+          .then(() => recordChanges(changes(), 'test', { homes: [b._id] }));
+      },
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await pendingChanges(changes())).toHaveLength(1);
+    const run = await incrementalRun(es, mongo.collections, opts());
+    expect(run.changes).toBe(1);
+    expect((await es.get<{ name: string }>({ index: config.homesAlias, id: b._id }))._source?.name).toBe('Written mid-run');
+  });
+
+  it("re-indexes every home of a changed building, found through the index", async () => {
+    const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
+    const siblings = await es.count({ index: config.homesAlias, query: { term: { property_id: home!.property_id } } });
+    await mongo.collections.properties.updateOne({ _id: home!.property_id }, { $set: { name: 'Renamed Building' } });
+    await recordChanges(changes(), 'test', { properties: [home!.property_id] });
+    const run = await incrementalRun(es, mongo.collections, opts());
+    expect(run.documents).toBe(siblings.count);
+    const renamed = await es.count({ index: config.homesAlias, query: { term: { 'property_name.raw': 'Renamed Building' } } });
+    expect(renamed.count).toBe(siblings.count);
+  });
+
+  it('turns into a full rebuild after the inventory was replaced (a seed)', async () => {
+    const before = await aliasTargets(es, config.homesAlias);
+    await recordFullReplacement(changes(), 'test');
+    const run = await incrementalRun(es, mongo.collections, opts());
+    expect(run.kind).toBe('full');
+    expect(await aliasTargets(es, config.homesAlias)).not.toEqual(before);
+    expect(await pendingChanges(changes())).toEqual([]);
   });
 });
 
