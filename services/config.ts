@@ -43,6 +43,10 @@ export interface Config {
   /** Origins allowed to call the tool server from a browser; '*' allows all. */
   mcpAllowedOrigins: string[];
   logLevel: string;
+  /** Longest a request waits for one store call; past it the answer is 503 (the stores may hang). */
+  storeDeadlineMs: number;
+  /** How long the service keeps the small, hot collections (markets, policies) before re-reading. */
+  cacheTtlMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -99,5 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
       .map((s) => s.trim())
       .filter(Boolean),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
+    storeDeadlineMs: Math.max(100, int(env, 'STORE_DEADLINE_MS', 2_000)),
+    cacheTtlMs: int(env, 'CACHE_TTL_SECONDS', 30) * 1_000,
   };
 }

@@ -4,6 +4,8 @@ import type { Config } from './config';
 import type { Db } from 'mongodb';
 import type { Logger } from './logger';
 import type { Collections } from './store/collections';
+import type { MarketDirectory } from './markets/market-directory';
+import type { PolicyCache } from './policies/store';
 
 export interface Deps {
   config: Config;
@@ -11,6 +13,10 @@ export interface Deps {
   mongo: Collections;
   /** For health checks (ping); handlers use the typed collections. */
   db: Db;
+  /** Market records, cached briefly (CACHE_TTL_SECONDS): read these, not the collection. */
+  markets: MarketDirectory;
+  /** Policy entries, cached the same way. */
+  policies: PolicyCache;
   log: Logger;
   /** The only clock the request path reads; tests pass a fixed one. */
   clock: () => Date;

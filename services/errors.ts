@@ -1,3 +1,11 @@
+import { errors as esErrors } from '@elastic/elasticsearch';
+import {
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
+
 /**
  * The one typed error every handler throws. Each transport renders it: the GET API as
  * `{ "error": { "code", "message" } }` with `status`, the tool server as an `isError` result
@@ -58,12 +66,21 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('internal_error', 'Internal error.', 500);
 }
 
+/** A store did not answer (in time): unreachable, hung, or its connection pool was reset. */
 function isStoreUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  const name = err.name ?? '';
-  return (
-    /ConnectionError|NoLivingConnections|TimeoutError|MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError/.test(
-      name,
-    ) || /ECONNREFUSED|index_not_found_exception/.test(err.message)
-  );
+  // MongoNetworkError covers socket timeouts and a pool cleared after one.
+  if (
+    err instanceof MongoNetworkError ||
+    err instanceof MongoServerSelectionError ||
+    err instanceof MongoNotConnectedError ||
+    err instanceof MongoTopologyClosedError
+  ) {
+    return true;
+  }
+  if (err instanceof esErrors.TimeoutError || err instanceof esErrors.ConnectionError || err instanceof esErrors.NoLivingConnectionsError) {
+    return true;
+  }
+  // A search before the first index build (the alias does not exist yet).
+  return err instanceof esErrors.ResponseError && /index_not_found_exception/.test(err.message);
 }

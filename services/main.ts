@@ -8,6 +8,8 @@ import { ensurePolicies } from './policies/store';
 import { createEsClient } from './search/es';
 import { ensureIndexes } from './store/collections';
 import { connectMongo } from './store/mongo';
+import { MarketDirectory } from './markets/market-directory';
+import { PolicyCache } from './policies/store';
 
 export interface RunningService {
   server: Server;
@@ -18,11 +20,26 @@ export interface RunningService {
 
 export async function startService(config: Config = loadConfig()): Promise<RunningService> {
   const log = createLogger(config.logLevel, 'service');
-  const es = createEsClient(config.esUrl);
-  const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
-  await ensureIndexes(mongo.collections);
-  await ensurePolicies(mongo.collections, new Date());
-  const deps: Deps = { config, es, mongo: mongo.collections, db: mongo.db, log, clock: () => new Date() };
+  // Start-up may wait for the stores; requests may not (STORE_DEADLINE_MS).
+  const setup = await connectMongo(config.mongoUrl, config.mongoDb);
+  try {
+    await ensureIndexes(setup.collections);
+    await ensurePolicies(setup.collections, new Date());
+  } finally {
+    await setup.close();
+  }
+  const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs });
+  const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
+  const deps: Deps = {
+    config,
+    es,
+    mongo: mongo.collections,
+    db: mongo.db,
+    markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
+    policies: new PolicyCache(mongo.collections, config.cacheTtlMs),
+    log,
+    clock: () => new Date(),
+  };
   const app = createApp(deps);
   app.on('error', (err: unknown) => log.error({ err }, 'unhandled app error'));
   const server = await new Promise<Server>((resolve) => {

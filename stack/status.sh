@@ -7,10 +7,21 @@
 # either does not (3, like `service status`, means "not running").
 # ES_URL / MONGO_URL set in the environment are checked instead of the local
 # servers, as start.sh would use them.
+#
+#   bash stack/status.sh --pids   # ES_PID=… MONGO_PID=… of the local servers (empty when not running),
+#                                 # for tests that freeze a store (SIGSTOP) to check the deadlines
 set -euo pipefail
 
 # shellcheck source=SCRIPTDIR/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+if [[ "${1:-}" == "--pids" ]]; then
+  es_pid=""; mongo_pid=""
+  es_running && es_pid="$(pid_of "$(es_pidfile)")"
+  mongo_running && mongo_pid="$(pid_of "$MONGO_PIDFILE")"
+  printf 'ES_PID=%s\nES_URL=%s\nMONGO_PID=%s\nMONGO_URL=%s\n' "$es_pid" "$LOCAL_ES_URL" "$mongo_pid" "$LOCAL_MONGO_URL"
+  exit 0
+fi
 
 up=0
 

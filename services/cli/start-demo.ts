@@ -7,6 +7,8 @@ import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { todayIso } from '../engine/dates';
 import { startService } from '../main';
+import { createEsClient } from '../search/es';
+import { connectMongo } from '../store/mongo';
 import { aliasTargets } from '../../indexer/es-admin';
 import { readFreshness } from '../../indexer/freshness';
 import { runIndexerJob } from '../../indexer/runner';
@@ -17,7 +19,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'demo');
   const svc = await startService(config);
-  const { es, mongo } = svc.deps;
+  // Seeding and indexing are batch work: their own clients, without the request path's deadline.
+  const es = createEsClient(config.esUrl);
+  const mongoHandle = await connectMongo(config.mongoUrl, config.mongoDb);
+  const mongo = mongoHandle.collections;
   const today = todayIso(new Date());
 
   if ((await mongo.homes.estimatedDocumentCount()) === 0) {
@@ -43,6 +48,8 @@ async function main(): Promise<void> {
   const stop = async (): Promise<void> => {
     await schedule.stop();
     await svc.close();
+    await mongoHandle.close();
+    await es.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

@@ -16,7 +16,7 @@ export async function findHome(deps: Deps, slug: string): Promise<HomeContext | 
   if (!home || !home.published || home.deleted_at !== null) return null;
   const [property, market] = await Promise.all([
     deps.mongo.properties.findOne({ _id: home.property_id }),
-    deps.mongo.markets.findOne({ _id: home.market_slug }),
+    deps.markets.bySlug(home.market_slug),
   ]);
   if (!property || !market) return null;
   return { home: withBuildingRules(home, property), property, market };

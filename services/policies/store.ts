@@ -1,6 +1,7 @@
 /** Policies live in MongoDB; defaults are inserted when missing and never overwrite ops' edits. */
 import type { Collections, PolicyRecord } from '../store/collections';
 import { DEFAULT_POLICIES, POLICY_TOPICS } from './content';
+import { cachedSnapshot } from '../markets/market-directory';
 
 export async function ensurePolicies(c: Collections, now: Date): Promise<void> {
   await c.policies.bulkWrite(
@@ -15,8 +16,20 @@ export async function ensurePolicies(c: Collections, now: Date): Promise<void> {
   );
 }
 
-export async function readPolicies(c: Collections, topic?: string): Promise<PolicyRecord[]> {
-  const docs = await c.policies.find(topic ? { _id: topic } : {}).toArray();
-  const order = new Map<string, number>(POLICY_TOPICS.map((t, i) => [t, i]));
-  return docs.sort((a, b) => (order.get(a._id) ?? 99) - (order.get(b._id) ?? 99));
+/** The policy entries (eight small documents), read whole and kept for CACHE_TTL_SECONDS. */
+export class PolicyCache {
+  private readonly current: () => Promise<PolicyRecord[]>;
+
+  constructor(c: Collections, ttlMs: number) {
+    const order = new Map<string, number>(POLICY_TOPICS.map((t, i) => [t, i]));
+    this.current = cachedSnapshot(async () => {
+      const docs = await c.policies.find({}, { limit: 100 }).toArray();
+      return docs.sort((a, b) => (order.get(a._id) ?? 99) - (order.get(b._id) ?? 99));
+    }, ttlMs);
+  }
+
+  async read(topic?: string): Promise<PolicyRecord[]> {
+    const all = await this.current();
+    return topic ? all.filter((p) => p._id === topic) : all;
+  }
 }

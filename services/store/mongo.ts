@@ -9,8 +9,24 @@ export interface MongoHandle {
   close(): Promise<void>;
 }
 
-export async function connectMongo(url: string, dbName: string): Promise<MongoHandle> {
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000, maxPoolSize: 20 });
+/**
+ * Batch jobs wait up to 10 s for a server. The request path passes `{ deadlineMs }`: a socket
+ * silent that long, or no server selectable, fails the call (then a 503), and a failed read is not
+ * retried, so a hanging store costs a request a bounded time. The driver reconnects by itself.
+ */
+export async function connectMongo(url: string, dbName: string, opts: { deadlineMs?: number } = {}): Promise<MongoHandle> {
+  const client = new MongoClient(
+    url,
+    opts.deadlineMs
+      ? {
+          maxPoolSize: 20,
+          serverSelectionTimeoutMS: opts.deadlineMs,
+          connectTimeoutMS: opts.deadlineMs,
+          socketTimeoutMS: opts.deadlineMs,
+          retryReads: false,
+        }
+      : { serverSelectionTimeoutMS: 10_000, maxPoolSize: 20 },
+  );
   await client.connect();
   const db = client.db(dbName);
   return { client, db, collections: collections(db), close: () => client.close() };

@@ -56,7 +56,8 @@ export const listMarketsTool = defineTool<Args, MarketsList>({
   get: { path: '/markets', query: ['state'], summary: 'Markets and their display cities' },
   async handler(args, { deps }) {
     const listed = await listedPlaces(deps.es, deps.config.homesAlias);
-    const records = await deps.mongo.markets.find({ _id: { $in: [...listed.markets.keys()] } }).toArray();
+    const known = await deps.markets.all();
+    const records = known.filter((m) => listed.markets.has(m.slug));
     const state = args.state?.toUpperCase();
     const markets = records
       .map((m) => {

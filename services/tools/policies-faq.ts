@@ -1,7 +1,6 @@
 /** get_policies_faq_tool — GET /api/public/policies-faq (spec: "Policy entry"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { POLICY_TOPICS } from '../policies/content';
-import { readPolicies } from '../policies/store';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {
@@ -47,7 +46,7 @@ export const policiesFaqTool = defineTool<Args, Output>({
   annotations: READ_ONLY,
   get: { path: '/policies-faq', renames: { q: 'topic' }, query: [], summary: 'Policy answers by topic' },
   async handler(args, { deps }) {
-    const docs = await readPolicies(deps.mongo, args.topic);
+    const docs = await deps.policies.read(args.topic);
     return { data: { entries: docs.map((d) => ({ topic: d.topic as Output['entries'][number]['topic'], answer: d.answer })) } };
   },
 });

@@ -5,9 +5,10 @@ import { readFreshness } from '../../../indexer/freshness';
 interface StoreHealth {
   ok: boolean;
   detail?: string;
+  [field: string]: unknown;
 }
 
-async function timed<T>(work: Promise<T>, ms = 3_000): Promise<T> {
+async function timed<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
@@ -19,8 +20,17 @@ async function timed<T>(work: Promise<T>, ms = 3_000): Promise<T> {
   }
 }
 
+/** What /status says of a store that failed: no driver message (it can name hosts); the log has it. */
+function unhealthy(deps: Deps, store: string) {
+  return (err: Error): StoreHealth => {
+    deps.log.warn({ err, store }, 'store health check failed');
+    return { ok: false, detail: /no answer within/.test(err.message) ? err.message : 'unreachable' };
+  };
+}
+
 export async function statusReport(deps: Deps): Promise<Record<string, unknown>> {
   const alias = deps.config.homesAlias;
+  const deadline = deps.config.storeDeadlineMs;
   const [es, mongo] = await Promise.all([
     timed(
       (async () => {
@@ -30,12 +40,11 @@ export async function statusReport(deps: Deps): Promise<Record<string, unknown>>
         const documents = target ? (await deps.es.count({ index: alias })).count : 0;
         return { ok: health.status !== 'red', cluster_status: health.status, alias, alias_target: target, documents };
       })(),
-    ).catch((err: Error): StoreHealth & Record<string, unknown> => ({ ok: false, detail: err.message })),
-    timed(deps.db.command({ ping: 1 }).then(() => ({ ok: true }))).catch(
-      (err: Error): StoreHealth => ({ ok: false, detail: err.message }),
-    ),
+      deadline,
+    ).catch(unhealthy(deps, 'elasticsearch')),
+    timed(deps.db.command({ ping: 1 }).then((): StoreHealth => ({ ok: true })), deadline).catch(unhealthy(deps, 'mongodb')),
   ]);
-  const freshness = mongo.ok ? await timed(readFreshness(deps.mongo.indexerState)).catch(() => null) : null;
+  const freshness = mongo.ok ? await timed(readFreshness(deps.mongo.indexerState), deadline).catch(() => null) : null;
   const indexLoaded = es.ok && typeof es.alias_target === 'string' && Number(es.documents) > 0;
   return {
     status: es.ok && mongo.ok && indexLoaded ? 'ok' : 'degraded',

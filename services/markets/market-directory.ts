@@ -1,0 +1,60 @@
+/**
+ * The market records (a dozen documents, read on nearly every call), held in the service for a
+ * short, explicit time (CACHE_TTL_SECONDS) instead of being read from MongoDB per request. While
+ * MongoDB does not answer, the last snapshot keeps serving.
+ */
+import { LRUCache } from 'lru-cache';
+import type { MarketRecord } from '../domain/inventory';
+import type { Collections } from '../store/collections';
+
+export interface MarketSnapshot {
+  bySlug: ReadonlyMap<string, MarketRecord>;
+  /** City slug → the market that contains it. */
+  byCity: ReadonlyMap<string, MarketRecord>;
+}
+
+function snapshot(records: MarketRecord[]): MarketSnapshot {
+  const bySlug = new Map(records.map((m) => [m.slug, m]));
+  const byCity = new Map(records.flatMap((m) => m.cities.map((c) => [c.slug, m] as const)));
+  return { bySlug, byCity };
+}
+
+/** A whole small collection, cached for ttlMs, refreshed once however many requests ask at once. */
+export function cachedSnapshot<T extends object>(load: () => Promise<T>, ttlMs: number): () => Promise<T> {
+  const cache = new LRUCache<'all', T>({
+    max: 1,
+    ttl: Math.max(1, ttlMs),
+    fetchMethod: load,
+    // A store outage does not empty the cache: the last good snapshot answers until it is back.
+    allowStaleOnFetchRejection: true,
+    noDeleteOnFetchRejection: true,
+  });
+  return async () => {
+    const value = await cache.fetch('all');
+    if (!value) throw new Error('snapshot load returned nothing');
+    return value;
+  };
+}
+
+export class MarketDirectory {
+  private readonly current: () => Promise<MarketSnapshot>;
+
+  constructor(c: Collections, ttlMs: number) {
+    // The markets collection is a few dozen documents: reading it whole is a small, bounded read.
+    this.current = cachedSnapshot(async () => snapshot(await c.markets.find({}, { limit: 1_000 }).toArray()), ttlMs);
+  }
+
+  async bySlug(slug: string): Promise<MarketRecord | null> {
+    return (await this.current()).bySlug.get(slug) ?? null;
+  }
+
+  /** The market a market slug or a display-city slug belongs to. */
+  async containing(slug: string): Promise<MarketRecord | null> {
+    const s = await this.current();
+    return s.bySlug.get(slug) ?? s.byCity.get(slug) ?? null;
+  }
+
+  async all(): Promise<MarketRecord[]> {
+    return [...(await this.current()).bySlug.values()];
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * A store that hangs costs a request a bounded time (STORE_DEADLINE_MS): each local server is
+ * frozen with SIGSTOP under requests; every answer comes within 3 s, a 503 with the error object
+ * and Retry-After where the store was needed, /status names the degraded store, and after SIGCONT
+ * the service answers fully again without a restart. Needs the local stack (its pids); with other
+ * servers (ES_URL/MONGO_URL elsewhere, containers) there is nothing of ours to freeze.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { startFixture, type Fixture } from '../support/fixture';
+
+function localStack(): { es: number; mongo: number } | null {
+  const out = execFileSync('bash', [path.resolve(__dirname, '../../stack/status.sh'), '--pids'], { encoding: 'utf8' });
+  const v = Object.fromEntries(out.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  const sameServers = process.env.ES_URL?.replace(/\/$/, '') === v.ES_URL && process.env.MONGO_URL === v.MONGO_URL;
+  return sameServers && v.ES_PID && v.MONGO_PID ? { es: Number(v.ES_PID), mongo: Number(v.MONGO_PID) } : null;
+}
+
+const pids = localStack();
+const describeLocal = pids ? describe : describe.skip;
+if (!pids) process.stderr.write('store-outage tests skipped: ES_URL/MONGO_URL are not the local stack\n');
+
+let fx: Fixture;
+let slug: string;
+
+beforeAll(async () => {
+  if (!pids) return;
+  fx = await startFixture({ homes: 40 });
+  const home = await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null });
+  slug = home!.slug;
+  // Warm the caches and connections as a running service would have them.
+  await fx.get('/api/public/markets');
+  await fx.get(`/api/public/homes/${slug}`);
+});
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+interface Answer {
+  path: string;
+  status: number;
+  ms: number;
+  body: any;
+  retryAfter: string | null;
+}
+
+async function timedGet(p: string): Promise<Answer> {
+  const t = Date.now();
+  const res = await fx.get(p);
+  return { path: p, status: res.status, ms: Date.now() - t, body: res.body, retryAfter: res.headers.get('retry-after') };
+}
+
+async function withFrozen<T>(pid: number, work: () => Promise<T>): Promise<T> {
+  process.kill(pid, 'SIGSTOP');
+  try {
+    return await work();
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+}
+
+async function untilHealthy(paths: string[], withinMs = 20_000): Promise<Answer[]> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const answers = await Promise.all(paths.map(timedGet));
+    if (answers.every((a) => a.status === 200) || Date.now() > deadline) return answers;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function expectUnavailable(a: Answer): void {
+  expect(a.status).toBe(503);
+  expect(a.body).toEqual({ error: { code: 'service_unavailable', message: expect.any(String) } });
+  expect(Number(a.retryAfter)).toBeGreaterThan(0);
+}
+
+describeLocal('a frozen store (SIGSTOP)', () => {
+  it('MongoDB: apartment reads and quotes answer 503 within 3 s, /status names mongodb, and all recovers after SIGCONT', async () => {
+    const day = (n: number): string => new Date(Date.parse(`${fx.today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+    const answers = await withFrozen(pids!.mongo, () =>
+      Promise.all([
+        timedGet(`/api/public/homes/${slug}`),
+        timedGet(`/api/public/homes/${slug}-unknown`),
+        timedGet(`/api/public/homes/${slug}/quote?check_in=${day(10)}&check_out=${day(45)}`),
+        timedGet(`/api/public/homes/${slug}/flex-options`),
+        timedGet('/api/public/status'),
+      ]),
+    );
+    for (const a of answers) expect(a.ms).toBeLessThan(3_000);
+    for (const a of answers.slice(0, 4)) expectUnavailable(a);
+    const status = answers[4];
+    expect(status.status).toBe(200);
+    expect(status.body.status).toBe('degraded');
+    expect(status.body.mongodb.ok).toBe(false);
+    expect(JSON.stringify(status.body.mongodb)).not.toMatch(/127\.0\.0\.1|Mongo[A-Z]\w+Error/);
+
+    const after = await untilHealthy([`/api/public/homes/${slug}`, '/api/public/status']);
+    expect(after.map((a) => a.status)).toEqual([200, 200]);
+    expect(after[1].body.status).toBe('ok');
+  });
+
+  it('Elasticsearch: markets answer 503 within 3 s, /status names elasticsearch, and all recovers after SIGCONT', async () => {
+    const answers = await withFrozen(pids!.es, () =>
+      Promise.all([timedGet('/api/public/markets'), timedGet('/api/public/markets?state=NY'), timedGet('/api/public/status')]),
+    );
+    for (const a of answers) expect(a.ms).toBeLessThan(3_000);
+    expectUnavailable(answers[0]);
+    expectUnavailable(answers[1]);
+    expect(answers[2].status).toBe(200);
+    expect(answers[2].body.status).toBe('degraded');
+    expect(answers[2].body.elasticsearch.ok).toBe(false);
+
+    const after = await untilHealthy(['/api/public/markets', '/api/public/status']);
+    expect(after.map((a) => a.status)).toEqual([200, 200]);
+  });
+
+  it('answers MCP tool calls with an isError result carrying service_unavailable while MongoDB is frozen', async () => {
+    const client = await fx.mcp();
+    const t = Date.now();
+    const result = await withFrozen(pids!.mongo, () => client.callTool({ name: 'get_flex_options_tool', arguments: { home_slug: slug } }));
+    expect(Date.now() - t).toBeLessThan(3_000);
+    expect(result.isError).toBe(true);
+    const text = (result.content as Array<{ type: string; text: string }>)[0].text;
+    expect(JSON.parse(text).error.code).toBe('service_unavailable');
+    const again = await client.callTool({ name: 'get_flex_options_tool', arguments: { home_slug: slug } });
+    expect(again.isError).toBeFalsy();
+  });
+});
