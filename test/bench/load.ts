@@ -1,0 +1,87 @@
+/**
+ * A closed-loop load driver: `connections` workers each send the next request as soon as the last
+ * answered, for `seconds`. Every answer's latency is kept (whatever its status, in µs), so p50/p99
+ * are exact and below a millisecond when they are; autocannon rounds to whole ms and leaves
+ * non-2xx answers out of its latencies, which would hide the unknown-slug lookups.
+ */
+import { Agent, request } from 'undici';
+
+export interface Probe {
+  method?: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Answers by status class: "2xx", "4xx", "5xx", plus "error" for transport failures. */
+  statuses: Record<string, number>;
+  /** Answers slower than `slowMs`. */
+  slow: number;
+}
+
+export const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+export async function runLoad(
+  baseUrl: string,
+  next: () => Probe,
+  opts: { connections: number; seconds: number; slowMs?: number },
+): Promise<LoadResult> {
+  const agent = new Agent({ connections: opts.connections, keepAliveTimeout: 30_000 });
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const slowMs = opts.slowMs ?? 1_000;
+  let slow = 0;
+  const started = process.hrtime.bigint();
+  const until = Date.now() + opts.seconds * 1_000;
+  const worker = async (): Promise<void> => {
+    while (Date.now() < until) {
+      const probe = next();
+      const t = process.hrtime.bigint();
+      let key: string;
+      try {
+        const res = await request(baseUrl + probe.path, {
+          dispatcher: agent,
+          method: probe.method ?? 'GET',
+          body: probe.body,
+          headers: probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {},
+        });
+        await res.body.dump();
+        key = `${Math.floor(res.statusCode / 100)}xx`;
+      } catch {
+        key = 'error';
+      }
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      latencies.push(ms);
+      if (ms > slowMs) slow += 1;
+      statuses[key] = (statuses[key] ?? 0) + 1;
+    }
+  };
+  await Promise.all(Array.from({ length: opts.connections }, worker));
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  await agent.close();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? NaN,
+    statuses,
+    slow,
+  };
+}
+
+export const fmt = (ms: number): string => (ms < 10 ? ms.toFixed(2) : ms.toFixed(0));
+
+export function row(title: string, r: LoadResult): string {
+  const bad = (r.statuses['5xx'] ?? 0) + (r.statuses.error ?? 0);
+  return `| ${title} | ${Math.round(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${bad} |`;
+}
+
+export const TABLE_HEAD = ['| what | req/s | p50 ms | p99 ms | max ms | 5xx/errors |', '|---|---|---|---|---|---|'];

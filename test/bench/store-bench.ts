@@ -1,0 +1,141 @@
+/**
+ * The embedded store's figures (issue 6): seeding, full rebuild under reads, incremental runs,
+ * unique-key reads sampled over the whole inventory plus unknown slugs, and the idle cost.
+ */
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Client } from '@elastic/elasticsearch';
+import type { Collections } from '../../services/store/collections';
+import type { Config } from '../../services/config';
+import { recordChanges } from '../../services/store/inventory-changes';
+import { runIndexerJob } from '../../indexer/runner';
+import { DEMO_SEED, seedDemoInventory } from '../../services/cli/demo-inventory';
+import { runLoad, row, TABLE_HEAD, type Probe } from './load';
+import type { Sample } from './sample';
+
+export interface BenchContext {
+  config: Config;
+  es: Client;
+  mongo: Collections;
+  url: string;
+  homes: number;
+  today: string;
+  sample: Sample;
+  say: (line?: string) => void;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; s: number }> {
+  const t = process.hrtime.bigint();
+  const value = await work();
+  return { value, s: Number(process.hrtime.bigint() - t) / 1e9 };
+}
+
+/** Seeds when the bench database does not hold the wanted size; always rebuilds and times the runs. */
+export async function indexingBench(ctx: BenchContext): Promise<void> {
+  const { say, mongo, es, config } = ctx;
+  say('## Seeding and indexing');
+  say('');
+  const have = await mongo.homes.estimatedDocumentCount();
+  if (have !== ctx.homes) {
+    const seed = await timed(() => seedDemoInventory(mongo, { seed: DEMO_SEED, homes: ctx.homes, today: ctx.today }));
+    say(`- seed ${seed.value.homes} homes: **${seed.s.toFixed(0)} s** (${Math.round(seed.value.homes / seed.s)} homes/s; target ≤ 180 s)`);
+  } else {
+    say(`- seed: reusing the ${have} homes already in the bench database (delete it to time a seed)`);
+  }
+
+  if ((await es.indices.existsAlias({ name: config.homesAlias })) === false) {
+    const first = await timed(() => runIndexerJob('full', es, mongo, config));
+    say(`- first build (no index yet): ${first.value.documents} documents in ${first.s.toFixed(0)} s`);
+  }
+  // Readers through the alias during the whole rebuild: the swap must not fail one of them.
+  let reading = true;
+  const reads = (async () => {
+    const out = { ok: 0, failed: 0 };
+    while (reading) {
+      const paths = ['/api/public/markets', `/api/public/homes/${ctx.sample.slug()}`];
+      for (const p of paths) {
+        const res = await fetch(ctx.url + p);
+        await res.arrayBuffer();
+        if (res.status === 200 || res.status === 404) out.ok += 1;
+        else out.failed += 1;
+      }
+    }
+    return out;
+  })();
+  const full = await timed(() => runIndexerJob('full', es, mongo, config));
+  reading = false;
+  const r = await reads;
+  say(
+    `- full rebuild: ${full.value.documents} documents in **${full.s.toFixed(0)} s** (${Math.round(full.value.documents / full.s)} docs/s; ` +
+      `target ≤ 180 s), alias swap included; reads during it: ${r.ok} answered, **${r.failed} failed**`,
+  );
+
+  const idle = await timed(() => runIndexerJob('incremental', es, mongo, config));
+  say(`- incremental run with nothing changed: **${(idle.s * 1000).toFixed(0)} ms** (target ≤ 1 s)`);
+
+  const changed = ctx.sample.homeIds(1_000);
+  const stamp = new Date();
+  for (let i = 0; i < changed.length; i += 100) {
+    const batch = changed.slice(i, i + 100);
+    await Promise.all(batch.map((id) => mongo.homes.updateOne({ _id: id }, { $set: { name: `Bench edit ${stamp.toISOString()}`, updated_at: stamp } })));
+  }
+  await recordChanges(mongo.inventoryChanges, 'bench', { homes: changed });
+  const inc = await timed(() => runIndexerJob('incremental', es, mongo, config));
+  say(
+    `- incremental run after 1,000 changed homes (sampled over the whole inventory): **${inc.s.toFixed(1)} s** ` +
+      `(${inc.value.documents} indexed, ${inc.value.deleted} removed; target ≤ 15 s)`,
+  );
+  say('');
+}
+
+/** homes/{slug} and the quote, slugs drawn uniformly over the inventory plus 10 % unknown ones. */
+export async function lookupBench(ctx: BenchContext, seconds: number): Promise<void> {
+  const { say, sample } = ctx;
+  say('## Unique-key reads (slugs uniform over the whole inventory, 10 % unknown)');
+  say('');
+  say(...[TABLE_HEAD[0]].map(String));
+  say(TABLE_HEAD[1]);
+  const home = (): Probe => ({ path: `/api/public/homes/${sample.slugOrUnknown()}` });
+  const quote = (): Probe => {
+    const stay = sample.stay();
+    return { path: `/api/public/homes/${sample.slugOrUnknown()}/quote?check_in=${stay.start}&check_out=${stay.end}` };
+  };
+  for (const connections of [1, 16]) {
+    say(row(`GET homes/{slug}, concurrency ${connections}`, await runLoad(ctx.url, home, { connections, seconds })));
+    say(row(`GET homes/{slug}/quote, concurrency ${connections}`, await runLoad(ctx.url, quote, { connections, seconds })));
+  }
+  say('');
+  say('Targets at concurrency 1: p50 ≤ 5 ms, p99 ≤ 20 ms.');
+  say('');
+}
+
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks
+}
+
+/** CPU of the local servers and the service process while nothing happens. */
+export async function idleBench(ctx: BenchContext, seconds: number): Promise<void> {
+  const out = execFileSync('bash', [path.resolve(__dirname, '../../stack/status.sh'), '--pids'], { encoding: 'utf8' });
+  const pids = Object.fromEntries(out.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  const hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  const local = [['Elasticsearch', Number(pids.ES_PID)], ['Mongo-wire server', Number(pids.MONGO_PID)]] as const;
+  const before = local.map(([, pid]) => (pid ? cpuTicks(pid) : 0));
+  const self = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, seconds * 1_000));
+  const service = process.cpuUsage(self);
+  const pct = (cpuSeconds: number): string => `${((cpuSeconds / seconds) * 100).toFixed(2)} %`;
+  ctx.say(`## Idle cost (${seconds} s with no requests and no changes; % of one core)`);
+  ctx.say('');
+  let total = (service.user + service.system) / 1e6;
+  local.forEach(([name, pid], i) => {
+    if (!pid) return;
+    const s = (cpuTicks(pid) - before[i]) / hz;
+    total += s;
+    ctx.say(`- ${name}: ${pct(s)}`);
+  });
+  ctx.say(`- service process: ${pct((service.user + service.system) / 1e6)}`);
+  ctx.say(`- together: **${pct(total)}** (target < 2 %)`);
+  ctx.say('');
+}
