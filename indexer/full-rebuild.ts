@@ -18,7 +18,7 @@ import {
   timestampedIndexName,
 } from './es-admin';
 import { recordRun, runSummary, type RunSummary } from './freshness';
-import { homeDocuments, indexableHomeIds, loadLookups } from './source';
+import { homeDocuments, homesBySlice, loadLookups } from './source';
 import type { HomeDocument } from './document';
 import { bulkLoad, IndexingFailedError } from './bulk-load';
 
@@ -47,17 +47,18 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
 
   const previous = await aliasTargets(es, opts.alias);
   const next = timestampedIndexName(opts.indexPrefix, startedAt);
-  const [ids, lookups] = await Promise.all([indexableHomeIds(c), loadLookups(c)]);
+  // For the progress bar only: cheap everywhere (collection metadata).
+  const [total, lookups] = await Promise.all([c.homes.estimatedDocumentCount(), loadLookups(c)]);
   await createHomesIndex(es, next);
 
   let sent = 0;
   const skipped: string[] = [];
   try {
     await bulkLoad<HomeDocument>(es, {
-      datasource: homeDocuments(c, ids, lookups, today, (_home, reason) => skipped.push(reason)),
+      datasource: homeDocuments(c, homesBySlice(c), lookups, today, (_home, reason) => skipped.push(reason)),
       onDocument: (doc) => {
         sent += 1;
-        opts.onProgress?.(sent, ids.length);
+        opts.onProgress?.(sent, total);
         return { index: { _index: next, _id: doc.home_id } };
       },
       flushBytes: opts.flushBytes,

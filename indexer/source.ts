@@ -1,8 +1,9 @@
 /**
- * Reads homes out of MongoDB for the indexer. Homes are read by `_id` in batches (`$in` on the
- * primary key), never by a range or a whole-collection cursor: every Mongo-wire server serves that
- * from its primary index, and the local one would otherwise hold a whole query's matches in memory
- * (stack/README.md). Buildings and markets are loaded into maps.
+ * Reads homes out of MongoDB for the indexer: by `_id` slices (a full rebuild) or `_id` batches
+ * (an incremental run), never by a range or a whole-collection cursor: the primary index serves
+ * both on every Mongo-wire server, and the local one would otherwise hold a whole query's matches
+ * in memory and its collection locked while it reads (stack/README.md). Buildings and markets are
+ * loaded into maps.
  */
 import type { Filter } from 'mongodb';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/domain/inventory';
@@ -15,7 +16,7 @@ export interface Lookups {
 }
 
 /** Homes read per `$in` query. */
-export const READ_BATCH = 1_000;
+const READ_BATCH = 1_000;
 
 /** Every building and market: a full rebuild needs them all (thousands, small). */
 export async function loadLookups(c: Collections): Promise<Lookups> {
@@ -38,15 +39,40 @@ export function isIndexable(home: HomeRecord): boolean {
   return home.published && home.deleted_at === null;
 }
 
-/** The `_id`s of every indexable home: a projection, small even at 100,000 homes. */
-export async function indexableHomeIds(c: Collections): Promise<string[]> {
-  const rows = await c.homes.find(INDEXABLE, { projection: { _id: 1 } }).toArray();
-  return rows.map((r) => r._id);
+/**
+ * One character class per `_id` position used to cut the collection into disjoint slices: each digit
+ * and hex letter alone (sequential and hex ids spread evenly), then the other letters, then the rest.
+ */
+const ID_CHARACTER_CLASSES = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f', '[g-z]', '[A-Z]', '[^0-9a-zA-Z]'];
+
+/**
+ * Regexes on `_id` that split the homes into ~360 disjoint slices covering every id: by the classes
+ * of its last two characters, plus one slice for ids shorter than two. A regex on `_id` is answered
+ * from the `_id` index by every Mongo-wire server we run (no document is read to find the matches),
+ * so each slice costs what it returns, and no single query holds a collection for long.
+ */
+export function idSlices(): string[] {
+  const slices = ['^[\\s\\S]?\\z'];
+  for (const a of ID_CHARACTER_CLASSES) for (const b of ID_CHARACTER_CLASSES) slices.push(`${a}${b}\\z`);
+  return slices;
+}
+
+/** Every home, one `_id` slice at a time, the next slice read while the caller works on the current one. */
+export async function* homesBySlice(c: Collections): AsyncGenerator<HomeRecord[]> {
+  const slices = idSlices();
+  const read = (i: number): Promise<HomeRecord[]> | null =>
+    i < slices.length ? c.homes.find({ _id: { $regex: slices[i] } }).toArray() : null;
+  let pending = read(0);
+  for (let i = 0; pending; i += 1) {
+    const homes = await pending;
+    pending = read(i + 1);
+    yield homes;
+  }
 }
 
 /**
- * The homes with these ids, batch by batch, the next batch read while the caller works on the
- * current one. Ids without a home (hard-deleted) are simply absent.
+ * The homes with these ids, batch by batch (`$in` on the primary key), the next batch read while
+ * the caller works on the current one. Ids without a home (hard-deleted) are simply absent.
  */
 export async function* homesByIds(c: Collections, ids: readonly string[], batch = READ_BATCH): AsyncGenerator<HomeRecord[]> {
   const read = (from: number): Promise<HomeRecord[]> | null =>
@@ -101,18 +127,18 @@ export async function documentOrSkip(
 }
 
 /**
- * Documents of the homes with these ids that are indexable. A home whose building or market is
- * missing cannot be indexed: it is reported through `onSkip`, and one bad record does not hold back
- * the whole inventory.
+ * Documents of the indexable homes among `batches`. A home whose building or market is missing
+ * cannot be indexed: it is reported through `onSkip`, and one bad record does not hold back the
+ * whole inventory.
  */
 export async function* homeDocuments(
   c: Collections,
-  ids: readonly string[],
+  batches: AsyncIterable<HomeRecord[]>,
   lookups: Lookups,
   today: string,
   onSkip: (home: HomeRecord, reason: string) => void,
 ): AsyncGenerator<HomeDocument> {
-  for await (const homes of homesByIds(c, ids)) {
+  for await (const homes of batches) {
     for (const home of homes) {
       if (!isIndexable(home)) continue;
       const doc = await documentOrSkip(c, home, lookups, today);

@@ -12,6 +12,7 @@ import { pendingChanges, recordChanges, recordFullReplacement } from '../../serv
 import { aliasTargets, createHomesIndex, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../indexer/freshness';
+import { homesBySlice } from '../../indexer/source';
 
 let config: Config;
 let mongo: MongoHandle;
@@ -95,6 +96,23 @@ describe('full rebuild', () => {
     await fullRebuild(es, mongo.collections, opts());
     expect(await es.indices.exists({ index: orphan })).toBe(false);
     expect(await orphanIndexes(es, config.homesIndexPrefix, config.homesAlias)).toEqual([]);
+  });
+});
+
+describe('reading homes by _id slices', () => {
+  it('returns every home exactly once, whatever its id looks like', async () => {
+    const template = await mongo.collections.homes.findOne({});
+    const odd = ['x', 'Z9', 'home-ÄÖ', 'a-b_c.d', '0f8fad5b-d9cb-469f-a165-70867728950e', 'UPPER', '42', 'ends-with-space '];
+    await mongo.collections.homes.insertMany(odd.map((id) => ({ ...template!, _id: id, slug: `odd-${Buffer.from(id).toString('hex')}` })));
+    try {
+      const seen = new Map<string, number>();
+      for await (const batch of homesBySlice(mongo.collections)) for (const h of batch) seen.set(h._id, (seen.get(h._id) ?? 0) + 1);
+      expect(seen.size).toBe(await mongo.collections.homes.countDocuments({}));
+      expect([...seen.values()].every((n) => n === 1)).toBe(true);
+      for (const id of odd) expect(seen.get(id)).toBe(1);
+    } finally {
+      await mongo.collections.homes.deleteMany({ _id: { $in: odd } });
+    }
   });
 });
 
