@@ -1,26 +1,13 @@
 /**
  * A mixed load over every tool of the registry, GET routes and tool-server calls alike, for a long
- * stretch (default 10 minutes): no answer may take over 1 s and none may be a 5xx. A tool without a
- * probe here fails the bench, so a new tool cannot escape it.
+ * stretch (default 10 minutes): no answer may take over 1 s and none may be a 5xx. The arguments
+ * come from test/support/tool-samples.ts; a tool without a sample there fails the bench.
  */
 import { TOOLS } from '../../services/tools/registry';
 import { runLoad, row, TABLE_HEAD, type Probe } from './load';
 import type { Sample } from './sample';
+import { TOOL_SAMPLES, toolsWithoutSamples } from '../support/tool-samples';
 import type { BenchContext } from './store-bench';
-
-type ToolArgs = (s: Sample) => Record<string, unknown>;
-
-/** Arguments each tool is called with: valid ones, sampled over the whole inventory. */
-export const TOOL_ARGS: Record<string, ToolArgs> = {
-  list_markets_tool: () => ({}),
-  get_policies_faq_tool: (s) => (s.int(0, 1) ? {} : { topic: s.pick(['pets', 'parking', 'security_deposit']) }),
-  get_apartment_tool: (s) => ({ slug: s.slugOrUnknown() }),
-  get_flex_options_tool: (s) => ({ home_slug: s.slugOrUnknown() }),
-  get_quote_tool: (s) => {
-    const stay = s.stay();
-    return { home_slug: s.slugOrUnknown(), start_date: stay.start, end_date: stay.end };
-  },
-};
 
 /** The same calls through the GET API where a tool has a route. */
 const GET_PROBES: Record<string, (s: Sample) => string> = {
@@ -45,11 +32,11 @@ function mcpCall(name: string, args: Record<string, unknown>): Probe {
 }
 
 export async function mixedLoadBench(ctx: BenchContext, seconds: number): Promise<void> {
-  const missing = TOOLS.map((t) => t.name).filter((n) => !TOOL_ARGS[n]);
-  if (missing.length > 0) throw new Error(`the mixed load has no probe for: ${missing.join(', ')} (add them to TOOL_ARGS)`);
+  const missing = toolsWithoutSamples(TOOLS.map((t) => t.name));
+  if (missing.length > 0) throw new Error(`no sample arguments for: ${missing.join(', ')} (add them to test/support/tool-samples.ts)`);
   const probes: Array<() => Probe> = [];
   for (const tool of TOOLS) {
-    probes.push(() => mcpCall(tool.name, TOOL_ARGS[tool.name](ctx.sample)));
+    probes.push(() => mcpCall(tool.name, TOOL_SAMPLES[tool.name](ctx.sample)));
     const get = GET_PROBES[tool.name];
     if (get) probes.push(() => ({ path: get(ctx.sample) }));
   }

@@ -1,0 +1,84 @@
+/**
+ * Every MongoDB read a request makes is a unique-key lookup (home by slug, building or market by
+ * `_id`, intent by email) or a read bounded by a small limit (DESIGN: "Scale we design for"): the
+ * service's driver commands are watched while every tool is called over both transports.
+ */
+import type { CommandStartedEvent } from 'mongodb';
+import { startFixture, type Fixture } from '../support/fixture';
+import { TOOL_SAMPLES, toolsWithoutSamples, type SampleSource } from '../support/tool-samples';
+import { TOOLS } from '../../services/tools/registry';
+import { addDays } from '../../services/engine/dates';
+
+let fx: Fixture;
+let source: SampleSource;
+const commands: CommandStartedEvent[] = [];
+
+beforeAll(async () => {
+  const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/';
+  fx = await startFixture({ homes: 60, env: { MONGO_URL: `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true` } });
+  const homes = await fx.mongo.collections.homes.find({ published: true, deleted_at: null }, { limit: 20 }).toArray();
+  const markets = await fx.mongo.collections.markets.find({}).toArray();
+  let i = 0;
+  const pick = <T>(items: readonly T[]): T => items[i++ % items.length];
+  source = {
+    slug: () => pick(homes).slug,
+    slugOrUnknown: () => (i % 5 === 0 ? `no-such-home-${i++}` : pick(homes).slug),
+    marketSlug: () => pick(markets).slug,
+    citySlug: () => pick(markets.flatMap((m) => m.cities)).slug,
+    stay: () => ({ start: addDays(fx.today, 14), end: addDays(fx.today, 14 + 40) }),
+    pick,
+  };
+  fx.svc.deps.db.client.on('commandStarted', (e) => commands.push(e));
+});
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+const UNIQUE_KEYS: Record<string, string[]> = {
+  homes: ['_id', 'slug'],
+  properties: ['_id', 'slug'],
+  markets: ['_id'],
+  photos: ['_id'],
+  indexer_state: ['_id'],
+  booking_intents: ['_id', 'email'],
+  policies: ['_id'],
+};
+const SMALL_LIMIT = 1_000;
+
+/** Why a read is not allowed on the request path, or null when it is. */
+function scanOf(e: CommandStartedEvent): string | null {
+  const cmd = e.command as Record<string, unknown>;
+  const coll = String(cmd[e.commandName]);
+  if (e.commandName === 'find') {
+    const filter = (cmd.filter ?? {}) as Record<string, unknown>;
+    const keys = Object.keys(filter);
+    const byUniqueKey = keys.length === 1 && (UNIQUE_KEYS[coll] ?? []).includes(keys[0]);
+    const bounded = typeof cmd.limit === 'number' && cmd.limit > 0 && cmd.limit <= SMALL_LIMIT && ['markets', 'policies'].includes(coll);
+    return byUniqueKey || bounded ? null : `find on ${coll} by ${JSON.stringify(filter)} (limit ${String(cmd.limit)})`;
+  }
+  if (['aggregate', 'count', 'distinct', 'getMore'].includes(e.commandName)) return `${e.commandName} on ${coll}`;
+  return null;
+}
+
+describe('MongoDB reads on the request path', () => {
+  it('has sample arguments for every tool of the registry', () => {
+    expect(toolsWithoutSamples(TOOLS.map((t) => t.name))).toEqual([]);
+  });
+
+  it('are unique-key lookups or small bounded reads, for every tool over both transports', async () => {
+    const client = await fx.mcp();
+    commands.length = 0;
+    for (let round = 0; round < 3; round++) {
+      for (const tool of TOOLS) {
+        await client.callTool({ name: tool.name, arguments: TOOL_SAMPLES[tool.name](source) });
+      }
+      for (const path of ['/api/public/markets', '/api/public/policies-faq', `/api/public/homes/${source.slug()}`, '/api/public/status']) {
+        expect((await fx.get(path)).status).toBe(200);
+      }
+    }
+    const reads = commands.filter((e) => ['find', 'aggregate', 'count', 'distinct', 'getMore'].includes(e.commandName));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.map(scanOf).filter(Boolean)).toEqual([]);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * Valid arguments for every tool of the registry, drawn from a source of real slugs and dates: one
+ * place that the end-to-end tests (output schemas, store reads, real clients) and the benchmark's
+ * mixed load share. A tool added to the registry without an entry here fails those tests.
+ */
+export interface SampleSource {
+  /** A slug of an existing, published home. */
+  slug(): string;
+  /** Usually an existing slug; sometimes one that does not exist (benchmarks). */
+  slugOrUnknown(): string;
+  marketSlug(): string;
+  citySlug(): string;
+  /** A stay that starts within the next months. */
+  stay(): { start: string; end: string };
+  pick<T>(items: readonly T[]): T;
+}
+
+export type ToolSample = (s: SampleSource) => Record<string, unknown>;
+
+export const TOOL_SAMPLES: Record<string, ToolSample> = {
+  list_markets_tool: () => ({}),
+  get_policies_faq_tool: (s) => s.pick([{}, { topic: 'pets' }, { topic: 'security_deposit' }]),
+  get_apartment_tool: (s) => ({ slug: s.slugOrUnknown() }),
+  get_flex_options_tool: (s) => ({ home_slug: s.slugOrUnknown() }),
+  get_quote_tool: (s) => {
+    const stay = s.stay();
+    return { home_slug: s.slugOrUnknown(), start_date: stay.start, end_date: stay.end };
+  },
+};
+
+/** Tools of `names` that have no sample yet. */
+export function toolsWithoutSamples(names: readonly string[]): string[] {
+  return names.filter((n) => !TOOL_SAMPLES[n]);
+}
