@@ -86,7 +86,7 @@ export function loadConfig(env: Env = process.env): Config {
     mongoDb: str(env, 'MONGO_DB', 'catalog'),
     homesAlias: str(env, 'HOMES_ALIAS', 'homes'),
     homesIndexPrefix: str(env, 'HOMES_INDEX_PREFIX', str(env, 'HOMES_ALIAS', 'homes')),
-    incrementalCron: str(env, 'INDEXER_INCREMENTAL_CRON', '*/5 * * * *'),
+    incrementalCron: str(env, 'INDEXER_INCREMENTAL_CRON', '* * * * *'),
     fullRebuildCron: str(env, 'INDEXER_FULL_CRON', '17 3 * * *'),
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0),
     indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', 2_000_000),
