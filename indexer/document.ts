@@ -2,11 +2,11 @@
  * `toHomeDocument`: the one pure function that turns a home's canonical records into its
  * Elasticsearch document. Everything search filters, sorts or counts on is precomputed here.
  */
-import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/domain/inventory';
-import { computeAvailability } from '../services/engine/availability';
-import { displayPrice, referenceStay } from '../services/engine/pricing';
-import { offeredTiers } from '../services/engine/flex';
-import { withBuildingRules } from '../services/homes/building-rules';
+import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
+import { computeAvailability } from '../services/kernel/engine/availability';
+import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
+import { offeredTiers } from '../services/kernel/engine/flex';
+import { withBuildingRules } from '../services/kernel/engine/building-rules';
 
 export interface WindowDocument {
   start_date: string;

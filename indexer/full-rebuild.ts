@@ -5,9 +5,9 @@
  * started are applied by it; entries written meanwhile wait for the next incremental run.
  */
 import type { Client } from '@elastic/elasticsearch';
-import type { Collections } from '../services/store/collections';
-import { acknowledgeChanges, pendingChanges } from '../services/store/inventory-changes';
-import { todayIso } from '../services/engine/dates';
+import type { Collections } from '../services/kernel/store/collections';
+import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inventory-changes';
+import { todayIso } from '../services/kernel/engine/dates';
 import {
   aliasTargets,
   createHomesIndex,
@@ -17,7 +17,7 @@ import {
   swapAlias,
   timestampedIndexName,
 } from './es-admin';
-import { recordRun, runSummary, type RunSummary } from './freshness';
+import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { homeDocuments, homesBySlice, loadLookups } from './source';
 import type { HomeDocument } from './document';
 import { bulkLoad, IndexingFailedError } from './bulk-load';

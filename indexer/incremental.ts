@@ -5,11 +5,11 @@
  * are removed. The cost follows what changed: with nothing pending, the run is one small read.
  */
 import type { Client } from '@elastic/elasticsearch';
-import type { Collections } from '../services/store/collections';
-import { acknowledgeChanges, pendingChanges, summarizeChanges } from '../services/store/inventory-changes';
-import { todayIso } from '../services/engine/dates';
+import type { Collections } from '../services/kernel/store/collections';
+import { acknowledgeChanges, pendingChanges, summarizeChanges } from '../services/kernel/store/inventory-changes';
+import { todayIso } from '../services/kernel/engine/dates';
 import { aliasTargets, indexedHomeIds } from './es-admin';
-import { recordRun, runSummary, type RunSummary } from './freshness';
+import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { bulkLoad } from './bulk-load';

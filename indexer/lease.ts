@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Collection } from 'mongodb';
-import type { IndexerStateRecord } from '../services/store/collections';
+import type { IndexerStateRecord } from '../services/kernel/store/collections';
 
 const LEASE_ID = 'lease';
 

@@ -1,11 +1,11 @@
 /** Runs one indexer job under the lease, renewing it while the job works. */
 import type { Client } from '@elastic/elasticsearch';
-import type { Config } from '../services/config';
-import type { Collections } from '../services/store/collections';
+import type { Config } from '../services/kernel/config';
+import type { Collections } from '../services/kernel/store/collections';
 import { acquireLease, LeaseLostError } from './lease';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { incrementalRun } from './incremental';
-import type { RunSummary } from './freshness';
+import type { RunSummary } from '../services/kernel/store/index-freshness';
 
 export type JobKind = 'full' | 'incremental';
 

@@ -5,9 +5,9 @@
  */
 import cron from 'node-cron';
 import type { Client } from '@elastic/elasticsearch';
-import type { Config } from '../services/config';
-import type { Logger } from '../services/logger';
-import type { Collections } from '../services/store/collections';
+import type { Config } from '../services/kernel/config';
+import type { Logger } from '../services/kernel/logger';
+import type { Collections } from '../services/kernel/store/collections';
 import { LeaseHeldError } from './lease';
 import { NoIndexYetError } from './incremental';
 import { runIndexerJob, type JobKind } from './runner';

@@ -6,8 +6,8 @@
  * loaded into maps.
  */
 import type { Filter } from 'mongodb';
-import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/domain/inventory';
-import type { Collections } from '../services/store/collections';
+import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
+import type { Collections } from '../services/kernel/store/collections';
 import { toHomeDocument, type HomeDocument } from './document';
 
 export interface Lookups {

@@ -1,8 +1,8 @@
 /** `npm run worker`: the indexer process, on its node-cron schedule (see schedule.ts). */
-import { loadConfig } from '../services/config';
-import { createLogger } from '../services/logger';
-import { createEsClient } from '../services/search/es';
-import { connectMongo } from '../services/store/mongo';
+import { loadConfig } from '../services/kernel/config';
+import { createLogger } from '../services/kernel/logger';
+import { createEsClient } from '../services/kernel/store/es-client';
+import { connectMongo } from '../services/kernel/store/mongo';
 import { startSchedule } from './schedule';
 
 async function main(): Promise<void> {

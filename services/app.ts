@@ -6,7 +6,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import cors from '@koa/cors';
 import type { Deps } from './deps';
-import { ApiError } from './errors';
+import { ApiError } from './kernel/errors';
 import { openApiDocument } from './docs/openapi';
 import { toolsMarkdown } from './docs/tools-markdown';
 import { parseMediaFile, PhotoStore } from './media/photos';

@@ -1,9 +1,9 @@
 /** What handlers may use: the stores, configuration, a logger and the clock. Built once at start. */
 import type { Client as EsClient } from '@elastic/elasticsearch';
-import type { Config } from './config';
+import type { Config } from './kernel/config';
 import type { Db } from 'mongodb';
-import type { Logger } from './logger';
-import type { Collections } from './store/collections';
+import type { Logger } from './kernel/logger';
+import type { Collections } from './kernel/store/collections';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
 

@@ -1,13 +1,13 @@
 /** `npm run serve`: the Koa service (stateless; run as many copies as you like). */
 import type { Server } from 'node:http';
 import { createApp } from './app';
-import { loadConfig, type Config } from './config';
+import { loadConfig, type Config } from './kernel/config';
 import type { Deps } from './deps';
-import { createLogger } from './logger';
+import { createLogger } from './kernel/logger';
 import { ensurePolicies } from './policies/store';
-import { createEsClient } from './search/es';
-import { ensureIndexes } from './store/collections';
-import { connectMongo } from './store/mongo';
+import { createEsClient } from './kernel/store/es-client';
+import { ensureIndexes } from './kernel/store/collections';
+import { connectMongo } from './kernel/store/mongo';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 

@@ -1,6 +1,6 @@
 /** Links into the operator's website: the apartment page and the checkout. */
-import type { IsoDate } from '../domain/inventory';
-import type { StayRequest } from '../engine/types';
+import type { IsoDate } from '../kernel/inventory/records';
+import type { StayRequest } from '../kernel/engine/types';
 
 /** What a link can pre-fill: a whole stay, or only the move-in date. */
 export type LinkDates = StayRequest | { kind: 'start_only'; start_date: IsoDate };

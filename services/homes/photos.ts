@@ -2,7 +2,7 @@
  * Photo lists of a home, from its canonical records (spec: "Apartment detail" photos/media,
  * "Quote" media, "Search result" media): unit photos first, then building photos.
  */
-import type { HomeRecord, PropertyRecord } from '../domain/inventory';
+import type { HomeRecord, PropertyRecord } from '../kernel/inventory/records';
 import { photoUrl, widgetPhotoUrl } from '../media/photos';
 
 export interface DetailPhoto {

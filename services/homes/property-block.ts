@@ -1,5 +1,5 @@
 /** The `property` block of the apartment read: rating and scores omitted when absent. */
-import type { PropertyRecord } from '../domain/inventory';
+import type { PropertyRecord } from '../kernel/inventory/records';
 
 export function propertyBlock(p: PropertyRecord): Record<string, unknown> {
   const s = p.scores;

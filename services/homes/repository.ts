@@ -1,8 +1,8 @@
 /** Reads one home with its building and market from MongoDB (the apartment read, quote, compare). */
 import type { Deps } from '../deps';
-import type { HomeRecord, MarketRecord, PropertyRecord } from '../domain/inventory';
-import { notFound } from '../errors';
-import { withBuildingRules } from './building-rules';
+import type { HomeRecord, MarketRecord, PropertyRecord } from '../kernel/inventory/records';
+import { notFound } from '../kernel/errors';
+import { withBuildingRules } from '../kernel/engine/building-rules';
 
 export interface HomeContext {
   home: HomeRecord;

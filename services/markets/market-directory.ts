@@ -4,8 +4,8 @@
  * MongoDB does not answer, the last snapshot keeps serving.
  */
 import { LRUCache } from 'lru-cache';
-import type { MarketRecord } from '../domain/inventory';
-import type { Collections } from '../store/collections';
+import type { MarketRecord } from '../kernel/inventory/records';
+import type { Collections } from '../kernel/store/collections';
 
 export interface MarketSnapshot {
   bySlug: ReadonlyMap<string, MarketRecord>;

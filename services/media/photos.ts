@@ -2,7 +2,7 @@
  * Photos the service serves itself, stored in MongoDB so every stateless copy can serve them.
  * URLs: `/media/<id>.jpg` (full) and `/media/<id>-800.jpg` (800 px widget variant).
  */
-import type { Collections, PhotoBlobRecord } from '../store/collections';
+import type { Collections, PhotoBlobRecord } from '../kernel/store/collections';
 
 export function photoUrl(baseUrl: string, id: string): string {
   return `${baseUrl}/media/${encodeURIComponent(id)}.jpg`;

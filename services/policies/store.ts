@@ -1,5 +1,5 @@
 /** Policies live in MongoDB; defaults are inserted when missing and never overwrite ops' edits. */
-import type { Collections, PolicyRecord } from '../store/collections';
+import type { Collections, PolicyRecord } from '../kernel/store/collections';
 import { DEFAULT_POLICIES, POLICY_TOPICS } from './content';
 import { cachedSnapshot } from '../markets/market-directory';
 

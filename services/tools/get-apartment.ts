@@ -1,10 +1,10 @@
 /** get_apartment_tool — GET /api/public/homes/{slug} (spec: "Apartment detail", "get_apartment_tool"). */
 import type { Deps } from '../deps';
-import { computeAvailability } from '../engine/availability';
-import { checkStay } from '../engine/stay-check';
-import { offeredTier, offeredTiers } from '../engine/flex';
-import { flexTierSentence } from '../engine/unavailable-reasons';
-import type { StayCheck, StayRequest } from '../engine/types';
+import { computeAvailability } from '../kernel/engine/availability';
+import { checkStay } from '../kernel/engine/stay-check';
+import { offeredTier, offeredTiers } from '../kernel/engine/flex';
+import { flexTierSentence } from '../kernel/engine/unavailable-reasons';
+import type { StayCheck, StayRequest } from '../kernel/engine/types';
 import { loadHome, type HomeContext } from '../homes/repository';
 import { detailPhotos, heroPhotoId, mediaItems } from '../homes/photos';
 import { homeUrl, reservationLink, type LinkDates } from '../homes/links';

@@ -1,5 +1,5 @@
 /** get_flex_options_tool — GET /api/public/homes/{slug}/flex-options (spec: "Flex options"). */
-import { flexOptions } from '../engine/flex';
+import { flexOptions } from '../kernel/engine/flex';
 import { loadHome } from '../homes/repository';
 import { defineTool, READ_ONLY } from './tool';
 

@@ -1,9 +1,9 @@
 /** get_quote_tool — GET /api/public/homes/{slug}/quote (spec: "Quote", "get_quote_tool"). */
-import { badRequest } from '../errors';
-import { offeredTiers } from '../engine/flex';
-import { priceStay } from '../engine/pricing';
-import { checkStay } from '../engine/stay-check';
-import type { StayRequest } from '../engine/types';
+import { badRequest } from '../kernel/errors';
+import { offeredTiers } from '../kernel/engine/flex';
+import { priceStay } from '../kernel/engine/pricing';
+import { checkStay } from '../kernel/engine/stay-check';
+import type { StayRequest } from '../kernel/engine/types';
 import { mediaItems } from '../homes/photos';
 import { loadHome } from '../homes/repository';
 import { quoteOutputSchema } from './quote-output';

@@ -3,7 +3,7 @@
  * built for this request. Handlers never learn which transport called them.
  */
 import type { Deps } from '../deps';
-import { todayIso } from '../engine/dates';
+import { todayIso } from '../kernel/engine/dates';
 import type { AnyTool, ToolResult } from './tool';
 import type { Validator } from './validate';
 

@@ -3,10 +3,10 @@
  * the spec's rules for them (section "Errors"): real dates only, start no more than 7 days in the
  * past, nothing more than 3 years ahead, `indefinite` only with committed_nights.
  */
-import { badRequest } from '../errors';
-import { addDays, parseIsoDate } from '../engine/dates';
-import type { IsoDate } from '../domain/inventory';
-import type { StayRequest } from '../engine/types';
+import { badRequest } from '../kernel/errors';
+import { addDays, parseIsoDate } from '../kernel/engine/dates';
+import type { IsoDate } from '../kernel/inventory/records';
+import type { StayRequest } from '../kernel/engine/types';
 
 export interface StayArgs {
   start_date?: string;

@@ -4,7 +4,7 @@
  */
 import type { JSONSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
-import type { IsoDate } from '../domain/inventory';
+import type { IsoDate } from '../kernel/inventory/records';
 
 export type ObjectSchema = JSONSchema & { type: 'object' };
 

@@ -4,7 +4,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { badRequest } from '../errors';
+import { badRequest } from '../kernel/errors';
 import type { AnyTool } from './tool';
 
 /** Date argument names other APIs use; the spec makes them an error, not an undated search. */

@@ -3,8 +3,8 @@
  * own). The availability overview has a smaller bucket (spec: "Limits").
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitConfig } from '../config';
-import { ApiError } from '../errors';
+import type { RateLimitConfig } from '../kernel/config';
+import { ApiError } from '../kernel/errors';
 
 export interface RateLimits {
   consume(clientKey: string, bucket: 'default' | 'overview'): Promise<void>;

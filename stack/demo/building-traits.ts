@@ -2,7 +2,7 @@
  * What makes one demo building: name, height, amenities consistent with its feature flags,
  * a description, a guest rating (or none) and walk/transit/bike scores (or none yet).
  */
-import type { LocationScores, Rating } from '../../services/domain/inventory';
+import type { LocationScores, Rating } from '../../services/kernel/inventory/records';
 import type { Placement } from './markets';
 import type { Rng } from './prng';
 

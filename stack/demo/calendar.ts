@@ -3,7 +3,7 @@
  * 18-month horizon (or open-ended past it). Mostly open, with reserved stays, owner holds,
  * maintenance and turnover days, plus one-day segments that forbid a move-in or a move-out.
  */
-import type { BookingRange, IsoDate } from '../../services/domain/inventory';
+import type { BookingRange, IsoDate } from '../../services/kernel/inventory/records';
 import { addMonths, addDays, dayNumber, isoFromDayNumber, nthWeekdayOfMonth, weekday } from './dates';
 import type { Rng } from './prng';
 

@@ -3,10 +3,10 @@
  * weekdays, month steps, holidays and timestamps. No clock read: the generator stays a pure
  * function of `today`.
  */
-import type { IsoDate } from '../../services/domain/inventory';
-import { addDays, dayNumberOf, fromDayNumber, parseIsoDate, toDayNumber } from '../../services/engine/dates';
+import type { IsoDate } from '../../services/kernel/inventory/records';
+import { addDays, dayNumberOf, fromDayNumber, parseIsoDate, toDayNumber } from '../../services/kernel/engine/dates';
 
-export { addDays, daysBetween, maxDate, minDate } from '../../services/engine/dates';
+export { addDays, daysBetween, maxDate, minDate } from '../../services/kernel/engine/dates';
 export { toDayNumber as dayNumber, fromDayNumber as isoFromDayNumber };
 
 const MS_PER_DAY = 86_400_000;

@@ -3,7 +3,7 @@
  * thousand homes (or 100,000 for the benchmark), 18 months of calendars. A pure function of
  * (seed, homes, today): no clock, no Math.random, so equal inputs give byte-identical records.
  */
-import type { HomeRecord, IsoDate, MarketRecord, PropertyRecord } from '../../services/domain/inventory';
+import type { HomeRecord, IsoDate, MarketRecord, PropertyRecord } from '../../services/kernel/inventory/records';
 import { isIsoDate } from './dates';
 import { generateHomes } from './homes';
 import { buildMarkets } from './markets';

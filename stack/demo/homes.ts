@@ -2,7 +2,7 @@
  * Demo homes, generated lazily building by building: each home draws from its own seeded
  * streams (attributes, calendar, rates), so 100,000 homes stream without being held at once.
  */
-import type { HomeRecord, IsoDate, LaundryType, PhotoRef } from '../../services/domain/inventory';
+import type { HomeRecord, IsoDate, LaundryType, PhotoRef } from '../../services/kernel/inventory/records';
 import { buildCalendar, calendarPolicy, calendarSpan, firstMoveInDate, type CalendarSpan } from './calendar';
 import { addDays, maxDate, timestampOn } from './dates';
 import { BEDROOM_PHOTO_IDS, KITCHEN_PHOTO_IDS, LIVING_ROOM_PHOTO_IDS, photoCaption } from './photo-pool';

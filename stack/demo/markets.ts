@@ -1,5 +1,5 @@
 /** Market records (with their display cities and neighborhoods) from the real metro data. */
-import type { MarketRecord } from '../../services/domain/inventory';
+import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { timestampOn } from './dates';
 import { METROS, slugify, type CitySeed, type MetroSeed, type NeighborhoodSeed } from './metros';
 

@@ -3,7 +3,7 @@
  * exterior, details from the id's hash) and encodes a real JPEG; `photoBlob` makes the record
  * the media route serves (`/media/<id>.jpg` full, `/media/<id>-800.jpg` widget).
  */
-import type { PhotoBlobRecord } from '../../services/store/collections';
+import type { PhotoBlobRecord } from '../../services/kernel/store/collections';
 import { Canvas } from './canvas';
 import sharp from 'sharp';
 import { photoKind, type PhotoKind } from './photo-pool';

@@ -3,7 +3,7 @@
  * they stand, how many homes each holds, and builds their `PropertyRecord`s; the plan also
  * carries what the home generator needs to stay consistent with its building.
  */
-import type { PropertyRecord } from '../../services/domain/inventory';
+import type { PropertyRecord } from '../../services/kernel/inventory/records';
 import {
   buildingAmenities, buildingDescription, buildingFeatures, buildingName, buildingRating, buildingStories,
   locationScores, type BuildingFeatures,

@@ -5,7 +5,7 @@
  */
 import type {
   Fees, FlexTier, IsoDate, LengthOfStayDiscount, SeasonalDiscount, SpecialOffer,
-} from '../../services/domain/inventory';
+} from '../../services/kernel/inventory/records';
 import type { CalendarSpan } from './calendar';
 import { addDays, daysBetween, monthDay } from './dates';
 import type { Rng } from './prng';

@@ -3,7 +3,7 @@
  * holiday and summer stretches (spec: only the move-in date's minimum binds a stay), the
  * `available_from` cutoff and the `must_vacate_by` lease end.
  */
-import type { IsoDate, MinimumStayRule } from '../../services/domain/inventory';
+import type { IsoDate, MinimumStayRule } from '../../services/kernel/inventory/records';
 import type { CalendarSpan } from './calendar';
 import { addDays, nthWeekdayOfMonth } from './dates';
 import type { Rng } from './prng';

@@ -1,10 +1,10 @@
 /** The pure hot paths in one process, no I/O: generation, the document builder, the stay engine. */
-import { checkStay } from '../../services/engine/stay-check';
-import { priceStay } from '../../services/engine/pricing';
-import { addDays } from '../../services/engine/dates';
+import { checkStay } from '../../services/kernel/engine/stay-check';
+import { priceStay } from '../../services/kernel/engine/pricing';
+import { addDays } from '../../services/kernel/engine/dates';
 import { toHomeDocument } from '../../indexer/document';
 import { generateInventory } from '../../stack/demo/generate';
-import { DEMO_SEED } from '../../services/cli/demo-inventory';
+import { DEMO_SEED } from '../../stack/demo/demo-inventory';
 
 function timed<T>(fn: () => T): { value: T; ms: number } {
   const t = process.hrtime.bigint();

@@ -6,12 +6,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { loadConfig } from '../../services/config';
+import { loadConfig } from '../../services/kernel/config';
 import { startService } from '../../services/main';
-import { todayIso } from '../../services/engine/dates';
-import { createEsClient } from '../../services/search/es';
-import { connectMongo } from '../../services/store/mongo';
-import { DEMO_SEED } from '../../services/cli/demo-inventory';
+import { todayIso } from '../../services/kernel/engine/dates';
+import { createEsClient } from '../../services/kernel/store/es-client';
+import { connectMongo } from '../../services/kernel/store/mongo';
+import { DEMO_SEED } from '../../stack/demo/demo-inventory';
 import { pureBench } from './pure-bench';
 import { sampleInventory } from './sample';
 import { idleBench, indexingBench, lookupBench, type BenchContext } from './store-bench';

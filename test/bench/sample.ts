@@ -4,7 +4,7 @@
  */
 import { generateInventory } from '../../stack/demo/generate';
 import { mulberry32 } from '../../stack/demo/prng';
-import { addDays } from '../../services/engine/dates';
+import { addDays } from '../../services/kernel/engine/dates';
 
 export interface Sample {
   /** A slug of the inventory. */

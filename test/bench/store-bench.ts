@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import type { Collections } from '../../services/store/collections';
-import type { Config } from '../../services/config';
-import { recordChanges } from '../../services/store/inventory-changes';
+import type { Collections } from '../../services/kernel/store/collections';
+import type { Config } from '../../services/kernel/config';
+import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { runIndexerJob } from '../../indexer/runner';
-import { DEMO_SEED, seedDemoInventory } from '../../services/cli/demo-inventory';
+import { DEMO_SEED, seedDemoInventory } from '../../stack/demo/demo-inventory';
 import { runLoad, row, TABLE_HEAD, type Probe } from './load';
 import type { Sample } from './sample';
 

@@ -5,7 +5,7 @@
 import { startFixture, type Fixture } from '../support/fixture';
 import { POLICY_TOPICS } from '../../services/policies/content';
 import { incrementalRun } from '../../indexer/incremental';
-import { recordChanges } from '../../services/store/inventory-changes';
+import { recordChanges } from '../../services/kernel/store/inventory-changes';
 
 let fx: Fixture;
 

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 function runReindex(extraEnv: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'indexer/cli.ts', '--full'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'indexer/reindex-cli.ts', '--full'], {
     cwd: root,
     env: {
       ...process.env,

@@ -7,7 +7,7 @@ import type { CommandStartedEvent } from 'mongodb';
 import { startFixture, type Fixture } from '../support/fixture';
 import { TOOL_SAMPLES, toolsWithoutSamples, type SampleSource } from '../support/tool-samples';
 import { TOOLS } from '../../services/tools/registry';
-import { addDays } from '../../services/engine/dates';
+import { addDays } from '../../services/kernel/engine/dates';
 
 let fx: Fixture;
 let source: SampleSource;

@@ -4,9 +4,9 @@
  */
 import { startFixture, type Fixture } from '../support/fixture';
 import { makeHome, openRange, closedRange } from '../support/arbitraries';
-import { addDays } from '../../services/engine/dates';
-import { checkStay } from '../../services/engine/stay-check';
-import type { HomeRecord, PropertyRecord } from '../../services/domain/inventory';
+import { addDays } from '../../services/kernel/engine/dates';
+import { checkStay } from '../../services/kernel/engine/stay-check';
+import type { HomeRecord, PropertyRecord } from '../../services/kernel/inventory/records';
 
 let fx: Fixture;
 let today: string;

@@ -4,11 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testConfig } from '../support/fixture';
-import { connectMongo, type MongoHandle } from '../../services/store/mongo';
-import { importLines } from '../../services/store/import-run';
+import { connectMongo, type MongoHandle } from '../../services/kernel/store/mongo';
+import { importLines } from '../../indexer/import-run';
 import { makeHome, openRange } from '../support/arbitraries';
 import { makeMarket, makeProperty } from '../support/records';
-import type { Config } from '../../services/config';
+import type { Config } from '../../services/kernel/config';
 
 let config: Config;
 let mongo: MongoHandle;
@@ -90,7 +90,7 @@ describe('npm run import', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'import-'));
     const file = path.join(dir, 'homes.ndjson');
     writeFileSync(file, [homeLine({ _id: 'home-9', slug: 'ninth' }), 'oops'].join('\n'));
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'services/cli/import.ts', file], {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'indexer/import-cli.ts', file], {
       cwd: path.resolve(__dirname, '../..'),
       env: { ...process.env, ES_URL: config.esUrl, MONGO_URL: config.mongoUrl, MONGO_DB: config.mongoDb },
       encoding: 'utf8',

@@ -3,15 +3,15 @@
  * handling, orphans, incremental runs and the lease.
  */
 import { testConfig, seedWorld, dropWorld } from '../support/fixture';
-import type { Config } from '../../services/config';
-import type { MongoHandle } from '../../services/store/mongo';
-import type { EsClient } from '../../services/search/es';
+import type { Config } from '../../services/kernel/config';
+import type { MongoHandle } from '../../services/kernel/store/mongo';
+import type { EsClient } from '../../services/kernel/store/es-client';
 import { fullRebuild, IndexingFailedError } from '../../indexer/full-rebuild';
 import { incrementalRun } from '../../indexer/incremental';
-import { pendingChanges, recordChanges, recordFullReplacement } from '../../services/store/inventory-changes';
+import { pendingChanges, recordChanges, recordFullReplacement } from '../../services/kernel/store/inventory-changes';
 import { aliasTargets, createHomesIndex, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
-import { readFreshness } from '../../indexer/freshness';
+import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { homesBySlice } from '../../indexer/source';
 
 let config: Config;

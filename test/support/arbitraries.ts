@@ -12,9 +12,9 @@ import type {
   MinimumStayRule,
   SeasonalDiscount,
   SpecialOffer,
-} from '../../services/domain/inventory';
-import { addDays } from '../../services/engine/dates';
-import type { StayRequest } from '../../services/engine/types';
+} from '../../services/kernel/inventory/records';
+import { addDays } from '../../services/kernel/engine/dates';
+import type { StayRequest } from '../../services/kernel/engine/types';
 
 const CREATED = new Date('2026-01-01T00:00:00Z');
 

@@ -6,12 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { loadConfig, type Config } from '../../services/config';
+import { loadConfig, type Config } from '../../services/kernel/config';
 import { startService, type RunningService } from '../../services/main';
-import { createEsClient, type EsClient } from '../../services/search/es';
-import { connectMongo, type MongoHandle } from '../../services/store/mongo';
-import { seedInventory } from '../../services/store/seed';
-import { todayIso } from '../../services/engine/dates';
+import { createEsClient, type EsClient } from '../../services/kernel/store/es-client';
+import { connectMongo, type MongoHandle } from '../../services/kernel/store/mongo';
+import { seedInventory } from '../../stack/demo/seed-inventory';
+import { todayIso } from '../../services/kernel/engine/dates';
 import { fullRebuild } from '../../indexer/full-rebuild';
 import { generateInventory } from '../../stack/demo/generate';
 import { photoBlob, photoPool } from '../../stack/demo/photos';

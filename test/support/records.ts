@@ -1,5 +1,5 @@
 /** Small canonical records shared by tests that need a building and a market around a home. */
-import type { MarketRecord, PropertyRecord } from '../../services/domain/inventory';
+import type { MarketRecord, PropertyRecord } from '../../services/kernel/inventory/records';
 
 export function makeProperty(overrides: Partial<PropertyRecord> = {}): PropertyRecord {
   return {

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../services/config';
+import { loadConfig } from '../../services/kernel/config';
 
 describe('loadConfig', () => {
   it('has defaults for a local run', () => {

@@ -3,8 +3,8 @@
  * its status. Messages of unexpected errors are logged and never shown.
  */
 import type { Context, Next } from 'koa';
-import { ApiError, toApiError } from '../../errors';
-import type { Logger } from '../../logger';
+import { ApiError, toApiError } from '../../kernel/errors';
+import type { Logger } from '../../kernel/logger';
 
 /** Koa and its middleware throw http-errors (`status`, `expose`) for body limits and the like. */
 function fromHttpError(err: unknown): ApiError | null {

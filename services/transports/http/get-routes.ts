@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Deps } from '../../deps';
-import { badRequest } from '../../errors';
+import { badRequest } from '../../kernel/errors';
 import { invokeTool } from '../../tools/invoke';
 import type { AnyTool, GetRoute } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';

@@ -1,6 +1,6 @@
 /** GET /api/public/status: health of both stores and the freshness of the index. */
 import type { Deps } from '../../deps';
-import { readFreshness } from '../../../indexer/freshness';
+import { readFreshness } from '../../kernel/store/index-freshness';
 
 interface StoreHealth {
   ok: boolean;

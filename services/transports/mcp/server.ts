@@ -12,7 +12,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps';
-import { toApiError } from '../../errors';
+import { toApiError } from '../../kernel/errors';
 import { invokeTool } from '../../tools/invoke';
 import type { AnyTool, EmbeddedImage } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';

@@ -2,7 +2,7 @@
  * Every rule of the spec the demo inventory is meant to exercise appears in a 3,000-home run,
  * in roughly the intended share.
  */
-import type { HomeRecord } from '../../../services/domain/inventory';
+import type { HomeRecord } from '../../../services/kernel/inventory/records';
 import { calendarSpan } from '../../../stack/demo/calendar';
 import { DORMANT_CITY_SLUGS } from '../../../stack/demo/homes';
 import { LONG_TERM_FLOOR } from '../../../stack/demo/stay-rules';

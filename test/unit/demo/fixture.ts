@@ -1,5 +1,5 @@
 /** A 3,000-home demo inventory materialized once per test file, plus lookups over it. */
-import type { BookingRange, HomeRecord, MarketRecord, PropertyRecord } from '../../../services/domain/inventory';
+import type { BookingRange, HomeRecord, MarketRecord, PropertyRecord } from '../../../services/kernel/inventory/records';
 import { generateInventory } from '../../../stack/demo/generate';
 
 export const TODAY = '2025-06-15';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { HomeRecord, IsoDate } from '../../../services/domain/inventory';
-import { computeAvailability } from '../../../services/engine/availability';
-import { addDays, daysBetween } from '../../../services/engine/dates';
+import type { HomeRecord, IsoDate } from '../../../services/kernel/inventory/records';
+import { computeAvailability } from '../../../services/kernel/engine/availability';
+import { addDays, daysBetween } from '../../../services/kernel/engine/dates';
 import { arbHome } from '../../support/arbitraries';
 import { NaiveCalendar } from './naive-calendar';
 

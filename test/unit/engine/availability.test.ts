@@ -1,6 +1,6 @@
-import type { BookingRange } from '../../../services/domain/inventory';
-import { computeAvailability } from '../../../services/engine/availability';
-import { checkStay } from '../../../services/engine/stay-check';
+import type { BookingRange } from '../../../services/kernel/inventory/records';
+import { computeAvailability } from '../../../services/kernel/engine/availability';
+import { checkStay } from '../../../services/kernel/engine/stay-check';
 import { closedRange, makeHome, openRange } from '../../support/arbitraries';
 
 const TODAY = '2026-12-01';

@@ -9,7 +9,7 @@ import {
   parseIsoDate,
   toDayNumber,
   todayIso,
-} from '../../../services/engine/dates';
+} from '../../../services/kernel/engine/dates';
 
 describe('parseIsoDate', () => {
   it('accepts real calendar dates, leap days included', () => {

@@ -1,4 +1,4 @@
-import { flexOptions, offeredTiers } from '../../../services/engine/flex';
+import { flexOptions, offeredTiers } from '../../../services/kernel/engine/flex';
 import { makeHome } from '../../support/arbitraries';
 
 const tiers = [

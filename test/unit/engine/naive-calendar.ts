@@ -3,8 +3,8 @@
  * (every night looked up on its own) with none of the engine's segment arithmetic, for the property
  * tests to compare against.
  */
-import type { HomeRecord, IsoDate } from '../../../services/domain/inventory';
-import { fromDayNumber, toDayNumber } from '../../../services/engine/dates';
+import type { HomeRecord, IsoDate } from '../../../services/kernel/inventory/records';
+import { fromDayNumber, toDayNumber } from '../../../services/kernel/engine/dates';
 
 /** Open-ended calendars are examined this many days past their last range start. */
 const OPEN_ENDED_REACH = 1200;

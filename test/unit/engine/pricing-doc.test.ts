@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixedStatements, priceStay } from '../../../services/engine/pricing';
-import type { Pets, StayRequest } from '../../../services/engine/types';
+import { fixedStatements, priceStay } from '../../../services/kernel/engine/pricing';
+import type { Pets, StayRequest } from '../../../services/kernel/engine/types';
 import { makeHome, openRange } from '../../support/arbitraries';
 
 const DOC = readFileSync(join(__dirname, '../../../docs/pricing.md'), 'utf8');

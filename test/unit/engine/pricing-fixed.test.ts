@@ -1,6 +1,6 @@
-import type { HomeRecord } from '../../../services/domain/inventory';
-import { displayPrice, fixedStatements, priceStay, referenceStay } from '../../../services/engine/pricing';
-import type { StayRequest } from '../../../services/engine/types';
+import type { HomeRecord } from '../../../services/kernel/inventory/records';
+import { displayPrice, fixedStatements, priceStay, referenceStay } from '../../../services/kernel/engine/pricing';
+import type { StayRequest } from '../../../services/kernel/engine/types';
 import { closedRange, makeHome, openRange } from '../../support/arbitraries';
 
 const NO_PETS = { cats: 0, dogs: 0 };

@@ -1,5 +1,5 @@
-import { displayPrice, fixedStatements, priceStay } from '../../../services/engine/pricing';
-import type { StayRequest } from '../../../services/engine/types';
+import { displayPrice, fixedStatements, priceStay } from '../../../services/kernel/engine/pricing';
+import type { StayRequest } from '../../../services/kernel/engine/types';
 import { makeHome } from '../../support/arbitraries';
 
 const NO_PETS = { cats: 0, dogs: 0 };

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import type { HomeRecord, IsoDate } from '../../../services/domain/inventory';
-import { addDays, daysBetween } from '../../../services/engine/dates';
-import { offeredTiers } from '../../../services/engine/flex';
-import { displayPrice, fixedStatements, priceStay } from '../../../services/engine/pricing';
-import type { Pets, StayRequest } from '../../../services/engine/types';
+import type { HomeRecord, IsoDate } from '../../../services/kernel/inventory/records';
+import { addDays, daysBetween } from '../../../services/kernel/engine/dates';
+import { offeredTiers } from '../../../services/kernel/engine/flex';
+import { displayPrice, fixedStatements, priceStay } from '../../../services/kernel/engine/pricing';
+import type { Pets, StayRequest } from '../../../services/kernel/engine/types';
 import { arbHome, arbStay } from '../../support/arbitraries';
 
 const RUNS = 1000;

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import type { HomeRecord, IsoDate } from '../../../services/domain/inventory';
-import { computeAvailability } from '../../../services/engine/availability';
-import { addDays, daysBetween } from '../../../services/engine/dates';
-import { checkStay } from '../../../services/engine/stay-check';
-import type { Availability, StayRequest } from '../../../services/engine/types';
+import type { HomeRecord, IsoDate } from '../../../services/kernel/inventory/records';
+import { computeAvailability } from '../../../services/kernel/engine/availability';
+import { addDays, daysBetween } from '../../../services/kernel/engine/dates';
+import { checkStay } from '../../../services/kernel/engine/stay-check';
+import type { Availability, StayRequest } from '../../../services/kernel/engine/types';
 import { arbHome, arbStay } from '../../support/arbitraries';
 import { NaiveCalendar } from './naive-calendar';
 

@@ -1,6 +1,6 @@
-import type { BookingRange } from '../../../services/domain/inventory';
-import { checkStay } from '../../../services/engine/stay-check';
-import type { StayRequest } from '../../../services/engine/types';
+import type { BookingRange } from '../../../services/kernel/inventory/records';
+import { checkStay } from '../../../services/kernel/engine/stay-check';
+import type { StayRequest } from '../../../services/kernel/engine/types';
 import { closedRange, makeHome, openRange } from '../../support/arbitraries';
 
 const TODAY = '2026-12-01';

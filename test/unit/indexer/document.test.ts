@@ -3,7 +3,7 @@ import mapping from '../../../mappings/homes.json';
 import { toHomeDocument } from '../../../indexer/document';
 import { makeHome, openRange, closedRange } from '../../support/arbitraries';
 import { makeMarket, makeProperty } from '../../support/records';
-import { displayPrice, referenceStay } from '../../../services/engine/pricing';
+import { displayPrice, referenceStay } from '../../../services/kernel/engine/pricing';
 
 const today = '2027-01-10';
 

@@ -1,5 +1,5 @@
 /** Argument validation and GET query mapping: bad input becomes a clear ApiError, never a crash. */
-import { ApiError } from '../../../services/errors';
+import { ApiError } from '../../../services/kernel/errors';
 import { defineTool, READ_ONLY } from '../../../services/tools/tool';
 import { buildValidators } from '../../../services/tools/validate';
 import { queryToArgs } from '../../../services/transports/http/get-routes';

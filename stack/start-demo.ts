@@ -3,17 +3,17 @@
  * no homes, builds the index when the alias is missing or was built on an earlier day, then
  * serves on PORT (3000) with the indexer schedule running in the same process.
  */
-import { loadConfig } from '../config';
-import { createLogger } from '../logger';
-import { todayIso } from '../engine/dates';
-import { startService } from '../main';
-import { createEsClient } from '../search/es';
-import { connectMongo } from '../store/mongo';
-import { aliasTargets } from '../../indexer/es-admin';
-import { readFreshness } from '../../indexer/freshness';
-import { runIndexerJob } from '../../indexer/runner';
-import { startSchedule } from '../../indexer/schedule';
-import { DEMO_HOMES, DEMO_SEED, seedDemoInventory } from './demo-inventory';
+import { loadConfig } from '../services/kernel/config';
+import { createLogger } from '../services/kernel/logger';
+import { todayIso } from '../services/kernel/engine/dates';
+import { startService } from '../services/main';
+import { createEsClient } from '../services/kernel/store/es-client';
+import { connectMongo } from '../services/kernel/store/mongo';
+import { aliasTargets } from '../indexer/es-admin';
+import { readFreshness } from '../services/kernel/store/index-freshness';
+import { runIndexerJob } from '../indexer/runner';
+import { startSchedule } from '../indexer/schedule';
+import { DEMO_HOMES, DEMO_SEED, seedDemoInventory } from './demo/demo-inventory';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -5,7 +5,7 @@ import type {
   HomeRecord,
   MarketRecord,
   PropertyRecord,
-} from '../domain/inventory';
+} from '../inventory/records';
 import type { InventoryChangeRecord } from './inventory-changes';
 
 export interface PhotoBlobRecord {

@@ -1,14 +1,14 @@
 /**
- * `npm run import -- file.ndjson`: imports canonical records (see services/store/import-records.ts).
+ * `npm run import -- file.ndjson`: imports canonical records (see indexer/import-records.ts).
  * Valid lines are upserted by `_id` with a fresh `updated_at`, so the next incremental index run
  * picks them up; bad lines are reported with their number and reason. Exit 1 when any line failed.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { loadConfig } from '../config';
-import { connectMongo } from '../store/mongo';
-import { ensureIndexes } from '../store/collections';
-import { importLines, type ImportSummary } from '../store/import-run';
+import { loadConfig } from '../services/kernel/config';
+import { connectMongo } from '../services/kernel/store/mongo';
+import { ensureIndexes } from '../services/kernel/store/collections';
+import { importLines, type ImportSummary } from './import-run';
 
 async function main(): Promise<number> {
   const file = process.argv[2];

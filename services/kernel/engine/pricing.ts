@@ -3,7 +3,7 @@
  * quote all call these, so a home and a stay show the same figure everywhere. Pricing depends on the
  * stay only; whether the stay can be booked is `checkStay`'s question.
  */
-import type { HomeRecord, IsoDate } from '../domain/inventory';
+import type { HomeRecord, IsoDate } from '../inventory/records';
 import { earliestAvailableDate } from './availability';
 import { addDays } from './dates';
 import { NIGHTS_PER_MONTH } from './labels';

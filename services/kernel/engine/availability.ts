@@ -2,7 +2,7 @@
  * The `availability` object of the apartment detail ("Apartment detail" → "`availability`"):
  * bookable windows, raw ranges, earliest available date and the minimum by date.
  */
-import type { HomeRecord, IsoDate } from '../domain/inventory';
+import type { HomeRecord, IsoDate } from '../inventory/records';
 import {
   firstFeasibleStart,
   minimumAt,

@@ -5,9 +5,9 @@
  * and reason, and every valid line is kept.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
-import type { HomeRecord, MarketRecord, PropertyRecord } from '../domain/inventory';
-import { homeRecordSchema, marketRecordSchema, propertyRecordSchema } from '../domain/schemas';
-import { parseIsoDate } from '../engine/dates';
+import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
+import { homeRecordSchema, marketRecordSchema, propertyRecordSchema } from '../services/kernel/inventory/schemas';
+import { parseIsoDate } from '../services/kernel/engine/dates';
 
 export type ImportKind = 'market' | 'property' | 'home';
 

@@ -1,7 +1,7 @@
 /** Applies parsed import lines to MongoDB in batches, checking references as it goes. */
-import type { Collections } from './collections';
+import type { Collections } from '../services/kernel/store/collections';
 import { parseImportLine, type ImportKind, type ParsedLine } from './import-records';
-import { recordChanges } from './inventory-changes';
+import { recordChanges } from '../services/kernel/store/inventory-changes';
 
 export interface ImportSummary {
   imported: Record<ImportKind, number>;

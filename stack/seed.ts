@@ -4,10 +4,10 @@
  */
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
-import { loadConfig } from '../config';
-import { todayIso } from '../engine/dates';
-import { connectMongo } from '../store/mongo';
-import { DEMO_HOMES, DEMO_SEED, seedDemoInventory } from './demo-inventory';
+import { loadConfig } from '../services/kernel/config';
+import { todayIso } from '../services/kernel/engine/dates';
+import { connectMongo } from '../services/kernel/store/mongo';
+import { DEMO_HOMES, DEMO_SEED, seedDemoInventory } from './demo/demo-inventory';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -10,7 +10,7 @@
  * 30 nights and three percentages multiply it — so with whole-number percents every sum is an exact
  * integer and a statement rounds exactly once (Math.round, half up).
  */
-import type { HomeRecord } from '../domain/inventory';
+import type { HomeRecord } from '../inventory/records';
 import { toDayNumber } from './dates';
 import {
   NIGHTS_PER_MONTH,

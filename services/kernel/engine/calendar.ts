@@ -3,7 +3,7 @@
  * other engine module asks of them: which segment holds a night, which nights are open, what
  * minimum a move-in date carries. Works segment by segment, never day by day.
  */
-import type { BookingRange, HomeRecord } from '../domain/inventory';
+import type { BookingRange, HomeRecord } from '../inventory/records';
 import { toDayNumber } from './dates';
 
 /** A calendar segment `[start, end)`; end is Infinity when the range is open-ended. */

@@ -3,7 +3,7 @@
  * `unbookable_reason`; "get_apartment_tool": `requested_stay`). It applies the same calendar rules
  * as the bookable windows, so a fixed stay is available iff it fits one window by that window's rules.
  */
-import type { HomeRecord, IsoDate } from '../domain/inventory';
+import type { HomeRecord, IsoDate } from '../inventory/records';
 import { minimumAt, minimumPieces, segmentAt, toSegments, type Segment } from './calendar';
 import { fromDayNumber, toDayNumber } from './dates';
 import { offeredTiers } from './flex';

@@ -3,7 +3,7 @@
  * so the engine compares and steps dates with plain integer arithmetic and no time zones.
  * Inventory convention: a date is `YYYY-MM-DD` and a range is half-open `[start, end)`.
  */
-import type { IsoDate } from '../domain/inventory';
+import type { IsoDate } from '../inventory/records';
 
 const MS_PER_DAY = 86_400_000;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,5 +1,5 @@
 /** The Flex tiers an apartment accepts ("Flex options", "get_flex_options_tool"). */
-import type { FlexTier, HomeRecord } from '../domain/inventory';
+import type { FlexTier, HomeRecord } from '../inventory/records';
 import type { FlexOptions } from './types';
 
 /** "Limits": the minimum Flex commitment is 6+ months. */

@@ -2,7 +2,7 @@
  * The human sentences of an unavailable stay ("Quote": `unavailable_reason` is free text, always
  * present when `available` is false) and the structured reason of a date-specific calendar block.
  */
-import type { IsoDate } from '../domain/inventory';
+import type { IsoDate } from '../inventory/records';
 import type { StayCheck, UnbookableReason } from './types';
 
 /** A block that is not tied to calendar dates (pets, Flex tier, past dates): no `unbookable_reason`. */

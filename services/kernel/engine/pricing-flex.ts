@@ -4,7 +4,7 @@
  * ("Quote": the sum of seasonal and length-of-stay discounts applied) is always 0. The model is
  * written out with a worked example in docs/pricing.md.
  */
-import type { FlexTier, HomeRecord } from '../domain/inventory';
+import type { FlexTier, HomeRecord } from '../inventory/records';
 import { offeredTier } from './flex';
 import { NIGHTS_PER_MONTH, displayFields, flexPriceLabel, flexTermLabel, roundDiv, toDollars } from './labels';
 import type { ChargeSchedule, DisplayPrice, Pets, QuotePricing, StayRequest } from './types';

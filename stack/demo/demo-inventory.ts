@@ -1,8 +1,8 @@
 /** Seeds the deterministic demo inventory (stack/demo) into MongoDB. */
-import type { Collections } from '../store/collections';
-import { seedInventory, type SeedSummary } from '../store/seed';
-import { generateInventory } from '../../stack/demo/generate';
-import { photoBlob, photoPool } from '../../stack/demo/photos';
+import type { Collections } from '../../services/kernel/store/collections';
+import { seedInventory, type SeedSummary } from './seed-inventory';
+import { generateInventory } from './generate';
+import { photoBlob, photoPool } from './photos';
 
 export const DEMO_SEED = 42;
 export const DEMO_HOMES = 3000;

@@ -6,10 +6,10 @@
  */
 import type { Document, OptionalUnlessRequiredId } from 'mongodb';
 import type { Collection } from 'mongodb';
-import type { HomeRecord, MarketRecord, PropertyRecord } from '../domain/inventory';
-import { ensurePolicies } from '../policies/store';
-import { ensureIndexes, type Collections, type PhotoBlobRecord } from './collections';
-import { recordFullReplacement } from './inventory-changes';
+import type { HomeRecord, MarketRecord, PropertyRecord } from '../../services/kernel/inventory/records';
+import { ensurePolicies } from '../../services/policies/store';
+import { ensureIndexes, type Collections, type PhotoBlobRecord } from '../../services/kernel/store/collections';
+import { recordFullReplacement } from '../../services/kernel/store/inventory-changes';
 
 export interface InventoryInput {
   markets: MarketRecord[];

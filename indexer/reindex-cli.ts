@@ -3,9 +3,9 @@
  * Exits non-zero when any document was dropped (the old alias keeps serving).
  */
 import { SingleBar, Presets } from 'cli-progress';
-import { loadConfig } from '../services/config';
-import { createEsClient } from '../services/search/es';
-import { connectMongo } from '../services/store/mongo';
+import { loadConfig } from '../services/kernel/config';
+import { createEsClient } from '../services/kernel/store/es-client';
+import { connectMongo } from '../services/kernel/store/mongo';
 import { runIndexerJob } from './runner';
 import { NoIndexYetError } from './incremental';
 

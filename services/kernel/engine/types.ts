@@ -2,7 +2,7 @@
  * Shapes the pure stay engine returns. Field names are the spec's own (section "Apartment
  * detail", "`availability`", "Flex options", "Quote").
  */
-import type { IsoDate } from '../domain/inventory';
+import type { IsoDate } from '../inventory/records';
 
 export interface BookableWindow {
   start_date: IsoDate;

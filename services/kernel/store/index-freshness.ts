@@ -1,6 +1,6 @@
 /** The indexer's record of its last runs: what /api/public/status shows. */
 import type { Collection } from 'mongodb';
-import type { IndexerStateRecord } from '../services/store/collections';
+import type { IndexerStateRecord } from './collections';
 
 const FRESHNESS_ID = 'freshness';
 
