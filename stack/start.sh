@@ -80,6 +80,24 @@ find_java_home() {
   return 1
 }
 
+# jdk_home: the JDK both servers run on, or a clear way out.
+jdk_home() {
+  find_java_home || die "no Java 17+ JDK found (JAVA_HOME or /usr/lib/jvm/*). Install one, e.g. 'apt-get install openjdk-17-jdk-headless', or set JAVA_HOME. $ALTERNATIVES"
+}
+
+# claim_port PIDFILE PORT NAME URL: drops a stale pidfile, and refuses a port that a process
+# this script did not start holds (NAME_PORT / NAME_URL are the ways around it).
+claim_port() {
+  local pidfile="$1" port="$2" name="$3" url="$4"
+  if [[ -e "$pidfile" ]]; then
+    log "removing stale pidfile $pidfile"
+    rm -f "$pidfile"
+  fi
+  if tcp_open 127.0.0.1 "$port"; then
+    die "port $port is taken by a process this script did not start. Stop it, pick another port with ${name}_PORT=..., or use that server with ${name}_URL=$url"
+  fi
+}
+
 # ---- Elasticsearch -------------------------------------------------------------
 
 # The DESIGN's fallbacks, said once for both servers.
@@ -226,16 +244,9 @@ start_es() {
     fi
     es_fail
   fi
-  if [[ -e "$pidfile" ]]; then
-    log "removing stale pidfile $pidfile"
-    rm -f "$pidfile"
-  fi
-  if tcp_open 127.0.0.1 "$ES_PORT"; then
-    die "port $ES_PORT is taken by a process this script did not start. Stop it, pick another port with ES_PORT=..., or use that server with ES_URL=http://127.0.0.1:$ES_PORT"
-  fi
-
+  claim_port "$pidfile" "$ES_PORT" ES "http://127.0.0.1:$ES_PORT"
   local java_home
-  java_home="$(find_java_home)" || die "no Java 17+ JDK found (JAVA_HOME or /usr/lib/jvm/*). Install one, e.g. 'apt-get install openjdk-17-jdk-headless', or set JAVA_HOME. $ALTERNATIVES"
+  java_home="$(jdk_home)"
 
   ensure_es_unpacked
   write_es_config
@@ -318,16 +329,9 @@ start_mongo() {
     kill "$(pid_of "$MONGO_PIDFILE")" 2>/dev/null || true
     sleep 2
   fi
-  if [[ -e "$MONGO_PIDFILE" ]]; then
-    log "removing stale pidfile $MONGO_PIDFILE"
-    rm -f "$MONGO_PIDFILE"
-  fi
-  if tcp_open 127.0.0.1 "$MONGO_PORT"; then
-    die "port $MONGO_PORT is taken by a process this script did not start. Stop it, pick another port with MONGO_PORT=..., or use that server with MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT/"
-  fi
-
+  claim_port "$MONGO_PIDFILE" "$MONGO_PORT" MONGO "mongodb://127.0.0.1:$MONGO_PORT/"
   local java_home
-  java_home="$(find_java_home)" || die "no Java 17+ JDK found (JAVA_HOME or /usr/lib/jvm/*). Install one, e.g. 'apt-get install openjdk-17-jdk-headless', or set JAVA_HOME. $ALTERNATIVES"
+  java_home="$(jdk_home)"
   build_mongo "$java_home"
 
   mkdir -p "$MONGO_DATA"
