@@ -1,7 +1,11 @@
 /** The `property` block of the apartment read: rating and scores omitted when absent. */
+import type { FromSchema } from 'json-schema-to-ts';
 import type { PropertyRecord } from '../kernel/inventory/records';
+import type { propertyBlockSchema } from '../tools/output-pieces';
 
-export function propertyBlock(p: PropertyRecord): Record<string, unknown> {
+export type PropertyBlock = FromSchema<typeof propertyBlockSchema>;
+
+export function propertyBlock(p: PropertyRecord): PropertyBlock {
   const s = p.scores;
   return {
     id: p._id,

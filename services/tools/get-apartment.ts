@@ -1,4 +1,5 @@
 /** get_apartment_tool — GET /api/public/homes/{slug} (spec: "Apartment detail", "get_apartment_tool"). */
+import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { computeAvailability } from '../kernel/engine/availability';
 import { checkStay } from '../kernel/engine/stay-check';
@@ -29,13 +30,8 @@ const inputSchema = {
   additionalProperties: false,
 } as const;
 
-interface Args {
-  slug: string;
-  start_date?: string;
-  end_date?: string;
-  committed_nights?: number;
-  include_hero_image?: boolean;
-}
+type Args = FromSchema<typeof inputSchema>;
+export type ApartmentDetail = FromSchema<typeof apartmentOutputSchema>;
 
 function requestedStay(ctx: HomeContext, dates: RequestedDates, committedNights: number | undefined, today: string): StayCheck | null {
   // A Flex tier the apartment does not offer is reported even without dates (spec: requested_stay).
@@ -54,7 +50,7 @@ export function apartmentDetail(
   committedNights: number | undefined,
   deps: Deps,
   today: string,
-): Record<string, unknown> {
+): ApartmentDetail {
   const { home, property, market } = ctx;
   const base = deps.config.publicBaseUrl;
   const check = requestedStay(ctx, dates, committedNights, today);
@@ -96,7 +92,7 @@ export function apartmentDetail(
   };
 }
 
-export const getApartmentTool = defineTool<Args, Record<string, unknown>>({
+export const getApartmentTool = defineTool<Args, ApartmentDetail>({
   name: 'get_apartment_tool',
   title: 'Read one apartment',
   description:
@@ -115,7 +111,7 @@ export const getApartmentTool = defineTool<Args, Record<string, unknown>>({
     query: ['committed_nights'],
     summary: 'One apartment with its availability calendar',
   },
-  async handler(args, { deps, today }): Promise<ToolResult<Record<string, unknown>>> {
+  async handler(args, { deps, today }): Promise<ToolResult<ApartmentDetail>> {
     const dates = readStayArgs(args, today, APARTMENT_READ_POLICY);
     const ctx = await loadHome(deps, args.slug);
     const data = apartmentDetail(ctx, dates, args.committed_nights, deps, today);

@@ -1,4 +1,5 @@
 /** get_quote_tool — GET /api/public/homes/{slug}/quote (spec: "Quote", "get_quote_tool"). */
+import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
 import { offeredTiers } from '../kernel/engine/flex';
 import { priceStay } from '../kernel/engine/pricing';
@@ -22,21 +23,15 @@ const inputSchema = {
   additionalProperties: false,
 } as const;
 
-interface Args {
-  home_slug: string;
-  start_date: string;
-  end_date: string;
-  committed_nights?: number;
-  cats?: number;
-  dogs?: number;
-}
+type Args = FromSchema<typeof inputSchema>;
+export type Quote = FromSchema<typeof quoteOutputSchema>;
 
 /** A past start is simply not bookable (available: false); dates beyond 3 years are refused, as on the apartment read. */
 const QUOTE_POLICY: DatePolicy = { maxPastDays: null, maxStartAheadDays: null, threeYearLimit: true };
 
 export const GUARANTEE = "Every stay is backed by the operator's guarantee.";
 
-export const getQuoteTool = defineTool<Args, Record<string, unknown>>({
+export const getQuoteTool = defineTool<Args, Quote>({
   name: 'get_quote_tool',
   title: 'Price quote for a stay',
   description:

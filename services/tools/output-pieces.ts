@@ -22,6 +22,7 @@ export const mediaSchema = {
       position: { type: 'integer' },
     },
     required: ['url', 'widget_url', 'type', 'source', 'position'],
+    additionalProperties: false,
   },
 } as const;
 
@@ -34,6 +35,7 @@ export const unbookableReasonSchema = {
     minimum_nightly_stay: { type: 'integer' },
   },
   required: ['code', 'date'],
+  additionalProperties: false,
 } as const;
 
 export const stayCheckSchema = {
@@ -44,10 +46,53 @@ export const stayCheckSchema = {
     unbookable_reason: unbookableReasonSchema,
   },
   required: ['available'],
+  additionalProperties: false,
 } as const;
 
 export const petPolicySchema = {
   type: 'object',
   properties: { cats_allowed: { type: 'boolean' }, dogs_allowed: { type: 'boolean' } },
   required: ['cats_allowed', 'dogs_allowed'],
+  additionalProperties: false,
+} as const;
+
+const score = (what: string) =>
+  [
+    { type: 'integer', minimum: 0, maximum: 100, description: `${what} score; omitted until computed.` },
+    { type: 'string' },
+  ] as const;
+const [walk, walkText] = score('Walk');
+const [transit, transitText] = score('Transit');
+const [bike, bikeText] = score('Bike');
+
+/** The building block of the apartment read (spec: Apartment detail, `property`). */
+export const propertyBlockSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    address: { type: 'string' },
+    city: { type: 'string' },
+    state: { type: 'string' },
+    latitude: { type: 'number' },
+    longitude: { type: 'number' },
+    amenities: { type: 'array', items: { type: 'string' } },
+    description: { type: 'string' },
+    member_rating: {
+      type: 'object',
+      description: "Guest survey rating of the building; omitted when it has none.",
+      properties: { average: { type: 'number' }, count: { type: 'integer' } },
+      required: ['average', 'count'],
+      additionalProperties: false,
+    },
+    walk_score: walk,
+    walk_score_description: walkText,
+    transit_score: transit,
+    transit_score_description: transitText,
+    bike_score: bike,
+    bike_score_description: bikeText,
+  },
+  required: ['id', 'slug', 'name', 'address', 'city', 'state', 'latitude', 'longitude', 'amenities', 'description'],
+  additionalProperties: false,
 } as const;

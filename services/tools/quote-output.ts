@@ -1,7 +1,7 @@
 /** Output schema of get_quote_tool (spec: "Quote"). */
 import { displayPriceProperties, mediaSchema, petPolicySchema, unbookableReasonSchema } from './output-pieces';
 
-const section = { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] } as const;
+const section = { type: 'object', properties: { total: { type: 'number' } }, required: ['total'], additionalProperties: false } as const;
 
 export const quoteOutputSchema = {
   type: 'object',
@@ -20,6 +20,7 @@ export const quoteOutputSchema = {
         deferred: section,
         total_cost: { type: 'number', description: 'Whole-stay total; omitted for Flex.' },
       },
+      additionalProperties: false,
     },
     monthly_total: { type: 'number' },
     total_discount: { type: 'number' },
@@ -31,5 +32,6 @@ export const quoteOutputSchema = {
     media: mediaSchema,
     widget_hero_image_url: { type: ['string', 'null'] },
   },
-  required: ['home_slug', 'available', 'currency', 'pet_policy', 'media', 'widget_hero_image_url'],
+  required: ['home_slug', 'available', 'currency', 'pet_policy', 'media', 'widget_hero_image_url', 'guarantee'],
+  additionalProperties: false,
 } as const;

@@ -4,7 +4,7 @@
  * past, nothing more than 3 years ahead, `indefinite` only with committed_nights.
  */
 import { badRequest } from '../kernel/errors';
-import { addDays, parseIsoDate } from '../kernel/engine/dates';
+import { addDays, addYears, parseIsoDate } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { StayRequest } from '../kernel/engine/types';
 
@@ -29,13 +29,6 @@ export interface DatePolicy {
 }
 
 export const APARTMENT_READ_POLICY: DatePolicy = { maxPastDays: 7, maxStartAheadDays: null, threeYearLimit: true };
-
-/** today + n years, on the same day of the month (Feb 29 rolls to Mar 1). */
-export function addYears(today: IsoDate, years: number): IsoDate {
-  const [y, m, d] = today.split('-').map(Number);
-  const t = new Date(Date.UTC(y + years, m - 1, d));
-  return t.toISOString().slice(0, 10);
-}
 
 export function requireDate(name: string, value: string): IsoDate {
   const date = parseIsoDate(value);

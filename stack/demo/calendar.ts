@@ -4,7 +4,8 @@
  * maintenance and turnover days, plus one-day segments that forbid a move-in or a move-out.
  */
 import type { BookingRange, IsoDate } from '../../services/kernel/inventory/records';
-import { addMonths, addDays, dayNumber, isoFromDayNumber, nthWeekdayOfMonth, weekday } from './dates';
+import { addMonths, addDays, toDayNumber, fromDayNumber, weekday } from '../../services/kernel/engine/dates';
+import { nthWeekdayOfMonth } from './dates';
 import type { Rng } from './prng';
 
 export const CALENDAR_LEAD_DAYS = 30;
@@ -43,7 +44,7 @@ export interface CalendarPolicy {
 }
 
 export function calendarPolicy(rng: Rng, span: CalendarSpan): CalendarPolicy {
-  const start = dayNumber(span.start), end = dayNumber(span.end);
+  const start = toDayNumber(span.start), end = toDayNumber(span.end);
   const days = new Map<number, RestrictedDay>();
   const restrict = (day: number, flag: 'moveIn' | 'moveOut') => {
     if (day < start || day >= end) return;
@@ -58,7 +59,7 @@ export function calendarPolicy(rng: Rng, span: CalendarSpan): CalendarPolicy {
   if (rng.chance(0.15)) for (let i = rng.int(2, 6); i > 0; i--) restrict(rng.int(start, end - 1), 'moveIn');
   if (rng.chance(0.25)) {
     // No check-out on holidays: the night before each holiday may not be a stay's last.
-    for (const holiday of holidays(span)) restrict(dayNumber(holiday) - 1, 'moveOut');
+    for (const holiday of holidays(span)) restrict(toDayNumber(holiday) - 1, 'moveOut');
     for (let i = rng.int(0, 4); i > 0; i--) restrict(rng.int(start, end - 1), 'moveOut');
   }
   const offMarket = rng.chance(OFF_MARKET_SHARE);
@@ -87,7 +88,7 @@ interface Block {
 }
 
 export function buildCalendar(rng: Rng, span: CalendarSpan, today: IsoDate, policy: CalendarPolicy): BookingRange[] {
-  const start = dayNumber(span.start), end = dayNumber(span.end), now = dayNumber(today);
+  const start = toDayNumber(span.start), end = toDayNumber(span.end), now = toDayNumber(today);
   const blocks = policy.offMarket ? offMarketBlocks(rng, start, end, now) : occupancyBlocks(rng, start, end, now, policy.occupancy);
   const last = blocks[blocks.length - 1];
   const ranges: BookingRange[] = [];
@@ -157,8 +158,8 @@ function occupancyBlocks(rng: Rng, start: number, end: number, today: number, oc
 
 function range(start: number, end: number | null, open: boolean, moveIn: boolean, moveOut: boolean, reason: string | null): BookingRange {
   return {
-    start_date: isoFromDayNumber(start),
-    end_date: end === null ? null : isoFromDayNumber(end),
+    start_date: fromDayNumber(start),
+    end_date: end === null ? null : fromDayNumber(end),
     open_for_occupancy: open,
     move_in_allowed: moveIn,
     move_out_allowed: moveOut,

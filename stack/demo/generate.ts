@@ -4,7 +4,7 @@
  * (seed, homes, today): no clock, no Math.random, so equal inputs give byte-identical records.
  */
 import type { HomeRecord, IsoDate, MarketRecord, PropertyRecord } from '../../services/kernel/inventory/records';
-import { isIsoDate } from './dates';
+import { parseIsoDate } from '../../services/kernel/engine/dates';
 import { generateHomes } from './homes';
 import { buildMarkets } from './markets';
 import { planBuildings } from './properties';
@@ -28,7 +28,7 @@ export function generateInventory(opts: GenerateOptions): DemoInventory {
   const { seed, homes, today } = opts;
   if (!Number.isSafeInteger(seed)) throw new Error(`seed must be an integer, got ${seed}`);
   if (!Number.isSafeInteger(homes) || homes < 0) throw new Error(`homes must be a non-negative integer, got ${homes}`);
-  if (!isIsoDate(today)) throw new Error(`today must be a YYYY-MM-DD date, got ${today}`);
+  if (parseIsoDate(today) === null) throw new Error(`today must be a YYYY-MM-DD date, got ${today}`);
   const plans = planBuildings(seed, homes, today);
   return {
     markets: buildMarkets(today),

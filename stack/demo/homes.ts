@@ -4,7 +4,8 @@
  */
 import type { HomeRecord, IsoDate, LaundryType, PhotoRef } from '../../services/kernel/inventory/records';
 import { buildCalendar, calendarPolicy, calendarSpan, firstMoveInDate, type CalendarSpan } from './calendar';
-import { addDays, maxDate, timestampOn } from './dates';
+import { addDays, maxDate } from '../../services/kernel/engine/dates';
+import { timestampOn } from './dates';
 import { BEDROOM_PHOTO_IDS, KITCHEN_PHOTO_IDS, LIVING_ROOM_PHOTO_IDS, photoCaption } from './photo-pool';
 import { rngFor, type Rng } from './prng';
 import type { BuildingPlan } from './properties';

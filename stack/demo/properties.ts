@@ -8,7 +8,8 @@ import {
   buildingAmenities, buildingDescription, buildingFeatures, buildingName, buildingRating, buildingStories,
   locationScores, type BuildingFeatures,
 } from './building-traits';
-import { addDays, timestampOn } from './dates';
+import { addDays } from '../../services/kernel/engine/dates';
+import { timestampOn } from './dates';
 import { placements, type Placement } from './markets';
 import { slugify } from './metros';
 import { EXTERIOR_PHOTO_IDS, photoCaption } from './photo-pool';

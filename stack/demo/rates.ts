@@ -7,7 +7,8 @@ import type {
   Fees, FlexTier, IsoDate, LengthOfStayDiscount, SeasonalDiscount, SpecialOffer,
 } from '../../services/kernel/inventory/records';
 import type { CalendarSpan } from './calendar';
-import { addDays, daysBetween, monthDay } from './dates';
+import { addDays, daysBetween } from '../../services/kernel/engine/dates';
+import { monthDay } from './dates';
 import type { Rng } from './prng';
 
 const MONTHLY_BASE_BY_BEDROOMS = [2500, 3100, 4000, 5100, 6300];

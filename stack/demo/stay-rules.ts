@@ -5,7 +5,8 @@
  */
 import type { IsoDate, MinimumStayRule } from '../../services/kernel/inventory/records';
 import type { CalendarSpan } from './calendar';
-import { addDays, nthWeekdayOfMonth } from './dates';
+import { addDays } from '../../services/kernel/engine/dates';
+import { nthWeekdayOfMonth } from './dates';
 import type { Rng } from './prng';
 
 /**

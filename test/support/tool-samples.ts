@@ -20,7 +20,10 @@ export type ToolSample = (s: SampleSource) => Record<string, unknown>;
 export const TOOL_SAMPLES: Record<string, ToolSample> = {
   list_markets_tool: () => ({}),
   get_policies_faq_tool: (s) => s.pick([{}, { topic: 'pets' }, { topic: 'security_deposit' }]),
-  get_apartment_tool: (s) => ({ slug: s.slugOrUnknown() }),
+  get_apartment_tool: (s) => {
+    const stay = s.stay();
+    return s.pick([{ slug: s.slugOrUnknown() }, { slug: s.slugOrUnknown(), start_date: stay.start, end_date: stay.end }]);
+  },
   get_flex_options_tool: (s) => ({ home_slug: s.slugOrUnknown() }),
   get_quote_tool: (s) => {
     const stay = s.stay();

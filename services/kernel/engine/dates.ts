@@ -87,3 +87,24 @@ export function maxDate(first: IsoDate, ...rest: IsoDate[]): IsoDate {
 export function todayIso(now: Date): IsoDate {
   return fromDayNumber(Math.floor(now.getTime() / MS_PER_DAY));
 }
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekday(date: IsoDate): number {
+  return (toDayNumber(date) + 4) % 7; // 1970-01-01 was a Thursday
+}
+
+/** Same day of month `months` later, clamped to the month's last day (Jan 31 + 1 = Feb 28/29). */
+export function addMonths(date: IsoDate, months: number): IsoDate {
+  const [y, m, d] = date.split('-').map(Number);
+  const index = y * 12 + (m - 1) + months;
+  const year = Math.floor(index / 12);
+  const month = index - year * 12;
+  const lastDay = dayNumberOf(year + (month === 11 ? 1 : 0), ((month + 1) % 12) + 1, 1) - dayNumberOf(year, month + 1, 1);
+  return fromDayNumber(dayNumberOf(year, month + 1, Math.min(d, lastDay)));
+}
+
+/** The same month and day `years` later (Feb 29 rolls to Mar 1): the spec's "3 years ahead" limit. */
+export function addYears(date: IsoDate, years: number): IsoDate {
+  const [y, m, d] = date.split('-').map(Number);
+  return fromDayNumber(dayNumberOf(y + years, m, d));
+}

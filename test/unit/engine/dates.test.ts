@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import {
   addDays,
+  addMonths,
+  addYears,
   compareDates,
   daysBetween,
   fromDayNumber,
@@ -9,6 +11,7 @@ import {
   parseIsoDate,
   toDayNumber,
   todayIso,
+  weekday,
 } from '../../../services/kernel/engine/dates';
 
 describe('parseIsoDate', () => {
@@ -69,5 +72,26 @@ describe('date arithmetic', () => {
   it('reads today in UTC from the clock value it is given', () => {
     expect(todayIso(new Date('2027-01-01T23:59:59.999Z'))).toBe('2027-01-01');
     expect(todayIso(new Date('2027-01-01T23:30:00-05:00'))).toBe('2027-01-02');
+  });
+});
+
+describe('addMonths, addYears, weekday', () => {
+  it('steps months clamped to the last day of the month', () => {
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addMonths('2028-01-31', 1)).toBe('2028-02-29');
+    expect(addMonths('2026-11-15', 3)).toBe('2027-02-15');
+    expect(addMonths('2026-03-31', -1)).toBe('2026-02-28');
+  });
+
+  it('steps years on the same day, rolling Feb 29 to Mar 1', () => {
+    expect(addYears('2026-11-22', 3)).toBe('2029-11-22');
+    expect(addYears('2028-02-29', 3)).toBe('2031-03-01');
+    expect(addYears('2028-02-29', 4)).toBe('2032-02-29');
+  });
+
+  it('names weekdays with 0 = Sunday', () => {
+    expect(weekday('2026-11-22')).toBe(0);
+    expect(weekday('1970-01-01')).toBe(4);
+    expect(weekday('2026-11-26')).toBe(4);
   });
 });
