@@ -1,6 +1,6 @@
 /** openapi.json (OpenAPI 3.1.0, API version 1.0.0), derived from the tool registry. */
 import type { AnyTool } from '../tools/tool';
-import { errorSchema } from '../tools/schemas';
+import { errorObjectSchema as errorSchema } from '../kernel/inventory/schema-pieces';
 
 type Schema = Record<string, unknown>;
 

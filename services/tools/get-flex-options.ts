@@ -1,5 +1,7 @@
 /** get_flex_options_tool — GET /api/public/homes/{slug}/flex-options (spec: "Flex options"). */
-import { flexOptions } from '../kernel/engine/flex';
+import type { FromSchema } from 'json-schema-to-ts';
+import { offeredTiers } from '../kernel/engine/flex';
+import type { HomeRecord } from '../kernel/inventory/records';
 import { loadHome } from '../homes/repository';
 import { defineTool, READ_ONLY } from './tool';
 
@@ -16,15 +18,28 @@ const outputSchema = {
     home_slug: { type: 'string' },
     available_tiers: {
       type: 'array',
-      items: { type: 'object', properties: { committed_nights: { type: 'integer' } }, required: ['committed_nights'] },
+      items: { type: 'object', properties: { committed_nights: { type: 'integer' } }, required: ['committed_nights'], additionalProperties: false },
     },
     eligible_for_flexible_stays: { type: 'boolean' },
     minimum_nightly_stay: { type: 'integer' },
   },
   required: ['home_slug', 'available_tiers', 'eligible_for_flexible_stays', 'minimum_nightly_stay'],
+  additionalProperties: false,
 } as const;
 
-export const getFlexOptionsTool = defineTool<{ home_slug: string }, ReturnType<typeof flexOptions>>({
+export type FlexOptions = FromSchema<typeof outputSchema>;
+
+/** The "Flex options" resource; tier rates are not shown ("Fields of a tier beyond committed_nights: not shown"). */
+export function flexOptions(home: HomeRecord): FlexOptions {
+  return {
+    home_slug: home.slug,
+    available_tiers: offeredTiers(home).map((t) => ({ committed_nights: t.committed_nights })),
+    eligible_for_flexible_stays: home.flex_eligible,
+    minimum_nightly_stay: home.minimum_nightly_stay,
+  };
+}
+
+export const getFlexOptionsTool = defineTool<FromSchema<typeof inputSchema>, FlexOptions>({
   name: 'get_flex_options_tool',
   title: 'Flex tiers of an apartment',
   description:

@@ -21,6 +21,7 @@ const placeSchema = {
   type: 'object',
   properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } },
   required: ['slug', 'name', 'state'],
+  additionalProperties: false,
 } as const;
 
 const outputSchema = {
@@ -32,16 +33,17 @@ const outputSchema = {
         type: 'object',
         properties: { ...placeSchema.properties, cities: { type: 'array', items: placeSchema } },
         required: ['slug', 'name', 'state', 'cities'],
+        additionalProperties: false,
       },
     },
     count: { type: 'integer' },
   },
   required: ['markets', 'count'],
+  additionalProperties: false,
 } as const;
 
 type Args = FromSchema<typeof inputSchema>;
-type Place = FromSchema<typeof placeSchema>;
-export type MarketsList = { markets: Array<Place & { cities: Place[] }>; count: number };
+export type MarketsList = FromSchema<typeof outputSchema>;
 
 export const listMarketsTool = defineTool<Args, MarketsList>({
   name: 'list_markets_tool',

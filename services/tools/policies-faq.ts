@@ -24,10 +24,12 @@ const outputSchema = {
         type: 'object',
         properties: { topic: { type: 'string', enum: POLICY_TOPICS }, answer: { type: 'string' } },
         required: ['topic', 'answer'],
+        additionalProperties: false,
       },
     },
   },
   required: ['entries'],
+  additionalProperties: false,
 } as const;
 
 type Args = FromSchema<typeof inputSchema>;

@@ -3,16 +3,14 @@
  * the spec's rules for them (section "Errors"): real dates only, start no more than 7 days in the
  * past, nothing more than 3 years ahead, `indefinite` only with committed_nights.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
+import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
 import { addDays, addYears, parseIsoDate } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { StayRequest } from '../kernel/engine/types';
 
-export interface StayArgs {
-  start_date?: string;
-  end_date?: string;
-  committed_nights?: number;
-}
+export type StayArgs = FromSchema<{ type: 'object'; properties: typeof stayArgProperties; additionalProperties: false }>;
 
 export type RequestedDates =
   | { kind: 'none' }
@@ -81,16 +79,8 @@ export function stayClip(dates: RequestedDates): { start_date: IsoDate; end_date
 }
 
 export const stayArgProperties = {
-  start_date: {
-    type: 'string',
-    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
-    description: 'Move-in date, YYYY-MM-DD.',
-  },
-  end_date: {
-    type: 'string',
-    pattern: '^([0-9]{4}-[0-9]{2}-[0-9]{2}|indefinite)$',
-    description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay (then committed_nights is required).',
-  },
+  start_date: { ...isoDateSchema, description: 'Move-in date, YYYY-MM-DD.' },
+  end_date: endDateSchema,
   committed_nights: {
     type: 'integer',
     minimum: 1,

@@ -1,6 +1,5 @@
 /** The Flex tiers an apartment accepts ("Flex options", "get_flex_options_tool"). */
 import type { FlexTier, HomeRecord } from '../inventory/records';
-import type { FlexOptions } from './types';
 
 /** "Limits": the minimum Flex commitment is 6+ months. */
 export const MINIMUM_FLEX_COMMITTED_NIGHTS = 180;
@@ -30,14 +29,4 @@ export function offeredTiers(home: HomeRecord): FlexTier[] {
 /** The offered tier with exactly `committedNights`, or null when the apartment does not accept it. */
 export function offeredTier(home: HomeRecord, committedNights: number): FlexTier | null {
   return offeredTiers(home).find((t) => t.committed_nights === committedNights) ?? null;
-}
-
-/** The "Flex options" resource; tier rates are not shown ("Fields of a tier beyond committed_nights: not shown"). */
-export function flexOptions(home: HomeRecord): FlexOptions {
-  return {
-    home_slug: home.slug,
-    available_tiers: offeredTiers(home).map((t) => ({ committed_nights: t.committed_nights })),
-    eligible_for_flexible_stays: home.flex_eligible,
-    minimum_nightly_stay: home.minimum_nightly_stay,
-  };
 }

@@ -100,11 +100,3 @@ export interface QuotePricing extends DisplayPrice {
   currency: 'USD';
 }
 
-/** The "Flex options" resource. */
-export interface FlexOptions {
-  home_slug: string;
-  available_tiers: { committed_nights: number }[];
-  /** False means the apartment opts out of Flex and `available_tiers` is empty. */
-  eligible_for_flexible_stays: boolean;
-  minimum_nightly_stay: number;
-}

@@ -4,19 +4,19 @@
  * Timestamps (created_at, updated_at, deleted_at) are set by the importer, not read from files.
  */
 
-const date = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' } as const;
-const dateOrNull = { anyOf: [date, { type: 'null' }] } as const;
-const slug = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 200 } as const;
-const id = { type: 'string', minLength: 1, maxLength: 100 } as const;
-const cents = { type: 'integer', minimum: 0 } as const;
-const text = { type: 'string', maxLength: 10000 } as const;
-const percent = { type: 'number', minimum: 0, maximum: 100 } as const;
-const lat = { type: 'number', minimum: -90, maximum: 90 } as const;
-const lon = { type: 'number', minimum: -180, maximum: 180 } as const;
-const photos = {
-  type: 'array',
-  items: { type: 'object', properties: { id, caption: text }, required: ['id'], additionalProperties: false },
-} as const;
+import {
+  centsSchema as cents,
+  idSchema as id,
+  isoDateOrNullSchema as dateOrNull,
+  isoDateSchema as date,
+  latitudeSchema as lat,
+  longitudeSchema as lon,
+  percentSchema as percent,
+  photoRefsSchema as photos,
+  slugSchema as slug,
+  stateCodeSchema as stateCode,
+  textSchema as text,
+} from './schema-pieces';
 
 export const marketRecordSchema = {
   type: 'object',
@@ -24,14 +24,14 @@ export const marketRecordSchema = {
     _id: slug,
     slug,
     name: text,
-    state: { type: 'string', pattern: '^[A-Z]{2}$' },
+    state: stateCode,
     latitude: lat,
     longitude: lon,
     cities: {
       type: 'array',
       items: {
         type: 'object',
-        properties: { slug, name: text, state: { type: 'string', pattern: '^[A-Z]{2}$' }, latitude: lat, longitude: lon },
+        properties: { slug, name: text, state: stateCode, latitude: lat, longitude: lon },
         required: ['slug', 'name', 'state', 'latitude', 'longitude'],
         additionalProperties: false,
       },
@@ -60,7 +60,7 @@ export const propertyRecordSchema = {
     neighborhood_id: id,
     address: text,
     city: text,
-    state: { type: 'string', pattern: '^[A-Z]{2}$' },
+    state: stateCode,
     latitude: lat,
     longitude: lon,
     amenities: { type: 'array', items: text },

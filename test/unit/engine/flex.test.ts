@@ -1,4 +1,5 @@
-import { flexOptions, offeredTiers } from '../../../services/kernel/engine/flex';
+import { offeredTiers } from '../../../services/kernel/engine/flex';
+import { flexOptions } from '../../../services/tools/get-flex-options';
 import { makeHome } from '../../support/arbitraries';
 
 const tiers = [
