@@ -1,7 +1,7 @@
 /**
- * JSON Schemas of the canonical records, for ops imports (`npm run import`). A test validates
- * generated inventory against them, so they cannot drift from `inventory.ts` unnoticed.
- * Timestamps (created_at, updated_at, deleted_at) are set by the importer, not read from files.
+ * JSON Schemas of the canonical records: the one definition of each record. The TypeScript types
+ * (records.ts) are derived from them, and ops imports (`npm run import`) are validated with them.
+ * Timestamps (created_at, updated_at, deleted_at) are set by the writer, not read from files.
  */
 
 import {
@@ -47,6 +47,7 @@ export const marketRecordSchema = {
     },
   },
   required: ['_id', 'slug', 'name', 'state', 'latitude', 'longitude', 'cities', 'neighborhoods'],
+  additionalProperties: false,
 } as const;
 
 export const propertyRecordSchema = {
@@ -100,6 +101,7 @@ export const propertyRecordSchema = {
     'longitude', 'amenities', 'has_pool', 'has_gym', 'has_elevator', 'description', 'photos', 'rating', 'scores',
     'allows_cats', 'allows_dogs',
   ],
+  additionalProperties: false,
 } as const;
 
 const bookingRange = {
@@ -116,11 +118,13 @@ const bookingRange = {
   additionalProperties: false,
 } as const;
 
-const dated = (extra: Record<string, unknown>, required: string[]) =>
+/** A record over the half-open date range [start_date, end_date) with more fields, all required. */
+const dated = <const E extends Record<string, object>>(extra: E, description: string) =>
   ({
     type: 'object',
+    description,
     properties: { start_date: date, end_date: date, ...extra },
-    required: ['start_date', 'end_date', ...required],
+    required: ['start_date', 'end_date', ...(Object.keys(extra) as Array<Extract<keyof E, string>>)],
     additionalProperties: false,
   }) as const;
 
@@ -156,7 +160,10 @@ export const homeRecordSchema = {
       required: ['cleaning_fee_cents', 'monthly_service_fee_cents', 'pet_fee_cents', 'monthly_pet_rent_cents'],
       additionalProperties: false,
     },
-    seasonal_discounts: { type: 'array', items: dated({ percent, label: text }, ['percent', 'label']) },
+    seasonal_discounts: {
+      type: 'array',
+      items: dated({ percent, label: text }, 'A percentage off the rent of each night that falls in [start_date, end_date).'),
+    },
     length_of_stay_discounts: {
       type: 'array',
       items: {
@@ -166,7 +173,16 @@ export const homeRecordSchema = {
         additionalProperties: false,
       },
     },
-    special_offer: { anyOf: [dated({ percent, label: text }, ['percent', 'label']), { type: 'null' }] },
+    special_offer: {
+      anyOf: [
+        dated(
+          { percent, label: text },
+          'A vacancy-driven offer, generated automatically: a percentage off all rent for stays that move in inside ' +
+            '[start_date, end_date); active while today is before end_date.',
+        ),
+        { type: 'null' },
+      ],
+    },
     flex_eligible: { type: 'boolean' },
     flex_tiers: {
       type: 'array',
@@ -178,7 +194,13 @@ export const homeRecordSchema = {
       },
     },
     minimum_nightly_stay: { type: 'integer', minimum: 1, maximum: 365 },
-    minimum_stay_rules: { type: 'array', items: dated({ minimum_nightly_stay: { type: 'integer', minimum: 1, maximum: 365 } }, ['minimum_nightly_stay']) },
+    minimum_stay_rules: {
+      type: 'array',
+      items: dated(
+        { minimum_nightly_stay: { type: 'integer', minimum: 1, maximum: 365 } },
+        'A stricter minimum stay that binds stays whose move-in date lies in [start_date, end_date).',
+      ),
+    },
     calendar: { type: 'array', items: bookingRange, maxItems: 5000 },
     available_from: dateOrNull,
     must_vacate_by: dateOrNull,
@@ -191,6 +213,7 @@ export const homeRecordSchema = {
     'seasonal_discounts', 'length_of_stay_discounts', 'special_offer', 'flex_eligible', 'flex_tiers',
     'minimum_nightly_stay', 'minimum_stay_rules', 'calendar', 'available_from', 'must_vacate_by', 'published',
   ],
+  additionalProperties: false,
 } as const;
 
 /** One line of an import file. */
