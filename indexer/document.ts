@@ -6,6 +6,7 @@ import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kerne
 import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
 import { offeredTiers } from '../services/kernel/engine/flex';
+import { heroPhoto } from '../services/kernel/inventory/photo-order';
 import { withBuildingRules } from '../services/kernel/engine/building-rules';
 
 export interface WindowDocument {
@@ -95,7 +96,7 @@ export function toHomeDocument(
   const offer = home.special_offer;
   // "Active" = its move-in window has not closed yet (spec: deals_only, vacancy-driven offers).
   const offerActive = offer !== null && offer.end_date > today;
-  const hero = home.photos[0] ?? property.photos[0] ?? null;
+  const hero = heroPhoto(home, property);
   const flexTiers = offeredTiers(home).map((t) => t.committed_nights);
   const windows = availability.bookable_windows.map((w) => ({
     start_date: w.start_date,
@@ -163,7 +164,7 @@ export function toHomeDocument(
     must_vacate_by: home.must_vacate_by,
     windows,
     hero_photo_id: hero?.id ?? null,
-    hero_photo_source: home.photos[0] ? 'unit' : hero ? 'property' : null,
+    hero_photo_source: hero?.source ?? null,
     created_at: home.created_at.toISOString(),
     updated_at: home.updated_at.toISOString(),
     indexed_for: today,

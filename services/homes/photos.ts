@@ -3,6 +3,7 @@
  * "Quote" media, "Search result" media): unit photos first, then building photos.
  */
 import type { HomeRecord, PropertyRecord } from '../kernel/inventory/records';
+import { heroPhoto, orderedPhotos } from '../kernel/inventory/photo-order';
 import { photoUrl, widgetPhotoUrl } from '../media/photos';
 
 export interface DetailPhoto {
@@ -24,14 +25,11 @@ export interface MediaItem {
 
 /** The full, uncapped list; the first carries `hero: true`. */
 export function detailPhotos(home: HomeRecord, property: PropertyRecord, baseUrl: string): DetailPhoto[] {
-  const all = [
-    ...home.photos.map((p) => ({ p, source: 'unit' as const })),
-    ...property.photos.map((p) => ({ p, source: 'building' as const })),
-  ];
-  return all.map(({ p, source }, position) => ({
+  return orderedPhotos(home, property).map((p, position) => ({
     url: photoUrl(baseUrl, p.id),
     widget_url: widgetPhotoUrl(baseUrl, p.id),
-    source,
+    // The detail names the building's photos "building" (spec: Apartment detail, photos).
+    source: p.source === 'unit' ? ('unit' as const) : ('building' as const),
     position,
     ...(p.caption ? { caption: p.caption } : {}),
     ...(position === 0 ? { hero: true as const } : {}),
@@ -40,11 +38,9 @@ export function detailPhotos(home: HomeRecord, property: PropertyRecord, baseUrl
 
 /** Up to `limit` photos, hero first (spec: "photos in media: up to 6 (search: 1)"). */
 export function mediaItems(home: HomeRecord, property: PropertyRecord, baseUrl: string, limit: number): MediaItem[] {
-  const ids = [
-    ...home.photos.map((p) => ({ id: p.id, source: 'unit' as const })),
-    ...property.photos.map((p) => ({ id: p.id, source: 'property' as const })),
-  ].slice(0, limit);
-  return ids.map(({ id, source }, position) => ({
+  return orderedPhotos(home, property)
+    .slice(0, limit)
+    .map(({ id, source }, position) => ({
     url: photoUrl(baseUrl, id),
     widget_url: widgetPhotoUrl(baseUrl, id),
     type: 'photo',
@@ -53,7 +49,7 @@ export function mediaItems(home: HomeRecord, property: PropertyRecord, baseUrl: 
   }));
 }
 
-/** The id of the hero photo (first unit photo, else first building photo), or null. */
+/** The id of the hero photo, or null. */
 export function heroPhotoId(home: HomeRecord, property: PropertyRecord): string | null {
-  return home.photos[0]?.id ?? property.photos[0]?.id ?? null;
+  return heroPhoto(home, property)?.id ?? null;
 }

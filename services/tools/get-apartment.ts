@@ -2,14 +2,13 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { computeAvailability } from '../kernel/engine/availability';
-import { checkStay } from '../kernel/engine/stay-check';
+import { checkFlexTier, checkStartOnly, checkStay } from '../kernel/engine/stay-check';
 import { offeredTier, offeredTiers } from '../kernel/engine/flex';
-import { flexTierSentence } from '../kernel/engine/unavailable-reasons';
 import type { StayCheck, StayRequest } from '../kernel/engine/types';
 import { loadHome, type HomeContext } from '../homes/repository';
 import { detailPhotos, heroPhotoId, mediaItems } from '../homes/photos';
 import { homeUrl, reservationLink, type LinkDates } from '../homes/links';
-import { checkStartOnly, priceForView } from '../homes/pricing-view';
+import { priceForView } from '../homes/pricing-view';
 import { propertyBlock } from '../homes/property-block';
 import { apartmentOutputSchema } from './apartment-output';
 import { APARTMENT_READ_POLICY, readStayArgs, stayArgProperties, stayClip, type RequestedDates } from './stay-args';
@@ -35,10 +34,8 @@ export type ApartmentDetail = FromSchema<typeof apartmentOutputSchema>;
 
 function requestedStay(ctx: HomeContext, dates: RequestedDates, committedNights: number | undefined, today: string): StayCheck | null {
   // A Flex tier the apartment does not offer is reported even without dates (spec: requested_stay).
-  if (committedNights !== undefined && dates.kind !== 'stay' && !offeredTier(ctx.home, committedNights)) {
-    const offered = offeredTiers(ctx.home).map((t) => t.committed_nights);
-    return { available: false, unavailable_reason: flexTierSentence(committedNights, offered) };
-  }
+  const tierCheck = committedNights !== undefined && dates.kind !== 'stay' ? checkFlexTier(ctx.home, committedNights) : null;
+  if (tierCheck) return tierCheck;
   if (dates.kind === 'none') return null;
   if (dates.kind === 'start_only') return checkStartOnly(ctx.home, dates.start_date, today);
   return checkStay(ctx.home, dates.stay, { cats: 0, dogs: 0 }, today);

@@ -1,9 +1,8 @@
 /** get_quote_tool — GET /api/public/homes/{slug}/quote (spec: "Quote", "get_quote_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
-import { offeredTiers } from '../kernel/engine/flex';
 import { priceStay } from '../kernel/engine/pricing';
-import { checkStay } from '../kernel/engine/stay-check';
+import { checkFlexTier, checkStay } from '../kernel/engine/stay-check';
 import type { StayRequest } from '../kernel/engine/types';
 import { mediaItems } from '../homes/photos';
 import { loadHome } from '../homes/repository';
@@ -58,16 +57,10 @@ export const getQuoteTool = defineTool<Args, Quote>({
     if (dates.kind !== 'stay') throw badRequest('invalid_parameters', 'start_date and end_date are required.');
     const { home, property } = await loadHome(deps, args.home_slug);
     const stay: StayRequest = dates.stay;
-    if (stay.kind === 'flex') {
-      const offered = offeredTiers(home).map((t) => t.committed_nights);
-      if (!offered.includes(stay.committed_nights)) {
-        throw badRequest(
-          'tier_not_offered',
-          offered.length === 0
-            ? `Apartment "${home.slug}" does not accept Flex stays.`
-            : `Apartment "${home.slug}" does not offer a ${stay.committed_nights}-night Flex tier; it offers: ${offered.join(', ')}.`,
-        );
-      }
+    // An unoffered tier is refused, not priced: the tier determines the discount (spec: get_quote_tool).
+    const tierCheck = stay.kind === 'flex' ? checkFlexTier(home, stay.committed_nights) : null;
+    if (tierCheck && !tierCheck.available) {
+      throw badRequest('tier_not_offered', `${tierCheck.unavailable_reason} Check get_flex_options_tool for "${home.slug}".`);
     }
     const media = mediaItems(home, property, deps.config.publicBaseUrl, 6);
     const common = {

@@ -6,6 +6,7 @@
 import type { HomeRecord, IsoDate } from '../inventory/records';
 import { minimumAt, minimumPieces, segmentAt, toSegments, type Segment } from './calendar';
 import { fromDayNumber, toDayNumber } from './dates';
+import { earliestAvailableDate } from './availability';
 import { offeredTiers } from './flex';
 import type { Pets, StayCheck, StayRequest } from './types';
 import {
@@ -17,6 +18,7 @@ import {
   flexOptOutSentence,
   flexTierSentence,
   moveInSentence,
+  noStartSentence,
   moveOutSentence,
   noNightsSentence,
   pastMustVacateSentence,
@@ -115,12 +117,23 @@ function checkPets(home: HomeRecord, pets: Pets): StayCheck | null {
   return null;
 }
 
-/** "Flex options": an apartment that opts out, or a tier it does not offer, cannot host the Flex stay. */
-function checkFlexTier(home: HomeRecord, committedNights: number): StayCheck | null {
+/**
+ * "Flex options": an apartment that opts out, or a tier it does not offer, cannot host the Flex stay.
+ * The one tier check: the quote and booking intent refuse with its sentence, the apartment read
+ * reports it, and the index offers only tiers that pass it.
+ */
+export function checkFlexTier(home: HomeRecord, committedNights: number): StayCheck | null {
   if (!home.flex_eligible) return unavailable(flexOptOutSentence());
   const offered = offeredTiers(home).map((t) => t.committed_nights);
   if (!offered.includes(committedNights)) return unavailable(flexTierSentence(committedNights, offered));
   return null;
+}
+
+/** Whether any stay that meets the apartment's rules can start on `start` (a move-in date alone). */
+export function checkStartOnly(home: HomeRecord, start: IsoDate, today: IsoDate): StayCheck {
+  if (start < today) return unavailable(pastStartSentence(start, today));
+  if (earliestAvailableDate(home, start) === start) return { available: true };
+  return unavailable(noStartSentence(start, earliestAvailableDate(home, today)));
 }
 
 export function checkStay(home: HomeRecord, stay: StayRequest, pets: Pets, today: IsoDate): StayCheck {

@@ -46,6 +46,13 @@ export function pastStartSentence(startDate: IsoDate, today: IsoDate): string {
   return `The move-in date ${startDate} is in the past; a stay can start on ${today} at the earliest.`;
 }
 
+export function noStartSentence(start: IsoDate, earliest: IsoDate | null): string {
+  return (
+    `No stay that meets this apartment's rules can start on ${start}.` +
+    (earliest ? ` The earliest possible move-in on or after today is ${earliest}.` : ' It has no open dates in its calendar.')
+  );
+}
+
 export function moveInSentence(date: IsoDate): string {
   return `Move-in is not allowed on ${date}; choose another move-in date.`;
 }
