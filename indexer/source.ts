@@ -5,7 +5,6 @@
  * in memory and its collection locked while it reads (stack/README.md). Buildings and markets are
  * loaded into maps.
  */
-import type { Filter } from 'mongodb';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
 import type { Collections } from '../services/kernel/store/collections';
 import { toHomeDocument, type HomeDocument } from './document';
@@ -33,8 +32,6 @@ export function emptyLookups(): Lookups {
 }
 
 /** Search can only ever return published, undeleted homes; everything else stays out of the index. */
-export const INDEXABLE: Filter<HomeRecord> = { published: true, deleted_at: null };
-
 export function isIndexable(home: HomeRecord): boolean {
   return home.published && home.deleted_at === null;
 }

@@ -23,7 +23,6 @@ export type ErrorCode =
   | 'consent_required'
   | 'not_found'
   | 'method_not_allowed'
-  | 'forbidden_origin'
   | 'payload_too_large'
   | 'rate_limited'
   | 'service_unavailable'

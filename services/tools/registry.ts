@@ -16,7 +16,3 @@ export const TOOLS: readonly AnyTool[] = [
   getQuoteTool,
   policiesFaqTool,
 ];
-
-export function findTool(name: string): AnyTool | undefined {
-  return TOOLS.find((t) => t.name === name);
-}

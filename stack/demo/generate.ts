@@ -37,4 +37,3 @@ export function generateInventory(opts: GenerateOptions): DemoInventory {
   };
 }
 
-export { calendarSpan, CALENDAR_LEAD_DAYS, CALENDAR_MONTHS, type CalendarSpan } from './calendar';

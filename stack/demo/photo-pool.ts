@@ -6,7 +6,7 @@
  */
 import { hashKey } from './prng';
 
-export const PHOTO_POOL_SIZE = 120;
+const PHOTO_POOL_SIZE = 120;
 const ROOM_PHOTOS = 96;
 
 export type PhotoKind = 'living_room' | 'bedroom' | 'kitchen' | 'exterior';

@@ -13,7 +13,7 @@ import { drawExterior } from './scenes/exterior';
 import { drawKitchen } from './scenes/kitchen';
 import { drawLivingRoom } from './scenes/living-room';
 
-export { photoCaption, photoKind, photoPool, PHOTO_POOL_SIZE } from './photo-pool';
+export { photoCaption, photoKind, photoPool } from './photo-pool';
 
 export const FULL_SIZE = { width: 1200, height: 800 } as const;
 export const WIDGET_SIZE = { width: 800, height: 533 } as const;

@@ -14,9 +14,6 @@ export type IsoDate = string;
 
 /** A market (metro); `_id` is its slug. Written whole by ops, so it carries `updated_at` only. */
 export type MarketRecord = FromSchema<typeof marketRecordSchema> & { updated_at: Date };
-/** A display city; its state may differ from its market's when a metro spans state lines. */
-export type CityRecord = MarketRecord['cities'][number];
-export type NeighborhoodRecord = MarketRecord['neighborhoods'][number];
 
 /** A building, e.g. `_id` "prop-000123". */
 export type PropertyRecord = FromSchema<typeof propertyRecordSchema> & { created_at: Date; updated_at: Date };

@@ -215,12 +215,3 @@ export const homeRecordSchema = {
   ],
   additionalProperties: false,
 } as const;
-
-/** One line of an import file. */
-export const importLineSchema = {
-  oneOf: [
-    { type: 'object', properties: { kind: { const: 'market' }, record: marketRecordSchema }, required: ['kind', 'record'], additionalProperties: false },
-    { type: 'object', properties: { kind: { const: 'property' }, record: propertyRecordSchema }, required: ['kind', 'record'], additionalProperties: false },
-    { type: 'object', properties: { kind: { const: 'home' }, record: homeRecordSchema }, required: ['kind', 'record'], additionalProperties: false },
-  ],
-} as const;
