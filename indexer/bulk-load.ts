@@ -4,6 +4,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { helpers } from '@elastic/elasticsearch';
+import { INDEXER_BULK_DEFAULTS } from '../services/kernel/config';
 import { bulkHeartbeat } from './heartbeat';
 
 export class IndexingFailedError extends Error {
@@ -37,8 +38,8 @@ export async function bulkLoad<T>(es: Client, opts: BulkLoadOptions<T>): Promise
       dropped.push(`${drop.status}: ${JSON.stringify(drop.error)}`);
     },
     onSuccess: () => beat.tick(),
-    flushBytes: opts.flushBytes ?? 2_000_000,
-    concurrency: opts.concurrency ?? 2,
+    flushBytes: opts.flushBytes ?? INDEXER_BULK_DEFAULTS.flushBytes,
+    concurrency: opts.concurrency ?? INDEXER_BULK_DEFAULTS.concurrency,
     retries: 3,
     ...(opts.refresh ? { refreshOnCompletion: opts.refresh } : {}),
   });

@@ -51,6 +51,9 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
+/** Bulk request size and parallelism of the indexer, sized for a 2-core node (the one source of these defaults). */
+export const INDEXER_BULK_DEFAULTS = { flushBytes: 2_000_000, concurrency: 2 } as const;
+
 function int(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -89,8 +92,8 @@ export function loadConfig(env: Env = process.env): Config {
     incrementalCron: str(env, 'INDEXER_INCREMENTAL_CRON', '* * * * *'),
     fullRebuildCron: str(env, 'INDEXER_FULL_CRON', '17 3 * * *'),
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0),
-    indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', 2_000_000),
-    indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', 2)),
+    indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', INDEXER_BULK_DEFAULTS.flushBytes),
+    indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', INDEXER_BULK_DEFAULTS.concurrency)),
     mapViewEnabled: bool(env, 'MAP_VIEW_ENABLED', true),
     rateLimit: {
       points: int(env, 'RATE_LIMIT_POINTS', 300),
