@@ -27,3 +27,21 @@ export async function loadHome(deps: Deps, slug: string): Promise<HomeContext> {
   if (!found) throw notFound('home_not_found', `No apartment with slug "${slug}". Search to find apartment slugs.`);
   return found;
 }
+
+/** Several homes by slug at once (unique slug index, `$in`), with their buildings; unknown ones are absent. */
+export async function findHomes(deps: Deps, slugs: readonly string[]): Promise<Map<string, HomeContext>> {
+  const homes = (await deps.mongo.homes.find({ slug: { $in: [...new Set(slugs)] } }).toArray()).filter(
+    (h) => h.published && h.deleted_at === null,
+  );
+  const propertyIds = [...new Set(homes.map((h) => h.property_id))];
+  const properties = propertyIds.length
+    ? new Map((await deps.mongo.properties.find({ _id: { $in: propertyIds } }).toArray()).map((p) => [p._id, p]))
+    : new Map<string, PropertyRecord>();
+  const found = new Map<string, HomeContext>();
+  for (const home of homes) {
+    const property = properties.get(home.property_id);
+    const market = await deps.markets.bySlug(home.market_slug);
+    if (property && market) found.set(home.slug, { home: withBuildingRules(home, property), property, market });
+  }
+  return found;
+}

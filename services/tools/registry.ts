@@ -2,8 +2,11 @@
  * The one tool registry. Both transports and the three documents (tools.json, the tools
  * markdown, openapi.json) are derived from this list; nothing else names a tool.
  */
+import { compareApartmentsTool } from './compare-apartments';
 import { getApartmentTool } from './get-apartment';
 import { getFlexOptionsTool } from './get-flex-options';
+import { getMarketFiltersTool } from './get-market-filters';
+import { getMarketInfoTool } from './get-market-info';
 import { getQuoteTool } from './get-quote';
 import { listMarketsTool } from './list-markets';
 import { policiesFaqTool } from './policies-faq';
@@ -11,8 +14,11 @@ import type { AnyTool } from './tool';
 
 export const TOOLS: readonly AnyTool[] = [
   listMarketsTool,
+  getMarketFiltersTool,
   getApartmentTool,
   getFlexOptionsTool,
   getQuoteTool,
+  compareApartmentsTool,
+  getMarketInfoTool,
   policiesFaqTool,
 ];

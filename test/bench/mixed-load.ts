@@ -19,6 +19,8 @@ const GET_PROBES: Record<string, (s: Sample) => string> = {
     const stay = s.stay();
     return `/api/public/homes/${s.slugOrUnknown()}/quote?check_in=${stay.start}&check_out=${stay.end}`;
   },
+  get_market_filters_tool: (s) => `/api/public/market-filters?market=${s.pick([s.marketSlug(), s.citySlug()])}`,
+  get_market_info: (s) => `/api/public/market-info?market=${s.marketSlug()}&home=${s.slugOrUnknown()}`,
 };
 
 let rpcId = 0;

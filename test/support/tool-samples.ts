@@ -25,6 +25,9 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
     return s.pick([{ slug: s.slugOrUnknown() }, { slug: s.slugOrUnknown(), start_date: stay.start, end_date: stay.end }]);
   },
   get_flex_options_tool: (s) => ({ home_slug: s.slugOrUnknown() }),
+  get_market_filters_tool: (s) => ({ market: s.pick([s.marketSlug(), s.citySlug()]) }),
+  get_market_info: (s) => s.pick([{ market: s.marketSlug() }, { market: s.citySlug(), home_slug: s.slug() }]),
+  compare_apartments_tool: (s) => ({ home_slugs: [s.slug(), s.slugOrUnknown(), s.slug()].filter((v, i, a) => a.indexOf(v) === i) }),
   get_quote_tool: (s) => {
     const stay = s.stay();
     return { home_slug: s.slugOrUnknown(), start_date: stay.start, end_date: stay.end };

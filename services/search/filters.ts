@@ -1,0 +1,93 @@
+/**
+ * The shared filter arguments (spec: "Shared filter arguments") and their Elasticsearch clauses,
+ * built by a pure function. Every clause is a filter (no scoring): counts and pages stay exact.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { FromSchema } from 'json-schema-to-ts';
+import { badRequest } from '../kernel/errors';
+import type { ResolvedLocation } from './location';
+
+const flag = (description: string) => ({ type: 'boolean', description }) as const;
+
+export const sharedFilterProperties = {
+  min_bedrooms: { type: 'integer', minimum: 0, maximum: 20, description: 'Minimum bedrooms; 0 = studio.' },
+  max_bedrooms: { type: 'integer', minimum: 0, maximum: 20, description: 'Maximum bedrooms.' },
+  min_bathrooms: { type: 'number', minimum: 0, maximum: 20, description: 'Minimum bathrooms.' },
+  pets: flag('True: only places allowing pets in general.'),
+  cats: flag('True: only cat-friendly places.'),
+  dogs: flag('True: only dog-friendly places.'),
+  parking: flag('True: parking available (the authoritative has_parking, not the amenity text).'),
+  pool: flag('True: the building has a pool.'),
+  gym: flag('True: the building has a fitness center.'),
+  in_unit_laundry: flag('True: in-unit washer/dryer.'),
+  air_conditioned: flag('True: air-conditioned.'),
+  balcony: flag('True: has a balcony.'),
+  elevator: flag('True: the building has an elevator.'),
+  first_floor_unit: flag('True: ground-floor apartments only.'),
+  self_check_in: flag('True: self check-in.'),
+  deals_only: flag('True: only apartments carrying an active special offer; composable with every other filter.'),
+  near_latitude: { type: 'number', minimum: -90, maximum: 90, description: 'Point of interest (a building, employer, campus); with near_longitude.' },
+  near_longitude: { type: 'number', minimum: -180, maximum: 180, description: 'Point of interest; with near_latitude.' },
+  near_radius_miles: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 100,
+    description: 'Straight-line radius around the point, in miles; default 5. Only matches inside it are returned and counted.',
+  },
+} as const;
+
+export type SharedFilters = FromSchema<{ type: 'object'; properties: typeof sharedFilterProperties; additionalProperties: false }>;
+
+/** Boolean filter argument → indexed field that must be true. */
+export const FLAG_FIELDS = {
+  pets: 'pets_allowed',
+  cats: 'cats_allowed',
+  dogs: 'dogs_allowed',
+  parking: 'has_parking',
+  pool: 'has_pool',
+  gym: 'has_gym',
+  in_unit_laundry: 'in_unit_laundry',
+  air_conditioned: 'air_conditioned',
+  balcony: 'has_balcony',
+  elevator: 'has_elevator',
+  first_floor_unit: 'first_floor_unit',
+  self_check_in: 'self_check_in',
+  deals_only: 'has_active_offer',
+} as const satisfies Record<string, string>;
+
+export const DEFAULT_RADIUS_MILES = 5;
+
+/** The point and radius of a proximity search, or null; both coordinates or neither (spec: "used together"). */
+export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: number } | null {
+  if ((f.near_latitude === undefined) !== (f.near_longitude === undefined)) {
+    throw badRequest('invalid_parameters', 'near_latitude and near_longitude are used together: pass both, or neither.');
+  }
+  if (f.near_latitude === undefined || f.near_longitude === undefined) {
+    if (f.near_radius_miles !== undefined) throw badRequest('invalid_parameters', 'near_radius_miles needs near_latitude and near_longitude.');
+    return null;
+  }
+  return { lat: f.near_latitude, lon: f.near_longitude, miles: f.near_radius_miles ?? DEFAULT_RADIUS_MILES };
+}
+
+/** Homes search can return in this place: published, undeleted, with a stay that can start. */
+export function locationClauses(loc: ResolvedLocation): estypes.QueryDslQueryContainer[] {
+  return [
+    { term: { bookable: true } },
+    loc.city ? { term: { city_slug: loc.city.slug } } : { term: { market_slug: loc.market.slug } },
+  ];
+}
+
+export function filterClauses(f: SharedFilters): estypes.QueryDslQueryContainer[] {
+  const clauses: estypes.QueryDslQueryContainer[] = [];
+  if (f.min_bedrooms !== undefined || f.max_bedrooms !== undefined) {
+    clauses.push({ range: { bedrooms: { gte: f.min_bedrooms, lte: f.max_bedrooms } } });
+  }
+  if (f.min_bathrooms !== undefined) clauses.push({ range: { bathrooms: { gte: f.min_bathrooms } } });
+  for (const [arg, field] of Object.entries(FLAG_FIELDS)) {
+    if (f[arg as keyof typeof FLAG_FIELDS] === true) clauses.push({ term: { [field]: true } });
+  }
+  const near = nearPoint(f);
+  // A true circle (spec: near_radius_miles): geo_distance, not a bounding box.
+  if (near) clauses.push({ geo_distance: { distance: `${near.miles}mi`, location: { lat: near.lat, lon: near.lon } } });
+  return clauses;
+}
