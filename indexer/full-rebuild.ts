@@ -19,7 +19,7 @@ import {
 } from './es-admin';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { homeDocuments, homesBySlice, loadLookups } from './source';
-import type { HomeDocument } from './document';
+import type { HomeDocument } from '../services/kernel/store/home-document';
 import { bulkLoad, IndexingFailedError } from './bulk-load';
 
 export { IndexingFailedError } from './bulk-load';

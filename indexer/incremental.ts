@@ -13,7 +13,7 @@ import { recordRun, runSummary, type RunSummary } from '../services/kernel/store
 import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { bulkLoad } from './bulk-load';
-import type { HomeDocument } from './document';
+import type { HomeDocument } from '../services/kernel/store/home-document';
 
 export class NoIndexYetError extends Error {
   constructor(alias: string) {

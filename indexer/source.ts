@@ -7,7 +7,8 @@
  */
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
 import type { Collections } from '../services/kernel/store/collections';
-import { toHomeDocument, type HomeDocument } from './document';
+import { toHomeDocument } from './document';
+import type { HomeDocument } from '../services/kernel/store/home-document';
 
 export interface Lookups {
   properties: Map<string, PropertyRecord>;

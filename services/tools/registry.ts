@@ -2,6 +2,7 @@
  * The one tool registry. Both transports and the three documents (tools.json, the tools
  * markdown, openapi.json) are derived from this list; nothing else names a tool.
  */
+import { availabilityOverviewTool } from './availability-overview';
 import { compareApartmentsTool } from './compare-apartments';
 import { getApartmentTool } from './get-apartment';
 import { getFlexOptionsTool } from './get-flex-options';
@@ -15,6 +16,7 @@ import type { AnyTool } from './tool';
 export const TOOLS: readonly AnyTool[] = [
   listMarketsTool,
   getMarketFiltersTool,
+  availabilityOverviewTool,
   getApartmentTool,
   getFlexOptionsTool,
   getQuoteTool,

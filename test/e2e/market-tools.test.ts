@@ -4,7 +4,7 @@
  * "compare_apartments_tool"). Expected values are computed from the indexed documents themselves.
  */
 import { startFixture, type Fixture } from '../support/fixture';
-import type { HomeDocument } from '../../indexer/document';
+import type { HomeDocument } from '../../services/kernel/store/home-document';
 import { FLAG_FIELDS } from '../../services/search/filters';
 import { SEARCH_SORTS } from '../../services/search/sorts';
 

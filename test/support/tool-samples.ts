@@ -28,6 +28,12 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
   get_market_filters_tool: (s) => ({ market: s.pick([s.marketSlug(), s.citySlug()]) }),
   get_market_info: (s) => s.pick([{ market: s.marketSlug() }, { market: s.citySlug(), home_slug: s.slug() }]),
   compare_apartments_tool: (s) => ({ home_slugs: [s.slug(), s.slugOrUnknown(), s.slug()].filter((v, i, a) => a.indexOf(v) === i) }),
+  availability_overview_tool: (s) =>
+    s.pick([
+      { market: s.marketSlug() },
+      { scope: { display_city: s.citySlug() }, include_ranges: true, per_page: 20 },
+      { market: s.citySlug(), nights: 30, sort_by: 'price_asc', min_bedrooms: 1 },
+    ]),
   get_quote_tool: (s) => {
     const stay = s.stay();
     return { home_slug: s.slugOrUnknown(), start_date: stay.start, end_date: stay.end };

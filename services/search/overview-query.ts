@@ -1,0 +1,57 @@
+/**
+ * The availability overview's Elasticsearch request, built by a pure function (spec:
+ * "availability_overview_tool"): location, the shared filters it takes, the `nights` floor filter,
+ * price bounds on the base monthly rate, a sort and a page.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import { filterClauses, locationClauses, type SharedFilters } from './filters';
+import type { ResolvedLocation } from './location';
+import type { SearchSort } from './sorts';
+
+export interface OverviewQuery {
+  location: ResolvedLocation;
+  filters: SharedFilters;
+  nights?: number;
+  minPrice?: number;
+  maxPrice?: number;
+  sort: SearchSort;
+  page: number;
+  perPage: number;
+}
+
+/** Sorts end on the unique home id, so pages are stable and never overlap. */
+export function sortClauses(sort: SearchSort, priceField: string): estypes.SortCombinations[] {
+  const tie: estypes.SortCombinations = { home_id: 'asc' };
+  switch (sort) {
+    case 'price_asc':
+      return [{ [priceField]: 'asc' }, tie];
+    case 'price_desc':
+      return [{ [priceField]: 'desc' }, tie];
+    case 'availability':
+      return [{ earliest_available_date: { order: 'asc', missing: '_last' } }, tie];
+    case 'newest':
+      return [{ created_at: 'desc' }, tie];
+    case 'rating_desc':
+      // Unrated last (spec: rating_desc).
+      return [{ rating_average: { order: 'desc', missing: '_last' } }, { rating_count: 'desc' }, tie];
+  }
+}
+
+export const OVERVIEW_SOURCE = [
+  'home_id', 'slug', 'name', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'minimum_nightly_stay', 'earliest_available_date', 'windows',
+];
+
+export function buildOverviewBody(q: OverviewQuery): estypes.SearchRequest {
+  const filter = [...locationClauses(q.location), ...filterClauses(q.filters)];
+  // "nights": drop apartments whose baseline minimum stay (av.ms) exceeds it.
+  if (q.nights !== undefined) filter.push({ range: { minimum_nightly_stay: { lte: q.nights } } });
+  if (q.minPrice !== undefined || q.maxPrice !== undefined) filter.push({ range: { monthly_rate: { gte: q.minPrice, lte: q.maxPrice } } });
+  return {
+    track_total_hits: true,
+    from: (q.page - 1) * q.perPage,
+    size: q.perPage,
+    _source: OVERVIEW_SOURCE,
+    query: { bool: { filter } },
+    sort: sortClauses(q.sort, 'monthly_rate'),
+  };
+}

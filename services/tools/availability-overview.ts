@@ -1,0 +1,199 @@
+/** availability_overview_tool — tool server only (spec: "availability_overview_tool", "Availability overview"). */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { Deps } from '../deps';
+import { computeAvailability } from '../kernel/engine/availability';
+import { withBuildingRules } from '../kernel/engine/building-rules';
+import type { HomeDocument, WindowDocument } from '../kernel/store/home-document';
+import { homeUrl } from '../homes/links';
+import { sharedFilterProperties } from '../search/filters';
+import { locationProperties, resolveLocation } from '../search/location';
+import { buildOverviewBody } from '../search/overview-query';
+import { SEARCH_SORTS } from '../search/sorts';
+import { defineTool, READ_ONLY } from './tool';
+
+/** The shared filters the overview takes: all but those marked (S) (spec: "Shared filter arguments"). */
+const { near_latitude, near_longitude, near_radius_miles, ...overviewFilters } = sharedFilterProperties;
+void near_latitude; void near_longitude; void near_radius_miles;
+
+export const OVERVIEW_PAGE = { default: 50, max: 250 } as const;
+
+const inputSchema = {
+  type: 'object',
+  properties: {
+    ...locationProperties,
+    ...overviewFilters,
+    near_latitude: sharedFilterProperties.near_latitude,
+    near_longitude: sharedFilterProperties.near_longitude,
+    near_radius_miles: sharedFilterProperties.near_radius_miles,
+    min_price: { type: 'integer', minimum: 0, description: 'Minimum base monthly rate, USD (no dates: the rate before discounts).' },
+    max_price: { type: 'integer', minimum: 0, description: 'Maximum base monthly rate, USD.' },
+    sort_by: { type: 'string', enum: SEARCH_SORTS, default: 'availability', description: 'Order of the apartments; rating_desc puts unrated last.' },
+    include_ranges: { type: 'boolean', default: false, description: 'True adds the raw occupancy ranges of each apartment (av.r).' },
+    nights: { type: 'integer', minimum: 1, maximum: 365, description: "Drops apartments whose minimum stay (av.ms) exceeds this many nights." },
+    page: { type: 'integer', minimum: 1, default: 1, description: '1-indexed page.' },
+    per_page: { type: 'integer', minimum: 1, default: OVERVIEW_PAGE.default, description: `Apartments per page; default ${OVERVIEW_PAGE.default}, capped at ${OVERVIEW_PAGE.max}.` },
+  },
+  additionalProperties: false,
+} as const;
+
+const windowSchema = {
+  type: 'object',
+  description: 'A bookable window: s start, e end (absent = open-ended), n nights (absent = open-ended), mi move-in at start, mo move-out at end, ms its minimum when stricter than av.ms.',
+  properties: { s: { type: 'string' }, e: { type: 'string' }, n: { type: 'integer' }, mi: { type: 'boolean' }, mo: { type: 'boolean' }, ms: { type: 'integer' } },
+  required: ['s', 'mi', 'mo'],
+  additionalProperties: false,
+} as const;
+
+const rangeSchema = {
+  type: 'object',
+  properties: {
+    start_date: { type: 'string' },
+    end_date: { type: ['string', 'null'] },
+    move_in_allowed: { type: 'boolean' },
+    move_out_allowed: { type: 'boolean' },
+    open_for_occupancy: { type: 'boolean' },
+    unbookable_reason: { type: ['string', 'null'] },
+  },
+  required: ['start_date', 'end_date', 'move_in_allowed', 'move_out_allowed', 'open_for_occupancy', 'unbookable_reason'],
+  additionalProperties: false,
+} as const;
+
+const outputSchema = {
+  type: 'object',
+  properties: {
+    market: { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'], additionalProperties: false },
+    display_city: {
+      anyOf: [
+        { type: 'object', properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } }, required: ['slug', 'name', 'state'], additionalProperties: false },
+        { type: 'null' },
+      ],
+    },
+    page: { type: 'integer' },
+    per_page: { type: 'integer' },
+    count: { type: 'integer', description: 'Apartments on this page.' },
+    total_count: { type: 'integer' },
+    total_pages: { type: 'integer' },
+    homes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'sl slug, n name, bd bedrooms, ba bathrooms, sf square feet, ct city, u apartment URL, av availability.',
+        properties: {
+          sl: { type: 'string' },
+          n: { type: 'string' },
+          bd: { type: 'integer' },
+          ba: { type: 'number' },
+          sf: { type: 'integer' },
+          ct: { type: 'string' },
+          u: { type: 'string' },
+          av: {
+            type: 'object',
+            description: 'ms minimum stay (floor), ed earliest available date (never past), w bookable windows, r raw ranges. A stay of N nights fits a window when N <= n and N >= (window ms, else av.ms).',
+            properties: { ms: { type: 'integer' }, ed: { type: 'string' }, w: { type: 'array', items: windowSchema }, r: { type: 'array', items: rangeSchema } },
+            required: ['ms', 'w'],
+            additionalProperties: false,
+          },
+        },
+        required: ['sl', 'n', 'bd', 'ba', 'sf', 'ct', 'u', 'av'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['market', 'display_city', 'page', 'per_page', 'count', 'total_count', 'total_pages', 'homes'],
+  additionalProperties: false,
+} as const;
+
+type Overview = FromSchema<typeof outputSchema>;
+type OverviewHome = Overview['homes'][number];
+
+/** A window in compact keys; null when it cannot host a stay or lies in the past. */
+function compactWindow(w: WindowDocument, floor: number, today: string): NonNullable<OverviewHome['av']['w']>[number] | null {
+  // "Windows shorter than their own minimum are omitted."
+  if (!w.fits_minimum_stay) return null;
+  if (w.end_date !== null && w.end_date <= today) return null;
+  return {
+    s: w.start_date,
+    ...(w.end_date !== null ? { e: w.end_date } : {}),
+    ...(w.nights !== null ? { n: w.nights } : {}),
+    mi: w.can_move_in_at_start,
+    mo: w.can_move_out_at_end,
+    ...(w.minimum_nightly_stay > floor ? { ms: w.minimum_nightly_stay } : {}),
+  };
+}
+
+function compactHome(doc: HomeDocument, siteBaseUrl: string, today: string): OverviewHome {
+  const windows = doc.windows.flatMap((w) => compactWindow(w, doc.minimum_nightly_stay, today) ?? []);
+  // "ed, never in the past": the index is built for its day; past that day, the first window still ahead.
+  const ed = doc.earliest_available_date !== null && doc.earliest_available_date >= today ? doc.earliest_available_date : windows.find((w) => w.s >= today && w.mi)?.s;
+  return {
+    sl: doc.slug,
+    n: doc.name,
+    bd: doc.bedrooms,
+    ba: doc.bathrooms,
+    sf: doc.sqft,
+    ct: doc.city_name,
+    u: homeUrl(siteBaseUrl, doc.slug, null),
+    av: { ms: doc.minimum_nightly_stay, ...(ed ? { ed } : {}), w: windows },
+  };
+}
+
+/** Raw ranges of the page's homes, from their canonical records (one `_id $in` read of at most a page). */
+async function rangesOf(deps: Deps, ids: string[], today: string): Promise<Map<string, NonNullable<OverviewHome['av']['r']>>> {
+  if (ids.length === 0) return new Map();
+  const homes = await deps.mongo.homes.find({ _id: { $in: ids } }).toArray();
+  const properties = new Map((await deps.mongo.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray()).map((p) => [p._id, p]));
+  return new Map(
+    homes.map((h) => {
+      const p = properties.get(h.property_id);
+      return [h._id, computeAvailability(p ? withBuildingRules(h, p) : h, today).ranges];
+    }),
+  );
+}
+
+export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema>, Overview>({
+  name: 'availability_overview_tool',
+  title: 'Availability overview of a city or market',
+  description:
+    'Every matching apartment of a city or market with its bookable windows and minimum-stay rules, without a ' +
+    'date filter, in compact keys (sl slug, n name, bd bedrooms, ba baths, sf sqft, ct city, u URL; av: ms minimum ' +
+    'stay, ed earliest date, w windows with s/e/n/mi/mo/ms). A stay of N nights fits a window when N <= n and ' +
+    'N >= (window ms, else av.ms). Use it once per market and reuse the result: it is more heavily rate limited. ' +
+    'Pass market (or scope), optional shared filters, nights, min/max_price on the base monthly rate, sort_by, ' +
+    'include_ranges, page and per_page (default 50, max 250).',
+  inputSchema,
+  outputSchema,
+  annotations: READ_ONLY,
+  rateBucket: 'overview',
+  async handler(args, { deps, today }) {
+    const location = await resolveLocation(deps, args);
+    const perPage = Math.min(args.per_page ?? OVERVIEW_PAGE.default, OVERVIEW_PAGE.max);
+    const page = args.page ?? 1;
+    const { market, scope, min_price, max_price, sort_by, include_ranges, nights, page: _p, per_page: _pp, ...filters } = args;
+    void market; void scope; void _p; void _pp;
+    const res = await deps.es.search<HomeDocument>({
+      index: deps.config.homesAlias,
+      ...buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),
+    });
+    const total = typeof res.hits.total === 'number' ? res.hits.total : (res.hits.total?.value ?? 0);
+    const docs = res.hits.hits.flatMap((h) => (h._source ? [h._source] : []));
+    const ranges = include_ranges ? await rangesOf(deps, docs.map((d) => d.home_id), today) : null;
+    const homes = docs.map((d) => {
+      const home = compactHome(d, deps.config.siteBaseUrl, today);
+      const r = ranges?.get(d.home_id);
+      return r ? { ...home, av: { ...home.av, r } } : home;
+    });
+    const city = location.city;
+    return {
+      data: {
+        market: { slug: location.market.slug },
+        display_city: city ? { slug: city.slug, name: city.name, state: city.state } : null,
+        page,
+        per_page: perPage,
+        count: homes.length,
+        total_count: total,
+        total_pages: Math.ceil(total / perPage),
+        homes,
+      },
+    };
+  },
+});
