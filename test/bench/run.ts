@@ -16,6 +16,7 @@ import { pureBench } from './pure-bench';
 import { sampleInventory } from './sample';
 import { idleBench, indexingBench, lookupBench, type BenchContext } from './store-bench';
 import { mixedLoadBench } from './mixed-load';
+import { marketToolsBench } from './market-tools-bench';
 
 interface Options {
   homes: number;
@@ -46,6 +47,7 @@ function options(argv: string[]): Options {
 const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Promise<void> }> = [
   { name: 'indexing', run: (ctx) => indexingBench(ctx) },
   { name: 'lookups', run: (ctx, o) => lookupBench(ctx, o.seconds) },
+  { name: 'market-tools', run: (ctx, o) => marketToolsBench(ctx, o.seconds) },
   { name: 'mixed', run: (ctx, o) => mixedLoadBench(ctx, o.soakSeconds) },
   { name: 'idle', run: (ctx, o) => idleBench(ctx, o.idleSeconds) },
 ];

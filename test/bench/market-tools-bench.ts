@@ -1,0 +1,75 @@
+/**
+ * The market tools and the availability overview (issue 8's list): each through the service and,
+ * beside it, the Elasticsearch request(s) that call sends, straight to Elasticsearch, at
+ * concurrency 1 and 16. Markets, cities and slugs are sampled over the whole inventory.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import { buildMarketFiltersBody } from '../../services/tools/get-market-filters';
+import { buildMarketInfoBody } from '../../services/tools/get-market-info';
+import { buildOverviewBody } from '../../services/search/overview-query';
+import type { MarketRecord } from '../../services/kernel/inventory/records';
+import { percentile, runLoad, row, TABLE_HEAD, type LoadResult, type Probe } from './load';
+import type { BenchContext } from './store-bench';
+
+let rpc = 0;
+const mcp = (name: string, args: Record<string, unknown>): Probe => ({
+  method: 'POST',
+  path: '/mcp/public',
+  body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
+});
+
+/** Closed-loop load straight against Elasticsearch with the same request bodies. */
+async function esLoad(ctx: BenchContext, body: () => estypes.SearchRequest, connections: number, seconds: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const until = Date.now() + seconds * 1_000;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < until) {
+        const t = process.hrtime.bigint();
+        await ctx.es.search({ index: ctx.config.homesAlias, ...body() });
+        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  return { requests: latencies.length, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], statuses: { '2xx': latencies.length }, slow: 0 };
+}
+
+export async function marketToolsBench(ctx: BenchContext, seconds: number): Promise<void> {
+  const markets = new Map((await ctx.mongo.markets.find({}).toArray()).map((m) => [m.slug, m] as [string, MarketRecord]));
+  const market = (): MarketRecord => markets.get(ctx.sample.marketSlug())!;
+  const shapes: Array<{ title: string; service: () => Probe; es?: () => estypes.SearchRequest }> = [
+    {
+      title: 'availability overview, a page of 50',
+      service: () => mcp('availability_overview_tool', { market: ctx.sample.citySlug(), page: ctx.sample.int(1, 3) }),
+      es: () => buildOverviewBody({ location: { market: market(), city: null }, filters: {}, sort: 'availability', page: ctx.sample.int(1, 3), perPage: 50 }),
+    },
+    {
+      title: 'market filters',
+      service: () => ({ path: `/api/public/market-filters?market=${ctx.sample.pick([ctx.sample.marketSlug(), ctx.sample.citySlug()])}` }),
+      es: () => buildMarketFiltersBody(ctx.sample.marketSlug()),
+    },
+    {
+      title: 'market info',
+      service: () => ({ path: `/api/public/market-info?market=${ctx.sample.marketSlug()}` }),
+      es: () => buildMarketInfoBody(ctx.sample.marketSlug()),
+    },
+    {
+      title: 'compare 3 apartments (MongoDB only)',
+      service: () => mcp('compare_apartments_tool', { home_slugs: [ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()] }),
+    },
+  ];
+  ctx.say('## Market tools and the availability overview (service, and the same ES requests sent straight to ES)');
+  ctx.say('');
+  ctx.say(TABLE_HEAD[0]);
+  ctx.say(TABLE_HEAD[1]);
+  for (const shape of shapes) {
+    for (const connections of [1, 16]) {
+      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad(ctx.url, shape.service, { connections, seconds })));
+      if (shape.es) ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esLoad(ctx, shape.es, connections, seconds)));
+    }
+  }
+  ctx.say('');
+}
