@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app';
 import { loadConfig, type Config } from './kernel/config';
 import type { Deps } from './deps';
-import { createLogger } from './kernel/logger';
+import { createLogger, type DestinationStream } from './kernel/logger';
 import { ensurePolicies } from './policies/store';
 import { createEsClient } from './kernel/store/es-client';
 import { ensureIndexes } from './kernel/store/collections';
@@ -18,8 +18,11 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(config: Config = loadConfig()): Promise<RunningService> {
-  const log = createLogger(config.logLevel, 'service');
+export async function startService(
+  config: Config = loadConfig(),
+  opts: { logDestination?: DestinationStream } = {},
+): Promise<RunningService> {
+  const log = createLogger(config.logLevel, 'service', opts.logDestination);
   // Start-up may wait for the stores; requests may not (STORE_DEADLINE_MS).
   const setup = await connectMongo(config.mongoUrl, config.mongoDb);
   try {

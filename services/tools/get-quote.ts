@@ -26,7 +26,7 @@ type Args = FromSchema<typeof inputSchema>;
 export type Quote = FromSchema<typeof quoteOutputSchema>;
 
 /** A past start is simply not bookable (available: false); dates beyond 3 years are refused, as on the apartment read. */
-const QUOTE_POLICY: DatePolicy = { maxPastDays: null, maxStartAheadDays: null, threeYearLimit: true };
+export const QUOTE_POLICY: DatePolicy = { maxPastDays: null, maxStartAheadDays: null, threeYearLimit: true };
 
 export const GUARANTEE = "Every stay is backed by the operator's guarantee.";
 

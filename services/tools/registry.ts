@@ -3,6 +3,7 @@
  * markdown, openapi.json) are derived from this list; nothing else names a tool.
  */
 import { availabilityOverviewTool } from './availability-overview';
+import { bookingIntentTool } from './booking-intent';
 import { compareApartmentsTool } from './compare-apartments';
 import { getApartmentTool } from './get-apartment';
 import { getFlexOptionsTool } from './get-flex-options';
@@ -21,6 +22,7 @@ export const TOOLS: readonly AnyTool[] = [
   getFlexOptionsTool,
   getQuoteTool,
   compareApartmentsTool,
+  bookingIntentTool,
   getMarketInfoTool,
   policiesFaqTool,
 ];

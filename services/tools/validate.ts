@@ -25,7 +25,13 @@ function makeAjv(coerce: boolean): Ajv {
 
 export type Validator = (args: unknown) => Record<string, unknown>;
 
-function describe(err: ErrorObject): string {
+/** The schema's own description of a top-level argument: what to send instead. */
+function hint(schema: object, arg: string): string {
+  const d = (schema as { properties?: Record<string, { description?: string }> }).properties?.[arg]?.description;
+  return d ? ` ${d}` : '';
+}
+
+function describe(err: ErrorObject, schema: object): string {
   const where = err.instancePath ? err.instancePath.slice(1).replace(/\//g, '.') : '';
   switch (err.keyword) {
     case 'additionalProperties': {
@@ -34,8 +40,12 @@ function describe(err: ErrorObject): string {
       const better = FOREIGN_DATE_NAMES[extra];
       return better ? `Unknown argument "${full}": dates are passed as ${better} (YYYY-MM-DD).` : `Unknown argument "${full}".`;
     }
-    case 'required':
-      return `Missing required argument "${(where ? where + '.' : '') + String((err.params as { missingProperty: string }).missingProperty)}".`;
+    case 'required': {
+      const missing = String((err.params as { missingProperty: string }).missingProperty);
+      return `Missing required argument "${(where ? where + '.' : '') + missing}".${where ? '' : hint(schema, missing)}`;
+    }
+    case 'type':
+      return `"${where || 'arguments'}" ${err.message ?? 'is invalid'}.${where.includes('.') ? '' : hint(schema, where)}`;
     case 'enum':
       return `"${where}" must be one of: ${((err.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}.`;
     default:
@@ -54,7 +64,7 @@ function compile(ajv: Ajv, tool: AnyTool): Validator {
       const errors = fn.errors ?? [];
       // Unknown-argument errors first: they are the most actionable.
       errors.sort((a, b) => Number(b.keyword === 'additionalProperties') - Number(a.keyword === 'additionalProperties'));
-      const unique = [...new Set(errors.map(describe))];
+      const unique = [...new Set(errors.map((e) => describe(e, tool.inputSchema)))];
       const code = errors.some((e) => e.keyword === 'additionalProperties') ? 'unknown_parameter' : 'invalid_parameters';
       throw badRequest(code, unique.slice(0, 5).join(' '));
     }

@@ -8,6 +8,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadConfig, type Config } from '../../services/kernel/config';
 import { startService, type RunningService } from '../../services/main';
+import type { DestinationStream } from '../../services/kernel/logger';
 import { createEsClient, type EsClient } from '../../services/kernel/store/es-client';
 import { connectMongo, type MongoHandle } from '../../services/kernel/store/mongo';
 import { seedInventory } from '../../stack/demo/seed-inventory';
@@ -67,10 +68,12 @@ export async function dropWorld(config: Config, mongo: MongoHandle, es: EsClient
   await es.close();
 }
 
-export async function startFixture(opts: { homes?: number; seed?: number; env?: Record<string, string> } = {}): Promise<Fixture> {
+export async function startFixture(
+  opts: { homes?: number; seed?: number; env?: Record<string, string>; logDestination?: DestinationStream } = {},
+): Promise<Fixture> {
   const config = testConfig(opts.env);
   const { mongo, es, today } = await seedWorld(config, opts.homes ?? 150, opts.seed);
-  const svc = await startService(config);
+  const svc = await startService(config, { logDestination: opts.logDestination });
   const clients: McpClient[] = [];
   return {
     config,

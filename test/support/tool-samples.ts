@@ -34,6 +34,13 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
       { scope: { display_city: s.citySlug() }, include_ranges: true, per_page: 20 },
       { market: s.citySlug(), nights: 30, sort_by: 'price_asc', min_bedrooms: 1 },
     ]),
+  booking_intent_tool: (s) => {
+    const stay = s.stay();
+    return s.pick([
+      { email: `guest-${s.pick([1, 2, 3, 4, 5, 6, 7, 8])}@example.com`, guest_consent: true },
+      { email: `guest-${s.pick([1, 2, 3])}@example.com`, phone: '+1 415 555 0100', name: 'Sample Guest', home_slug: s.slug(), start_date: stay.start, end_date: stay.end, guest_consent: true },
+    ]);
+  },
   get_quote_tool: (s) => {
     const stay = s.stay();
     return { home_slug: s.slugOrUnknown(), start_date: stay.start, end_date: stay.end };

@@ -1,0 +1,130 @@
+/** booking_intent_tool — tool server only; the single write (spec: "booking_intent_tool", "Booking intent result"). */
+import type { FromSchema } from 'json-schema-to-ts';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { ApiError, badRequest } from '../kernel/errors';
+import { checkFlexTier, checkStay } from '../kernel/engine/stay-check';
+import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
+import { saveIntent } from '../homes/booking-intents';
+import { reservationLink, type LinkDates } from '../homes/links';
+import { loadHome } from '../homes/repository';
+import { QUOTE_POLICY } from './get-quote';
+import { readStayArgs } from './stay-args';
+import { defineTool } from './tool';
+
+const inputSchema = {
+  type: 'object',
+  properties: {
+    email: { type: 'string', format: 'email', maxLength: 254, description: "The guest's email: one record per email, used for follow-up." },
+    phone: { type: 'string', maxLength: 40, description: 'Optional phone, E.164 preferred (+15551234567); US numbers without a country code are read as US.' },
+    name: { type: 'string', minLength: 1, maxLength: 200, description: "Optional guest full name." },
+    home_slug: { type: 'string', minLength: 1, maxLength: 200, description: 'Optional apartment the guest intends to book.' },
+    start_date: { ...isoDateSchema, description: 'Optional move-in date, YYYY-MM-DD.' },
+    end_date: endDateSchema,
+    committed_nights: { type: 'integer', minimum: 1, maximum: 1100, description: 'Flex tier; required with end_date "indefinite". An unoffered tier is refused.' },
+    guest_consent: {
+      type: 'boolean',
+      description:
+        'Must be true, and only after the guest was told which details are saved (email, plus phone and name if given) and ' +
+        'that the operator may contact them, and explicitly agreed. Never submit someone else’s details.',
+    },
+  },
+  required: ['email', 'guest_consent'],
+  additionalProperties: false,
+} as const;
+
+const outputSchema = {
+  type: 'object',
+  properties: {
+    checkout_url: { type: 'string', description: 'Where the guest creates an account and adds a payment method to finish.' },
+    intent_id: { type: 'string', description: 'Reference for support; the same for every call with this email.' },
+    email: { type: 'string' },
+    phone: { type: 'string', description: 'E.164; echoed only when this call saved it.' },
+    name: { type: 'string', description: 'Echoed only when this call saved it.' },
+    home_slug: { type: 'string' },
+    start_date: { type: 'string' },
+    end_date: { type: 'string' },
+    warning: { type: 'string', description: 'Present only when a sent value was dropped as invalid (an unreadable phone).' },
+  },
+  required: ['checkout_url', 'intent_id', 'email'],
+  additionalProperties: false,
+} as const;
+
+type IntentResult = FromSchema<typeof outputSchema>;
+
+
+export const CONSENT_RULE =
+  'guest_consent must be true: tell the guest which details will be saved (email, plus phone and name if given) and ' +
+  'that the operator’s team may contact them, and send true only after they explicitly agree. Nothing was saved.';
+
+/** E.164, or null when the text is not a phone number (then the intent carries a warning). */
+export function readPhone(raw: string): string | null {
+  const parsed = parsePhoneNumberFromString(raw.trim(), 'US');
+  return parsed?.isValid() ? parsed.number : null;
+}
+
+export const bookingIntentTool = defineTool<FromSchema<typeof inputSchema>, IntentResult>({
+  name: 'booking_intent_tool',
+  title: 'Save a booking intent and get the checkout link',
+  description:
+    "Saves a guest's intent to book (email, optional phone and name, optional apartment and dates) and returns the " +
+    'checkout_url where the guest creates an account and adds a payment method to finish the reservation. Call it ' +
+    'only after the guest agreed to share these details: guest_consent must be true. One record per email: repeat ' +
+    'calls update it (contact details given within the last 30 days are kept, not overwritten). Dates and Flex tier ' +
+    'are checked like get_quote_tool; a stay that is not bookable is still saved and the link leaves the dates out. ' +
+    'An unreadable phone is dropped with a warning.',
+  inputSchema,
+  outputSchema,
+  // Writes, but a repeat call with the same email changes nothing more: idempotent per email, never destructive.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(args, { deps, today, now }) {
+    if (args.guest_consent !== true) throw new ApiError('consent_required', CONSENT_RULE, 400);
+    const email = args.email.trim().toLowerCase();
+    const phone = args.phone !== undefined ? readPhone(args.phone) : null;
+    const name = args.name?.trim() || null;
+    // Dates are read as the quote reads them (spec: booking_intent_tool "checked as the quote checks them").
+    const dates = readStayArgs(args, today, QUOTE_POLICY);
+    if (dates.kind !== 'none' && args.home_slug === undefined) {
+      throw badRequest('invalid_parameters', 'Dates need the apartment they are for: pass home_slug with start_date and end_date.');
+    }
+    let prefill: LinkDates | null = null;
+    let link = deps.config.checkoutBaseUrl;
+    if (args.home_slug !== undefined) {
+      const { home } = await loadHome(deps, args.home_slug);
+      if (dates.kind === 'stay' && dates.stay.kind === 'flex') {
+        const tier = checkFlexTier(home, dates.stay.committed_nights);
+        if (tier && !tier.available) throw badRequest('tier_not_offered', `${tier.unavailable_reason} Check get_flex_options_tool for "${home.slug}".`);
+      }
+      // A stay that cannot be booked is still recorded; only its link leaves the dates out.
+      if (dates.kind === 'stay' && checkStay(home, dates.stay, { cats: 0, dogs: 0 }, today).available) prefill = dates.stay;
+      link = reservationLink(deps.config.checkoutBaseUrl, home.slug, prefill);
+    }
+    const saved = await saveIntent(
+      deps.mongo,
+      {
+        email,
+        phone,
+        name,
+        home_slug: args.home_slug ?? null,
+        start_date: args.start_date ?? null,
+        end_date: args.end_date ?? null,
+        committed_nights: dates.kind === 'stay' && dates.stay.kind === 'flex' ? dates.stay.committed_nights : null,
+      },
+      now,
+    );
+    return {
+      data: {
+        checkout_url: link,
+        intent_id: saved.intentId,
+        email,
+        ...(saved.contactSaved && phone ? { phone } : {}),
+        ...(saved.contactSaved && name ? { name } : {}),
+        ...(args.home_slug !== undefined ? { home_slug: args.home_slug } : {}),
+        ...(args.start_date !== undefined ? { start_date: args.start_date } : {}),
+        ...(args.end_date !== undefined ? { end_date: args.end_date } : {}),
+        ...(args.phone !== undefined && phone === null
+          ? { warning: 'The phone number could not be read and was not saved; the intent was saved without it.' }
+          : {}),
+      },
+    };
+  },
+});

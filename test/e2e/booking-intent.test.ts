@@ -1,0 +1,190 @@
+/**
+ * booking_intent_tool, the single write, through the tool server on the real MongoDB-wire server
+ * (spec: "booking_intent_tool", "Booking intent result", "Errors"): consent, contact checks, the
+ * quote's stay checks, one record per email under concurrency, the 30-day window, and no contact
+ * detail in any log line.
+ */
+import { Writable } from 'node:stream';
+import { startFixture, type Fixture } from '../support/fixture';
+import { addDays } from '../../services/kernel/engine/dates';
+import type { HomeRecord } from '../../services/kernel/inventory/records';
+import { checkStay } from '../../services/kernel/engine/stay-check';
+import { offeredTiers } from '../../services/kernel/engine/flex';
+
+const logLines: string[] = [];
+const logSink = new Writable({
+  write(chunk, _enc, done) {
+    logLines.push(String(chunk));
+    done();
+  },
+});
+
+let fx: Fixture;
+let homes: HomeRecord[];
+
+beforeAll(async () => {
+  fx = await startFixture({ homes: 80, env: { LOG_LEVEL: 'trace' }, logDestination: logSink });
+  homes = await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray();
+});
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+async function intent(args: Record<string, unknown>) {
+  const client = await fx.mcp();
+  return client.callTool({ name: 'booking_intent_tool', arguments: args });
+}
+
+async function saved(args: Record<string, unknown>): Promise<Record<string, any>> {
+  const result = await intent(args);
+  expect(result.isError).toBeFalsy();
+  return result.structuredContent as Record<string, any>;
+}
+
+function failure(result: Awaited<ReturnType<typeof intent>>): { code: string; message: string } {
+  expect(result.isError).toBe(true);
+  return JSON.parse((result.content as Array<{ text: string }>)[0].text).error;
+}
+
+const records = (email: string) => fx.mongo.collections.bookingIntents.countDocuments({ email });
+
+/** A fixed stay the engine books, and one it does not, for some home. */
+function stays(): { home: HomeRecord; bookable: { start: string; end: string }; blocked: { start: string; end: string } } {
+  for (const home of homes) {
+    let bookable: { start: string; end: string } | null = null;
+    let blocked: { start: string; end: string } | null = null;
+    for (let d = 1; d < 200 && (!bookable || !blocked); d += 3) {
+      const start = addDays(fx.today, d);
+      const end = addDays(start, 45);
+      const ok = checkStay(home, { kind: 'fixed', start_date: start, end_date: end }, { cats: 0, dogs: 0 }, fx.today).available;
+      if (ok) bookable ??= { start, end };
+      else blocked ??= { start, end };
+    }
+    if (bookable && blocked) return { home, bookable, blocked };
+  }
+  throw new Error('no home with both a bookable and a blocked stay');
+}
+
+describe('booking_intent_tool consent', () => {
+  it('saves nothing unless guest_consent is exactly true, and says why', async () => {
+    const email = 'consent-false@example.com';
+    const no = failure(await intent({ email, guest_consent: false }));
+    expect(no.code).toBe('consent_required');
+    expect(no.message).toMatch(/guest_consent must be true/);
+    const missing = failure(await intent({ email }));
+    expect(missing.message).toMatch(/guest_consent/);
+    expect(missing.message).toMatch(/explicitly agreed/);
+    expect(failure(await intent({ email, guest_consent: 'yes' })).message).toMatch(/guest_consent/);
+    expect(await records(email)).toBe(0);
+  });
+});
+
+describe('booking_intent_tool contact details', () => {
+  it('requires a valid email, keeps it lower-cased, and always echoes it', async () => {
+    expect(failure(await intent({ email: 'not an email', guest_consent: true })).code).toBe('invalid_parameters');
+    const out = await saved({ email: 'Mixed.Case@Example.com', guest_consent: true });
+    expect(out.email).toBe('mixed.case@example.com');
+    expect(out.intent_id).toMatch(/^bi_/);
+    expect(out.checkout_url).toBe(fx.config.checkoutBaseUrl);
+    expect(await records('mixed.case@example.com')).toBe(1);
+  });
+
+  it('stores the phone in E.164, and drops an unreadable one with a warning while the intent still succeeds', async () => {
+    const good = await saved({ email: 'phone-ok@example.com', phone: '(415) 555-0100', name: ' Ada Guest ', guest_consent: true });
+    expect(good.phone).toBe('+14155550100');
+    expect(good.name).toBe('Ada Guest');
+    expect(good.warning).toBeUndefined();
+    const bad = await saved({ email: 'phone-bad@example.com', phone: 'call me maybe', guest_consent: true });
+    expect(bad.phone).toBeUndefined();
+    expect(bad.warning).toMatch(/phone/);
+    const record = await fx.mongo.collections.bookingIntents.findOne({ email: 'phone-bad@example.com' });
+    expect(record?.phone).toBeNull();
+  });
+
+  it('keeps one record per email; within 30 days neither overwrites nor echoes phone and name, after 30 days updates them', async () => {
+    const email = 'repeat@example.com';
+    const first = await saved({ email, phone: '+14155550101', name: 'First Name', guest_consent: true });
+    const second = await saved({ email, phone: '+14155550102', name: 'Second Name', guest_consent: true });
+    expect(second.intent_id).toBe(first.intent_id);
+    expect(second.phone).toBeUndefined();
+    expect(second.name).toBeUndefined();
+    expect(second.warning).toBeUndefined();
+    let record = await fx.mongo.collections.bookingIntents.findOne({ email });
+    expect(record).toMatchObject({ phone: '+14155550101', name: 'First Name' });
+    // Move the record's contact date back past the window.
+    await fx.mongo.collections.bookingIntents.updateOne({ email }, { $set: { contact_saved_at: new Date(Date.now() - 31 * 86_400_000) } });
+    const third = await saved({ email, phone: '+14155550103', name: 'Third Name', guest_consent: true });
+    expect(third).toMatchObject({ intent_id: first.intent_id, phone: '+14155550103', name: 'Third Name' });
+    record = await fx.mongo.collections.bookingIntents.findOne({ email });
+    expect(record).toMatchObject({ phone: '+14155550103', name: 'Third Name' });
+    expect(await records(email)).toBe(1);
+  });
+});
+
+describe('booking_intent_tool stays', () => {
+  it('fills the checkout link with home and dates for a bookable stay, and leaves the dates out of a blocked one it still records', async () => {
+    const { home, bookable, blocked } = stays();
+    const ok = await saved({ email: 'stay-ok@example.com', home_slug: home.slug, start_date: bookable.start, end_date: bookable.end, guest_consent: true });
+    expect(ok.checkout_url).toBe(`${fx.config.checkoutBaseUrl}/${home.slug}?start_date=${bookable.start}&end_date=${bookable.end}`);
+    expect(ok).toMatchObject({ home_slug: home.slug, start_date: bookable.start, end_date: bookable.end });
+    const no = await saved({ email: 'stay-blocked@example.com', home_slug: home.slug, start_date: blocked.start, end_date: blocked.end, guest_consent: true });
+    expect(no.checkout_url).toBe(`${fx.config.checkoutBaseUrl}/${home.slug}`);
+    const record = await fx.mongo.collections.bookingIntents.findOne({ email: 'stay-blocked@example.com' });
+    expect(record).toMatchObject({ home_slug: home.slug, start_date: blocked.start, end_date: blocked.end });
+  });
+
+  it('refuses an unknown home, an unoffered Flex tier and "indefinite" without committed_nights, saving nothing', async () => {
+    const email = 'stay-refused@example.com';
+    const flexHome = homes.find((h) => offeredTiers(h).length > 0)!;
+    const start = addDays(fx.today, 20);
+    expect(failure(await intent({ email, home_slug: 'no-such-home', guest_consent: true })).code).toBe('home_not_found');
+    expect(failure(await intent({ email, home_slug: flexHome.slug, start_date: start, end_date: 'indefinite', committed_nights: 999, guest_consent: true })).code).toBe('tier_not_offered');
+    expect(failure(await intent({ email, home_slug: flexHome.slug, start_date: start, end_date: 'indefinite', guest_consent: true })).code).toBe('invalid_parameters');
+    expect(failure(await intent({ email, start_date: start, end_date: addDays(start, 30), guest_consent: true })).code).toBe('invalid_parameters');
+    expect(await records(email)).toBe(0);
+  });
+});
+
+describe('booking_intent_tool under concurrency', () => {
+  it('leaves exactly one record per email for 1,000 concurrent calls over 100 emails, with no 5xx', async () => {
+    const calls = Array.from({ length: 1000 }, (_, i) => ({ email: `load-${i % 100}@example.com`, phone: '+1 212 555 01' + String(i % 100).padStart(2, '0'), guest_consent: true }));
+    const statuses: number[] = [];
+    const failures: string[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < calls.length) {
+          const args = calls[next++];
+          const res = await fetch(`${fx.url}/mcp/public`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: next, method: 'tools/call', params: { name: 'booking_intent_tool', arguments: args } }),
+          });
+          statuses.push(res.status);
+          const body = (await res.json()) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
+          if (body.result?.isError) failures.push(body.result.content[0].text);
+        }
+      }),
+    );
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(failures).toEqual([]);
+    const emails = await fx.mongo.collections.bookingIntents.distinct('email', { email: { $regex: '^load-' } });
+    expect(emails.length).toBe(100);
+    expect(await fx.mongo.collections.bookingIntents.countDocuments({ email: { $regex: '^load-' } })).toBe(100);
+  });
+});
+
+describe('logs', () => {
+  it('never carry an email, phone or name, at any level, whatever the outcome', async () => {
+    await intent({ email: 'secret.person@example.com', phone: '+14155559999', name: 'Secret Person', guest_consent: true });
+    await intent({ email: 'secret.person@example.com', phone: 'garbled-4155559999', name: 'Secret Person', guest_consent: false });
+    await intent({ email: 'not-an-email-secret', phone: '+14155559999', guest_consent: true });
+    await intent({ email: 'secret.person@example.com', home_slug: 'no-such-home', guest_consent: true });
+    expect(logLines.length).toBeGreaterThan(0);
+    const all = logLines.join('\n');
+    for (const secret of ['secret.person', 'not-an-email-secret', '4155559999', 'Secret Person', 'load-1@example.com', 'Ada Guest', '5550100']) {
+      expect(all).not.toContain(secret);
+    }
+  });
+});
