@@ -1,0 +1,117 @@
+/**
+ * The documents derived from the registry (spec: "Machine-readable companions") and the tool
+ * server's protocol errors: openapi.json passes a real OpenAPI 3.1 validator, every GET operation
+ * answers a request built from its own parameters, tools.json and the markdown follow the registry,
+ * and malformed JSON-RPC never yields a 5xx.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { startFixture, type Fixture } from '../support/fixture';
+import { TOOLS } from '../../services/tools/registry';
+import { addDays } from '../../services/kernel/engine/dates';
+
+let fx: Fixture;
+let slug: string;
+let marketSlug: string;
+
+beforeAll(async () => {
+  fx = await startFixture({ homes: 60 });
+  slug = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.slug;
+  marketSlug = (await fx.mongo.collections.markets.findOne({}))!.slug;
+});
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+  required?: boolean;
+  schema: { type?: string; pattern?: string; enum?: unknown[]; minimum?: number };
+}
+
+/** A valid value for a parameter, from its schema (and, for slugs, from this test's world). */
+function valueFor(p: Parameter): string | null {
+  if (p.name === 'slug' || p.name === 'home') return slug;
+  if (p.name === 'market') return marketSlug;
+  if (p.schema.enum) return String(p.schema.enum[0]);
+  if (p.name === 'check_in') return addDays(fx.today, 20);
+  if (p.name === 'check_out') return addDays(fx.today, 60);
+  if (p.schema.pattern?.includes('A-Za-z')) return 'NY';
+  if (p.schema.type === 'integer') return String(p.schema.minimum ?? 0);
+  return null;
+}
+
+describe('GET /api/public/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document, by a real validator', async () => {
+    const { body } = await fx.get('/api/public/openapi.json');
+    const run = spawnSync(process.execPath, [path.resolve(__dirname, '../support/validate-openapi.mjs')], { input: JSON.stringify(body), encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const result = JSON.parse(run.stdout) as { valid: boolean; version: string; errors: unknown[] };
+    expect(result.errors).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(result.version).toBe('3.1');
+    expect(body.info.version).toBe('1.0.0');
+    // The validator must be able to say no: a document without info fails.
+    const broken = spawnSync(process.execPath, [path.resolve(__dirname, '../support/validate-openapi.mjs')], { input: JSON.stringify({ ...body, info: undefined }), encoding: 'utf8' });
+    expect(JSON.parse(broken.stdout).valid).toBe(false);
+  });
+
+  it('has every GET route of the registry, and each answers 200 to a request built from its own parameters', async () => {
+    const { body } = await fx.get('/api/public/openapi.json');
+    const operations = Object.entries(body.paths as Record<string, { get: { operationId?: string; parameters?: Parameter[] } }>).filter(
+      ([, item]) => TOOLS.some((t) => t.name === item.get.operationId),
+    );
+    expect(operations.map(([, item]) => item.get.operationId).sort()).toEqual(TOOLS.filter((t) => t.get).map((t) => t.name).sort());
+    for (const [path, item] of operations) {
+      let url = path;
+      const query = new URLSearchParams();
+      for (const p of item.get.parameters ?? []) {
+        const value = valueFor(p);
+        if (value === null) {
+          expect(p.required ?? false).toBe(false);
+          continue;
+        }
+        if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(value));
+        else if (p.required || p.schema.enum || p.name === 'home') query.set(p.name, value);
+      }
+      const res = await fx.get(`${url}${query.size ? `?${query}` : ''}`);
+      expect({ path: url, status: res.status }).toEqual({ path: url, status: 200 });
+    }
+  });
+});
+
+describe('the tool server under malformed JSON-RPC', () => {
+  it('answers 200 malformed requests without a single 5xx', async () => {
+    const bodies: string[] = [
+      '', '{', '[', 'null', 'true', '42', '"text"', '[]', '{}', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+      '{"jsonrpc":"2.0"}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":1,"method":42}', '{"jsonrpc":"2.0","id":{},"method":"tools/list"}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call"}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":42}}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_markets_tool","arguments":"x"}}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_markets_tool","arguments":[1,2]}}',
+      '{"jsonrpc":"2.0","id":1,"method":"no/such/method"}', '[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"bad":true}]',
+      `{"jsonrpc":"2.0","id":${'9'.repeat(400)},"method":"tools/list"}`, '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":42}}',
+      '\u0000\u0001\u0002', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_quote_tool","arguments":{"home_slug":null}}}',
+    ];
+    const requests: Array<{ body: string; type: string }> = [];
+    for (let i = 0; requests.length < 200; i++) {
+      const body = bodies[i % bodies.length];
+      const type = i % 3 === 0 ? 'text/plain' : 'application/json';
+      requests.push({ body: i % 7 === 0 ? body + ' '.repeat(i) : body, type });
+    }
+    const statuses = await Promise.all(
+      requests.map(async (r) => {
+        const res = await fetch(`${fx.url}/mcp/public`, {
+          method: 'POST',
+          headers: { 'content-type': r.type, accept: 'application/json, text/event-stream' },
+          body: r.body,
+        });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.length).toBe(200);
+  });
+});
