@@ -68,13 +68,16 @@ function describeRanges(segments: Segment[], clip: Run): RangeSegment[] {
   return ranges;
 }
 
-/** The minimum over the calendar's dates from today on; null when it never varies there. */
-function minimumByDate(segments: Segment[], pieces: MinimumPiece[], today: number): MinimumStayByDate[] | null {
+/**
+ * The minimum over the calendar's dates inside `clip` (from today on, or the requested window);
+ * null when it does not vary there ("present only when the minimum varies across dates").
+ */
+function minimumByDate(segments: Segment[], pieces: MinimumPiece[], clip: Run): MinimumStayByDate[] | null {
   if (segments.length === 0) return null;
   const calendarEnd = segments[segments.length - 1].end;
   const byDate: MinimumStayByDate[] = [];
   for (const piece of pieces) {
-    const part = clipRun(piece, { start: today, end: calendarEnd });
+    const part = clipRun(piece, { start: clip.start, end: Math.min(clip.end, calendarEnd) });
     if (part === null) continue;
     byDate.push({
       start_date: fromDayNumber(part.start),
@@ -124,7 +127,8 @@ export function computeAvailability(home: HomeRecord, today: IsoDate, clip?: Ava
     ranges: describeRanges(segments, clipRange),
     earliest_available_date: earliest === null ? null : fromDayNumber(earliest),
   };
-  const byDate = minimumByDate(segments, pieces, todayDay);
+  // Clipped like the rest of the calendar when dates are passed.
+  const byDate = minimumByDate(segments, pieces, clipRange);
   if (byDate !== null) availability.minimum_nightly_stay_by_date = byDate;
   return availability;
 }

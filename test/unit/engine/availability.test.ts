@@ -181,6 +181,25 @@ describe('computeAvailability: minimum_nightly_stay_by_date', () => {
   });
 });
 
+describe('computeAvailability: minimum_nightly_stay_by_date on a dated read', () => {
+  const home = makeHome({
+    minimum_nightly_stay: 2,
+    minimum_stay_rules: [{ start_date: '2027-02-01', end_date: '2027-03-01', minimum_nightly_stay: 14 }],
+  });
+
+  it('is clipped to the requested window like the rest of the calendar', () => {
+    expect(computeAvailability(home, TODAY, { start_date: '2027-01-20', end_date: '2027-02-10' }).minimum_nightly_stay_by_date).toEqual([
+      { start_date: '2027-01-20', end_date: '2027-02-01', minimum_nightly_stay: 2 },
+      { start_date: '2027-02-01', end_date: '2027-02-10', minimum_nightly_stay: 14 },
+    ]);
+  });
+
+  it('is absent when the minimum does not vary inside the window, though it varies elsewhere', () => {
+    expect(computeAvailability(home, TODAY, { start_date: '2027-01-05', end_date: '2027-01-25' })).not.toHaveProperty('minimum_nightly_stay_by_date');
+    expect(computeAvailability(home, TODAY, { start_date: '2027-02-03', end_date: '2027-02-20' })).not.toHaveProperty('minimum_nightly_stay_by_date');
+  });
+});
+
 describe('computeAvailability: clipped to the requested dates', () => {
   const home = makeHome({
     minimum_nightly_stay: 2,
