@@ -103,7 +103,7 @@ export function minimumAt(pieces: MinimumPiece[], day: number): number {
 }
 
 /** The latest move-out date inside a run: the end of the last segment part that allows move-out. */
-function latestMoveOut(segments: Segment[], run: Run): number | null {
+export function latestMoveOut(segments: Segment[], run: Run): number | null {
   for (let i = segments.length - 1; i >= 0; i--) {
     const seg = segments[i];
     if (seg.start >= run.end || seg.end <= run.start) continue;

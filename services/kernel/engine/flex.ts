@@ -1,5 +1,8 @@
 /** The Flex tiers an apartment accepts ("Flex options", "get_flex_options_tool"). */
-import type { FlexTier, HomeRecord } from '../inventory/records';
+import type { FlexTier } from '../inventory/records';
+import type { PricingInputs } from './types';
+
+type TierInputs = Pick<PricingInputs, 'flex_eligible' | 'flex_tiers' | 'minimum_nightly_stay'>;
 
 /** "Limits": the minimum Flex commitment is 6+ months. */
 export const MINIMUM_FLEX_COMMITTED_NIGHTS = 180;
@@ -10,7 +13,7 @@ export const MINIMUM_FLEX_COMMITTED_NIGHTS = 180;
  * ("Limits"); a longer tier that costs no less than a shorter accepted one, which the quote refuses
  * ("search_properties_tool": "a longer tier that costs no less than a shorter one ... the quote refuses it").
  */
-export function offeredTiers(home: HomeRecord): FlexTier[] {
+export function offeredTiers(home: TierInputs): FlexTier[] {
   if (!home.flex_eligible) return [];
   const candidates = home.flex_tiers
     .filter((t) => t.committed_nights >= home.minimum_nightly_stay)
@@ -27,6 +30,6 @@ export function offeredTiers(home: HomeRecord): FlexTier[] {
 }
 
 /** The offered tier with exactly `committedNights`, or null when the apartment does not accept it. */
-export function offeredTier(home: HomeRecord, committedNights: number): FlexTier | null {
+export function offeredTier(home: TierInputs, committedNights: number): FlexTier | null {
   return offeredTiers(home).find((t) => t.committed_nights === committedNights) ?? null;
 }

@@ -10,7 +10,6 @@
  * 30 nights and three percentages multiply it — so with whole-number percents every sum is an exact
  * integer and a statement rounds exactly once (Math.round, half up).
  */
-import type { HomeRecord } from '../inventory/records';
 import { toDayNumber } from './dates';
 import {
   NIGHTS_PER_MONTH,
@@ -21,7 +20,7 @@ import {
   roundDiv,
   toDollars,
 } from './labels';
-import type { ChargeSchedule, DisplayPrice, Pets, QuotePricing, StayRequest } from './types';
+import type { ChargeSchedule, DisplayPrice, Pets, PricingInputs, QuotePricing, StayRequest } from './types';
 
 type FixedStay = Extract<StayRequest, { kind: 'fixed' }>;
 
@@ -37,7 +36,7 @@ interface FixedCosting {
 }
 
 /** Length-of-stay discount: the tier with the largest min_nights the stay reaches. */
-function lengthOfStayPercent(home: HomeRecord, nights: number): number {
+export function lengthOfStayPercent(home: PricingInputs, nights: number): number {
   let best: { min: number; percent: number } | null = null;
   for (const tier of home.length_of_stay_discounts) {
     if (tier.min_nights > nights) continue;
@@ -49,13 +48,13 @@ function lengthOfStayPercent(home: HomeRecord, nights: number): number {
 }
 
 /** Special offer: applies when the move-in date lies in the offer's `[start_date, end_date)`. */
-function specialOfferPercent(home: HomeRecord, startDate: string): number {
+export function specialOfferPercent(home: PricingInputs, startDate: string): number {
   const offer = home.special_offer;
   return offer !== null && offer.start_date <= startDate && startDate < offer.end_date ? offer.percent : 0;
 }
 
 /** Seasonal discount of each night; overlapping periods give the largest percent, not a sum. */
-function seasonalPercents(home: HomeRecord, start: number, nights: number): number[] {
+function seasonalPercents(home: PricingInputs, start: number, nights: number): number[] {
   const percents = new Array<number>(nights).fill(0);
   for (const period of home.seasonal_discounts) {
     const from = Math.max(toDayNumber(period.start_date) - start, 0);
@@ -65,7 +64,7 @@ function seasonalPercents(home: HomeRecord, start: number, nights: number): numb
   return percents;
 }
 
-function costFixedStay(home: HomeRecord, stay: FixedStay, pets: Pets, withDiscounts: boolean): FixedCosting {
+function costFixedStay(home: PricingInputs, stay: FixedStay, pets: Pets, withDiscounts: boolean): FixedCosting {
   const start = toDayNumber(stay.start_date);
   const nights = toDayNumber(stay.end_date) - start;
   if (nights < 1) throw new Error(`A fixed stay needs at least one night: ${stay.start_date} to ${stay.end_date}`);
@@ -116,7 +115,7 @@ function chargeSchedule(statements: number[]): ChargeSchedule {
 }
 
 /** Cents of each 30-night statement of a fixed stay (statement k = nights [30k, 30k + 30)); throws for Flex. */
-export function fixedStatements(home: HomeRecord, stay: StayRequest, pets: Pets): number[] {
+export function fixedStatements(home: PricingInputs, stay: StayRequest, pets: Pets): number[] {
   if (stay.kind !== 'fixed') throw new Error('Statements are defined for fixed stays only; a Flex stay has no end');
   return costFixedStay(home, stay, pets, true).statements;
 }
@@ -131,11 +130,11 @@ function fixedDisplay(discounted: FixedCosting, undiscounted: FixedCosting): Dis
   );
 }
 
-export function displayFixedStay(home: HomeRecord, stay: FixedStay, pets: Pets): DisplayPrice {
+export function displayFixedStay(home: PricingInputs, stay: FixedStay, pets: Pets): DisplayPrice {
   return fixedDisplay(costFixedStay(home, stay, pets, true), costFixedStay(home, stay, pets, false));
 }
 
-export function priceFixedStay(home: HomeRecord, stay: FixedStay, pets: Pets): QuotePricing {
+export function priceFixedStay(home: PricingInputs, stay: FixedStay, pets: Pets): QuotePricing {
   const discounted = costFixedStay(home, stay, pets, true);
   const { nights, statements, discountCents } = discounted;
   const schedule = chargeSchedule(statements);

@@ -4,10 +4,10 @@
  * ("Quote": the sum of seasonal and length-of-stay discounts applied) is always 0. The model is
  * written out with a worked example in docs/pricing.md.
  */
-import type { FlexTier, HomeRecord } from '../inventory/records';
+import type { FlexTier } from '../inventory/records';
 import { offeredTier } from './flex';
 import { NIGHTS_PER_MONTH, displayFields, flexPriceLabel, flexTermLabel, roundDiv, toDollars } from './labels';
-import type { ChargeSchedule, DisplayPrice, Pets, QuotePricing, StayRequest } from './types';
+import type { ChargeSchedule, DisplayPrice, Pets, PricingInputs, QuotePricing, StayRequest } from './types';
 
 type FlexStay = Extract<StayRequest, { kind: 'flex' }>;
 
@@ -22,13 +22,13 @@ interface FlexCosting {
 }
 
 /** "get_quote_tool": an unoffered tier is rejected, not priced; callers check the tier first. */
-function tierOf(home: HomeRecord, stay: FlexStay): FlexTier {
+function tierOf(home: PricingInputs, stay: FlexStay): FlexTier {
   const tier = offeredTier(home, stay.committed_nights);
   if (tier === null) throw new Error(`Home ${home.slug} does not offer a Flex commitment of ${stay.committed_nights} nights`);
   return tier;
 }
 
-function costFlexStay(home: HomeRecord, stay: FlexStay, pets: Pets): FlexCosting {
+function costFlexStay(home: PricingInputs, stay: FlexStay, pets: Pets): FlexCosting {
   const tier = tierOf(home, stay);
   const petCount = pets.cats + pets.dogs;
   const recurringFees = home.fees.monthly_service_fee_cents + home.fees.monthly_pet_rent_cents * petCount;
@@ -49,7 +49,7 @@ function monthlyDisplay(monthlyCents: number, oneTimeCents: number, committedNig
   return roundDiv(monthlyCents * committedNights + oneTimeCents * NIGHTS_PER_MONTH, committedNights * 100);
 }
 
-function flexDisplay(home: HomeRecord, stay: FlexStay, costing: FlexCosting): DisplayPrice {
+function flexDisplay(home: PricingInputs, stay: FlexStay, costing: FlexCosting): DisplayPrice {
   const nights = stay.committed_nights;
   // Without the tier's discount the base monthly rate applies; never below the tier rate itself.
   const undiscountedMonthly =
@@ -62,11 +62,11 @@ function flexDisplay(home: HomeRecord, stay: FlexStay, costing: FlexCosting): Di
   );
 }
 
-export function displayFlexStay(home: HomeRecord, stay: FlexStay, pets: Pets): DisplayPrice {
+export function displayFlexStay(home: PricingInputs, stay: FlexStay, pets: Pets): DisplayPrice {
   return flexDisplay(home, stay, costFlexStay(home, stay, pets));
 }
 
-export function priceFlexStay(home: HomeRecord, stay: FlexStay, pets: Pets): QuotePricing {
+export function priceFlexStay(home: PricingInputs, stay: FlexStay, pets: Pets): QuotePricing {
   const costing = costFlexStay(home, stay, pets);
   // "Quote": total_cost is omitted for Flex, there is no final month, and empty sections are omitted.
   const schedule: ChargeSchedule = {};

@@ -9,7 +9,7 @@ import { addDays } from './dates';
 import { NIGHTS_PER_MONTH } from './labels';
 import { displayFixedStay, priceFixedStay } from './pricing-fixed';
 import { displayFlexStay, priceFlexStay } from './pricing-flex';
-import type { DisplayPrice, Pets, QuotePricing, StayRequest } from './types';
+import type { DisplayPrice, Pets, PricingInputs, QuotePricing, StayRequest } from './types';
 
 export { fixedStatements } from './pricing-fixed';
 
@@ -19,12 +19,12 @@ const NO_PETS: Pets = { cats: 0, dogs: 0 };
  * The quote's pricing of a stay with its pets. Throws a plain Error for a Flex tier the home does not
  * offer or a fixed stay without nights; callers check the request first.
  */
-export function priceStay(home: HomeRecord, stay: StayRequest, pets: Pets): QuotePricing {
+export function priceStay(home: PricingInputs, stay: StayRequest, pets: Pets): QuotePricing {
   return stay.kind === 'fixed' ? priceFixedStay(home, stay, pets) : priceFlexStay(home, stay, pets);
 }
 
 /** The display price of a stay without pets: the figure search results and the apartment read show. */
-export function displayPrice(home: HomeRecord, stay: StayRequest): DisplayPrice {
+export function displayPrice(home: PricingInputs, stay: StayRequest): DisplayPrice {
   return stay.kind === 'fixed' ? displayFixedStay(home, stay, NO_PETS) : displayFlexStay(home, stay, NO_PETS);
 }
 

@@ -2,7 +2,7 @@
  * Shapes the pure stay engine returns. Field names are the spec's own (section "Apartment
  * detail", "`availability`", "Flex options", "Quote").
  */
-import type { IsoDate } from '../inventory/records';
+import type { HomeRecord, IsoDate } from '../inventory/records';
 
 export interface BookableWindow {
   start_date: IsoDate;
@@ -40,6 +40,24 @@ export interface Availability {
   /** Present only when the minimum varies across dates. */
   minimum_nightly_stay_by_date?: MinimumStayByDate[];
 }
+
+/**
+ * What pricing reads of a home: rates, fees, discounts and Flex tiers. The search index carries
+ * these (`pricing` in the home document) so a search result is priced by the same functions.
+ */
+export type PricingInputs = Pick<
+  HomeRecord,
+  | 'slug'
+  | 'nightly_rate_cents'
+  | 'monthly_rate_cents'
+  | 'fees'
+  | 'seasonal_discounts'
+  | 'length_of_stay_discounts'
+  | 'special_offer'
+  | 'flex_eligible'
+  | 'flex_tiers'
+  | 'minimum_nightly_stay'
+>;
 
 /** A requested stay: fixed (start + end) or Flex (start + committed nights, end = indefinite). */
 export type StayRequest =
