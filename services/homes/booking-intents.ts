@@ -6,20 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { MongoServerError } from 'mongodb';
 import type { Collections } from '../kernel/store/collections';
-import type { BookingIntentRecord, IsoDate } from '../kernel/inventory/records';
+import type { BookingIntentRecord } from '../kernel/inventory/records';
 
 /** "Booking-intent repeat window: 30 days, during which contact details are not overwritten." */
 export const CONTACT_WINDOW_MS = 30 * 86_400_000;
 
-export interface IntentInput {
-  email: string;
-  phone: string | null;
-  name: string | null;
-  home_slug: string | null;
-  start_date: IsoDate | null;
-  end_date: IsoDate | 'indefinite' | null;
-  committed_nights: number | null;
-}
+export type IntentInput = Pick<BookingIntentRecord, 'email' | 'phone' | 'name' | 'home_slug' | 'start_date' | 'end_date' | 'committed_nights'>;
 
 export interface SavedIntent {
   intentId: string;

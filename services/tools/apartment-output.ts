@@ -16,7 +16,7 @@ const windowSchema = {
   additionalProperties: false,
 } as const;
 
-const rangeSchema = {
+export const rangeSchema = {
   type: 'object',
   properties: {
     start_date: { type: 'string' },

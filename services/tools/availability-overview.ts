@@ -9,6 +9,8 @@ import { sharedFilterProperties } from '../search/filters';
 import { locationProperties, resolveLocation } from '../search/location';
 import { buildOverviewBody } from '../search/overview-query';
 import { SEARCH_SORTS } from '../search/sorts';
+import { rangeSchema } from './apartment-output';
+import { placeSchema } from './output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 
 /** The shared filters the overview takes: all but those marked (S) (spec: "Shared filter arguments"). */
@@ -44,27 +46,13 @@ const windowSchema = {
   additionalProperties: false,
 } as const;
 
-const rangeSchema = {
-  type: 'object',
-  properties: {
-    start_date: { type: 'string' },
-    end_date: { type: ['string', 'null'] },
-    move_in_allowed: { type: 'boolean' },
-    move_out_allowed: { type: 'boolean' },
-    open_for_occupancy: { type: 'boolean' },
-    unbookable_reason: { type: ['string', 'null'] },
-  },
-  required: ['start_date', 'end_date', 'move_in_allowed', 'move_out_allowed', 'open_for_occupancy', 'unbookable_reason'],
-  additionalProperties: false,
-} as const;
-
 const outputSchema = {
   type: 'object',
   properties: {
     market: { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'], additionalProperties: false },
     display_city: {
       anyOf: [
-        { type: 'object', properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } }, required: ['slug', 'name', 'state'], additionalProperties: false },
+        placeSchema,
         { type: 'null' },
       ],
     },

@@ -5,6 +5,7 @@ import type { MarketRecord } from '../kernel/inventory/records';
 import { FLAG_FIELDS } from '../search/filters';
 import { resolveLocation } from '../search/location';
 import { SEARCH_SORTS } from '../search/sorts';
+import { placeSchema } from './output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {
@@ -14,18 +15,11 @@ const inputSchema = {
   additionalProperties: false,
 } as const;
 
-const place = {
-  type: 'object',
-  properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } },
-  required: ['slug', 'name', 'state'],
-  additionalProperties: false,
-} as const;
-
 const outputSchema = {
   type: 'object',
   properties: {
     market: { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'], additionalProperties: false },
-    cities: { type: 'array', items: place, description: 'Display cities with apartments search can return.' },
+    cities: { type: 'array', items: placeSchema, description: 'Display cities with apartments search can return.' },
     bedrooms: { type: 'array', items: { type: 'integer' }, description: 'Bedroom counts that have published apartments (0 = studio).' },
     amenities: {
       type: 'array',

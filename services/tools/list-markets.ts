@@ -1,6 +1,7 @@
 /** list_markets_tool — GET /api/public/markets (spec: "Market and city"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { listedPlaces } from '../markets/listed-places';
+import { placeSchema } from './output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {
@@ -14,13 +15,6 @@ const inputSchema = {
         'matches (a metro can span state lines); each kept market still lists all its cities. Prefer matching on slugs.',
     },
   },
-  additionalProperties: false,
-} as const;
-
-const placeSchema = {
-  type: 'object',
-  properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } },
-  required: ['slug', 'name', 'state'],
   additionalProperties: false,
 } as const;
 

@@ -96,3 +96,11 @@ export const propertyBlockSchema = {
   required: ['id', 'slug', 'name', 'address', 'city', 'state', 'latitude', 'longitude', 'amenities', 'description'],
   additionalProperties: false,
 } as const;
+
+/** A market or display city as the markets list and the search envelopes name it. */
+export const placeSchema = {
+  type: 'object',
+  properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } },
+  required: ['slug', 'name', 'state'],
+  additionalProperties: false,
+} as const;

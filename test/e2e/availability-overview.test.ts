@@ -4,6 +4,7 @@
  * Expected sets come from the indexed documents; windows and ranges from the apartment read.
  */
 import { startFixture, type Fixture } from '../support/fixture';
+import { indexedHomes } from '../support/indexed';
 import type { HomeDocument } from '../../services/kernel/store/home-document';
 
 let fx: Fixture;
@@ -13,12 +14,7 @@ let citySlug: string;
 
 beforeAll(async () => {
   fx = await startFixture({ homes: 240 });
-  const res = await fx.es.search<HomeDocument>({ index: fx.config.homesAlias, size: 1000, query: { term: { bookable: true } } });
-  docs = res.hits.hits.map((h) => h._source!);
-  const counts = new Map<string, number>();
-  for (const d of docs) counts.set(d.market_slug, (counts.get(d.market_slug) ?? 0) + 1);
-  marketSlug = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-  citySlug = docs.find((d) => d.market_slug === marketSlug)!.city_slug;
+  ({ docs, marketSlug, citySlug } = await indexedHomes(fx));
 });
 
 afterAll(async () => {

@@ -4,6 +4,7 @@
  * "compare_apartments_tool"). Expected values are computed from the indexed documents themselves.
  */
 import { startFixture, type Fixture } from '../support/fixture';
+import { indexedHomes } from '../support/indexed';
 import type { HomeDocument } from '../../services/kernel/store/home-document';
 import { FLAG_FIELDS } from '../../services/search/filters';
 import { SEARCH_SORTS } from '../../services/search/sorts';
@@ -15,12 +16,7 @@ let citySlug: string;
 
 beforeAll(async () => {
   fx = await startFixture({ homes: 220 });
-  const res = await fx.es.search<HomeDocument>({ index: fx.config.homesAlias, size: 1000, query: { term: { bookable: true } } });
-  docs = res.hits.hits.map((h) => h._source!);
-  const counts = new Map<string, number>();
-  for (const d of docs) counts.set(d.market_slug, (counts.get(d.market_slug) ?? 0) + 1);
-  marketSlug = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-  citySlug = docs.find((d) => d.market_slug === marketSlug)!.city_slug;
+  ({ docs, marketSlug, citySlug } = await indexedHomes(fx));
 });
 
 afterAll(async () => {

@@ -7,31 +7,16 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { startFixture, type Fixture } from '../support/fixture';
-import { TOOL_SAMPLES, toolsWithoutSamples, type SampleSource } from '../support/tool-samples';
+import { TOOL_SAMPLES, toolsWithoutSamples, worldSamples, type SampleSource } from '../support/tool-samples';
 import { TOOLS } from '../../services/tools/registry';
 import type { AnyTool } from '../../services/tools/tool';
-import { addDays } from '../../services/kernel/engine/dates';
 
 let fx: Fixture;
 let source: SampleSource;
 
 beforeAll(async () => {
   fx = await startFixture({ homes: 80 });
-  const homes = await fx.mongo.collections.homes.find({ published: true, deleted_at: null }, { limit: 40 }).toArray();
-  const markets = await fx.mongo.collections.markets.find({}).toArray();
-  let i = 0;
-  const pick = <T>(items: readonly T[]): T => items[i++ % items.length];
-  source = {
-    slug: () => pick(homes).slug,
-    slugOrUnknown: () => pick(homes).slug,
-    marketSlug: () => pick(markets).slug,
-    citySlug: () => pick(markets.flatMap((m) => m.cities)).slug,
-    stay: () => {
-      const start = addDays(fx.today, (i * 7) % 120);
-      return { start, end: addDays(start, 2 + ((i * 13) % 90)) };
-    },
-    pick,
-  };
+  source = await worldSamples(fx, { homes: 40 });
 });
 
 afterAll(async () => {

@@ -5,9 +5,8 @@
  */
 import type { CommandStartedEvent } from 'mongodb';
 import { startFixture, type Fixture } from '../support/fixture';
-import { TOOL_SAMPLES, toolsWithoutSamples, type SampleSource } from '../support/tool-samples';
+import { TOOL_SAMPLES, toolsWithoutSamples, worldSamples, type SampleSource } from '../support/tool-samples';
 import { TOOLS } from '../../services/tools/registry';
-import { addDays } from '../../services/kernel/engine/dates';
 
 let fx: Fixture;
 let source: SampleSource;
@@ -16,18 +15,7 @@ const commands: CommandStartedEvent[] = [];
 beforeAll(async () => {
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/';
   fx = await startFixture({ homes: 60, env: { MONGO_URL: `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true` } });
-  const homes = await fx.mongo.collections.homes.find({ published: true, deleted_at: null }, { limit: 20 }).toArray();
-  const markets = await fx.mongo.collections.markets.find({}).toArray();
-  let i = 0;
-  const pick = <T>(items: readonly T[]): T => items[i++ % items.length];
-  source = {
-    slug: () => pick(homes).slug,
-    slugOrUnknown: () => (i % 5 === 0 ? `no-such-home-${i++}` : pick(homes).slug),
-    marketSlug: () => pick(markets).slug,
-    citySlug: () => pick(markets.flatMap((m) => m.cities)).slug,
-    stay: () => ({ start: addDays(fx.today, 14), end: addDays(fx.today, 14 + 40) }),
-    pick,
-  };
+  source = await worldSamples(fx, { homes: 20, unknownEvery: 5 });
   fx.svc.deps.db.client.on('commandStarted', (e) => commands.push(e));
 });
 

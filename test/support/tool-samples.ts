@@ -1,3 +1,6 @@
+import type { Collections } from '../../services/kernel/store/collections';
+import { addDays } from '../../services/kernel/engine/dates';
+
 /**
  * Valid arguments for every tool of the registry, drawn from a source of real slugs and dates: one
  * place that the end-to-end tests (output schemas, store reads, real clients) and the benchmark's
@@ -34,6 +37,22 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
       { scope: { display_city: s.citySlug() }, include_ranges: true, per_page: 20 },
       { market: s.citySlug(), nights: 30, sort_by: 'price_asc', min_bedrooms: 1 },
     ]),
+  search_apartments_tool: (s) => {
+    const stay = s.stay();
+    return s.pick([
+      { market: s.marketSlug() },
+      { market: s.citySlug(), start_date: stay.start, end_date: stay.end, min_bedrooms: 1, max_price: 6000, price_unit: 'per_month' },
+      { scope: { display_city: s.citySlug() }, start_date: stay.start, end_date: 'indefinite', sort_by: 'price_desc', include_hero_images: false },
+      { market: s.marketSlug(), start_date: stay.start, end_date: stay.end, sort_by: 'rating_desc', page: 2, per_page: 10 },
+    ]);
+  },
+  search_apartments_on_map: (s) => {
+    const stay = s.stay();
+    return s.pick([
+      { market: s.citySlug(), start_date: stay.start, end_date: stay.end },
+      { market: s.marketSlug(), pets: true, sort_by: 'newest' },
+    ]);
+  },
   booking_intent_tool: (s) => {
     const stay = s.stay();
     return s.pick([
@@ -50,4 +69,30 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
 /** Tools of `names` that have no sample yet. */
 export function toolsWithoutSamples(names: readonly string[]): string[] {
   return names.filter((n) => !TOOL_SAMPLES[n]);
+}
+
+/**
+ * A sample source over a test world's real homes and markets, cycling deterministically;
+ * `unknownEvery` > 0 makes every n-th slugOrUnknown() a slug that does not exist.
+ */
+export async function worldSamples(
+  world: { mongo: { collections: Collections }; today: string },
+  opts: { homes?: number; unknownEvery?: number } = {},
+): Promise<SampleSource> {
+  const homes = await world.mongo.collections.homes.find({ published: true, deleted_at: null }, { limit: opts.homes ?? 40 }).toArray();
+  const markets = await world.mongo.collections.markets.find({}).toArray();
+  const cities = markets.flatMap((m) => m.cities);
+  let i = 0;
+  const pick = <T>(items: readonly T[]): T => items[i++ % items.length];
+  return {
+    slug: () => pick(homes).slug,
+    slugOrUnknown: () => (opts.unknownEvery && ++i % opts.unknownEvery === 0 ? `no-such-home-${i}` : pick(homes).slug),
+    marketSlug: () => pick(markets).slug,
+    citySlug: () => pick(cities).slug,
+    stay: () => {
+      const start = addDays(world.today, (i * 7) % 120);
+      return { start, end: addDays(start, 2 + ((i * 13) % 90)) };
+    },
+    pick,
+  };
 }
