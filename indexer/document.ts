@@ -7,10 +7,57 @@ import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
 import { offeredTiers } from '../services/kernel/engine/flex';
 import { heroPhoto } from '../services/kernel/inventory/photo-order';
-import type { HomeDocument } from '../services/kernel/store/home-document';
+import type { DateRangeValue, FlexStayDocument, HomeDocument } from '../services/kernel/store/home-document';
+import { stayStarts, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
+import type { PricingInputs } from '../services/kernel/engine/types';
+import { addDays } from '../services/kernel/engine/dates';
+import { priceBands } from './price-bands';
 import { withBuildingRules } from '../services/kernel/engine/building-rules';
 
 const dollars = (cents: number): number => Math.round(cents / 100);
+
+const ranges = (spans: readonly DateSpan[]): DateRangeValue[] =>
+  spans.map((s) => (s.end === null ? { gte: s.start } : { gte: s.start, lt: s.end }));
+
+/** The engine's pricing inputs of a home, as the search prices its results from them. */
+function pricingInputs(home: HomeRecord): PricingInputs {
+  return {
+    slug: home.slug,
+    nightly_rate_cents: home.nightly_rate_cents,
+    monthly_rate_cents: home.monthly_rate_cents,
+    fees: home.fees,
+    seasonal_discounts: home.seasonal_discounts,
+    length_of_stay_discounts: home.length_of_stay_discounts,
+    special_offer: home.special_offer,
+    flex_eligible: home.flex_eligible,
+    flex_tiers: home.flex_tiers,
+    minimum_nightly_stay: home.minimum_nightly_stay,
+  };
+}
+
+/**
+ * Each offered tier with the move-in dates it can be held from ("get_quote_tool": the tier's
+ * minimum, the whole commitment inside one window, before must_vacate_by) and its exact price:
+ * a Flex price does not depend on the dates.
+ */
+function flexStays(home: HomeRecord, groups: readonly StayStartGroup[], today: string): FlexStayDocument[] {
+  return offeredTiers(home).flatMap((tier) => {
+    const cn = tier.committed_nights;
+    const spans: DateSpan[] = [];
+    for (const g of groups) {
+      if (g.minimum_nightly_stay > cn) continue;
+      // s + cn <= window_end, so the last possible move-in is window_end - cn.
+      const last = g.window_end === null ? null : addDays(g.window_end, 1 - cn);
+      for (const span of g.move_in) {
+        const end = last === null ? span.end : span.end === null || span.end > last ? last : span.end;
+        if (end === null || span.start < end) spans.push({ start: span.start, end });
+      }
+    }
+    if (spans.length === 0) return [];
+    const price = displayPrice(home, { kind: 'flex', start_date: today, committed_nights: cn });
+    return [{ committed_nights: cn, move_in: ranges(spans), price: price.display_price_with_discount, price_without_discount: price.display_price_without_discount }];
+  });
+}
 
 export function toHomeDocument(
   record: HomeRecord,
@@ -29,6 +76,7 @@ export function toHomeDocument(
   const offerActive = offer !== null && offer.end_date > today;
   const hero = heroPhoto(home, property);
   const flexTiers = offeredTiers(home).map((t) => t.committed_nights);
+  const starts = stayStarts(home, today);
   const windows = availability.bookable_windows.map((w) => ({
     start_date: w.start_date,
     end_date: w.end_date,
@@ -94,6 +142,16 @@ export function toHomeDocument(
     available_from: home.available_from,
     must_vacate_by: home.must_vacate_by,
     windows,
+    stay_starts: starts.groups.map((g) => ({
+      move_in: ranges(g.move_in),
+      fixed_move_in: ranges(g.fixed_move_in),
+      min_nights: g.minimum_nightly_stay,
+      window_end: g.window_end,
+    })),
+    move_outs: ranges(starts.move_outs),
+    price_bands: priceBands(home, starts.groups, today).map((b) => ({ ...b, move_in: ranges(b.move_in) })),
+    flex_stays: flexStays(home, starts.groups, today),
+    pricing: pricingInputs(home),
     hero_photo_id: hero?.id ?? null,
     hero_photo_source: hero?.source ?? null,
     created_at: home.created_at.toISOString(),

@@ -12,11 +12,15 @@ import { getMarketInfoTool } from './get-market-info';
 import { getQuoteTool } from './get-quote';
 import { listMarketsTool } from './list-markets';
 import { policiesFaqTool } from './policies-faq';
+import { searchApartmentsTool } from './search-apartments';
+import { searchOnMapTool } from './search-on-map';
 import type { AnyTool } from './tool';
 
 export const TOOLS: readonly AnyTool[] = [
   listMarketsTool,
   getMarketFiltersTool,
+  searchApartmentsTool,
+  searchOnMapTool,
   availabilityOverviewTool,
   getApartmentTool,
   getFlexOptionsTool,

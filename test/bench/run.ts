@@ -17,6 +17,7 @@ import { sampleInventory } from './sample';
 import { idleBench, indexingBench, lookupBench, type BenchContext } from './store-bench';
 import { mixedLoadBench } from './mixed-load';
 import { marketToolsBench } from './market-tools-bench';
+import { searchBench } from './search-bench';
 
 interface Options {
   homes: number;
@@ -48,6 +49,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'indexing', run: (ctx) => indexingBench(ctx) },
   { name: 'lookups', run: (ctx, o) => lookupBench(ctx, o.seconds) },
   { name: 'market-tools', run: (ctx, o) => marketToolsBench(ctx, o.seconds) },
+  { name: 'search', run: (ctx, o) => searchBench(ctx, o.seconds) },
   { name: 'mixed', run: (ctx, o) => mixedLoadBench(ctx, o.soakSeconds) },
   { name: 'idle', run: (ctx, o) => idleBench(ctx, o.idleSeconds) },
 ];
@@ -71,8 +73,9 @@ async function main(): Promise<void> {
 
   const config = loadConfig({
     ...process.env,
-    MONGO_DB: 'catalog_bench',
-    HOMES_ALIAS: 'bench-homes',
+    // BENCH_MONGO_DB / BENCH_HOMES_ALIAS: a second bench world (e.g. 10,000 homes) beside the 100,000 one.
+    MONGO_DB: process.env.BENCH_MONGO_DB ?? 'catalog_bench',
+    HOMES_ALIAS: process.env.BENCH_HOMES_ALIAS ?? 'bench-homes',
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -84,7 +87,7 @@ async function main(): Promise<void> {
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
   const svc = await startService(config);
   const sample = sampleInventory({ seed: DEMO_SEED, homes: o.homes, today });
-  const ctx: BenchContext = { config, es, mongo: mongo.collections, url: svc.url, homes: o.homes, today, sample, say };
+  const ctx: BenchContext = { config, deps: svc.deps, es, mongo: mongo.collections, url: svc.url, homes: o.homes, today, sample, say };
   try {
     for (const section of SECTIONS) {
       if (o.only && !o.only.has(section.name)) continue;

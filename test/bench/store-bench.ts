@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../../services/kernel/store/collections';
 import type { Config } from '../../services/kernel/config';
+import type { Deps } from '../../services/deps';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { runIndexerJob } from '../../indexer/runner';
 import { DEMO_SEED, seedDemoInventory } from '../../stack/demo/demo-inventory';
@@ -16,6 +17,8 @@ import type { Sample } from './sample';
 
 export interface BenchContext {
   config: Config;
+  /** The running service's dependencies, for in-process calls (the search bench counts priced homes). */
+  deps: Deps;
   es: Client;
   mongo: Collections;
   url: string;

@@ -37,6 +37,22 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
       { scope: { display_city: s.citySlug() }, include_ranges: true, per_page: 20 },
       { market: s.citySlug(), nights: 30, sort_by: 'price_asc', min_bedrooms: 1 },
     ]),
+  search_apartments_tool: (s) => {
+    const stay = s.stay();
+    return s.pick([
+      { market: s.marketSlug() },
+      { market: s.citySlug(), start_date: stay.start, end_date: stay.end, min_bedrooms: 1, max_price: 6000, price_unit: 'per_month' },
+      { scope: { display_city: s.citySlug() }, start_date: stay.start, end_date: 'indefinite', sort_by: 'price_desc', include_hero_images: false },
+      { market: s.marketSlug(), start_date: stay.start, end_date: stay.end, sort_by: 'rating_desc', page: 2, per_page: 10 },
+    ]);
+  },
+  search_apartments_on_map: (s) => {
+    const stay = s.stay();
+    return s.pick([
+      { market: s.citySlug(), start_date: stay.start, end_date: stay.end },
+      { market: s.marketSlug(), pets: true, sort_by: 'newest' },
+    ]);
+  },
   booking_intent_tool: (s) => {
     const stay = s.stay();
     return s.pick([

@@ -3,6 +3,8 @@
  * what the search tools read. Every field is mapped in mappings/homes.json (a test checks it).
  */
 
+import type { PricingInputs } from '../engine/types';
+
 export interface WindowDocument {
   start_date: string;
   end_date: string | null;
@@ -12,6 +14,38 @@ export interface WindowDocument {
   can_move_out_at_end: boolean;
   minimum_nightly_stay: number;
   fits_minimum_stay: boolean;
+}
+
+/** A date range as Elasticsearch's `date_range` field takes it: `[gte, lt)`, no `lt` when open-ended. */
+export interface DateRangeValue {
+  gte: string;
+  lt?: string;
+}
+
+/** Move-in dates of one bookable window sharing a minimum stay (services/kernel/engine/stay-starts.ts). */
+export interface StayStartDocument {
+  move_in: DateRangeValue[];
+  /** The move-in dates a fixed stay fits from (a move-out date at least the minimum later exists). */
+  fixed_move_in: DateRangeValue[];
+  min_nights: number;
+  /** No stay from these dates may run past it; null when the window is open-ended. */
+  window_end: string | null;
+}
+
+/** Bounds of the display price of any fixed stay of `nights` moving in on `move_in` (indexer/price-bands.ts). */
+export interface PriceBandDocument {
+  move_in: DateRangeValue[];
+  nights: { gte: number; lte: number };
+  lo: number;
+  hi: number;
+}
+
+/** One offered Flex tier: the move-in dates it can be held from, and its exact display price. */
+export interface FlexStayDocument {
+  committed_nights: number;
+  move_in: DateRangeValue[];
+  price: number;
+  price_without_discount: number;
 }
 
 export interface HomeDocument {
@@ -66,6 +100,15 @@ export interface HomeDocument {
   available_from: string | null;
   must_vacate_by: string | null;
   windows: WindowDocument[];
+  /** Availability for any requested stay, answered by range queries (query-only: not in _source). */
+  stay_starts: StayStartDocument[];
+  /** Dates a fixed stay may move out on (query-only). */
+  move_outs: DateRangeValue[];
+  /** Display-price bounds of fixed stays (query-only). */
+  price_bands: PriceBandDocument[];
+  flex_stays: FlexStayDocument[];
+  /** The engine's pricing inputs, stored unindexed: a search prices its results with the same functions as the quote. */
+  pricing: PricingInputs;
   hero_photo_id: string | null;
   hero_photo_source: 'unit' | 'property' | null;
   created_at: string;

@@ -1,0 +1,224 @@
+/**
+ * Price bands of a home for the search index (DESIGN: "Exact prices in search without scripts").
+ * Elasticsearch has no scripts, so it cannot price a stay; it can compare stored numbers. For each
+ * band of stay lengths (cut at 30 nights, where the nightly rate gives way to the monthly one, at
+ * every length-of-stay tier, and at a few fixed lengths) and each group of move-in dates, this
+ * stores a lower and an upper bound of the display price any stay there can have. A search keeps
+ * the homes whose bounds can meet its price limits and prices exactly only those that straddle one.
+ *
+ * The bounds follow the engine's model (docs/pricing.md): per night, rent × (1 − seasonal) ×
+ * (1 − length of stay) × (1 − offer) plus the service fee, the cleaning fee spread over the stay,
+ * statements rounded to the cent and the display rounded to the dollar.
+ */
+import { lengthOfStayPercent, specialOfferPercent } from '../services/kernel/engine/pricing-fixed';
+import { NIGHTS_PER_MONTH } from '../services/kernel/engine/labels';
+import { addDays, toDayNumber } from '../services/kernel/engine/dates';
+import type { PricingInputs } from '../services/kernel/engine/types';
+import { toDateSpans, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
+import type { Run } from '../services/kernel/engine/calendar';
+import type { IsoDate } from '../services/kernel/inventory/records';
+
+/** Longest stay a search can ask for: move-in ≥ 7 days past, move-out ≤ 3 years ahead. */
+export const LONGEST_STAY_NIGHTS = 1200;
+/** Move-in dates covered: a search starts at most 365 days ahead; a week more for an index a few days old. */
+export const START_HORIZON_DAYS = 372;
+/** Band cuts besides 30 nights and the home's own length-of-stay tiers: they keep the spread cleaning fee tight. */
+export const EXTRA_NIGHT_CUTS = [2, 3, 4, 5, 7, 10, 14, 21, 60, 90, 180, 365];
+/** Neighbouring move-in dates share a band while its width grows by at most this share of the price (+ $1). */
+const MERGE_TOLERANCE = 0.03;
+
+export interface PriceBand {
+  /** Move-in dates the bounds hold for. */
+  move_in: DateSpan[];
+  /** Stay lengths the bounds hold for, inclusive. */
+  nights: { gte: number; lte: number };
+  /** Whole dollars in the display unit: per night under 30 nights, per month from 30. */
+  lo: number;
+  hi: number;
+}
+
+/** Stay lengths `[a, b]` inside which the rate and the length-of-stay discount are constant. */
+export function nightBands(home: PricingInputs): Array<[number, number]> {
+  const cuts = new Set<number>([1, NIGHTS_PER_MONTH, ...EXTRA_NIGHT_CUTS, ...home.length_of_stay_discounts.map((t) => t.min_nights)]);
+  const sorted = [...cuts].filter((c) => c >= 1 && c <= LONGEST_STAY_NIGHTS).sort((a, b) => a - b);
+  return sorted.map((a, i): [number, number] => [a, (sorted[i + 1] ?? LONGEST_STAY_NIGHTS + 1) - 1]);
+}
+
+/** Seasonal percent of each night from `origin` on (the largest where periods overlap), with prefix sums. */
+class SeasonalNights {
+  readonly prefix: Float64Array;
+  readonly changes: number[];
+  constructor(home: PricingInputs, readonly origin: number, length: number) {
+    const pct = new Float64Array(length);
+    const changes = new Set<number>();
+    for (const p of home.seasonal_discounts) {
+      const from = Math.max(toDayNumber(p.start_date) - origin, 0);
+      const to = Math.min(toDayNumber(p.end_date) - origin, length);
+      for (let i = from; i < to; i++) pct[i] = Math.max(pct[i], p.percent);
+      changes.add(from).add(to);
+    }
+    this.prefix = new Float64Array(length + 1);
+    for (let i = 0; i < length; i++) this.prefix[i + 1] = this.prefix[i] + pct[i];
+    this.changes = [...changes].sort((a, b) => a - b);
+  }
+
+  /** Least and greatest average seasonal percent over stays from day `s` of `a..b` nights. */
+  extremes(s: number, a: number, b: number): [number, number] {
+    // Between two changes the average is p + c/N, monotone in N: the extremes sit at the ends or at a change.
+    const avg = (n: number) => (this.prefix[s + n] - this.prefix[s]) / n;
+    let lo = Math.min(avg(a), avg(b));
+    let hi = Math.max(avg(a), avg(b));
+    for (const c of this.changes) {
+      if (c <= s + a || c >= s + b) continue;
+      const v = avg(c - s);
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    return [lo, hi];
+  }
+}
+
+/** Bounds of one band for any move-in day, in whole dollars of the display unit. */
+class BandBounds {
+  private readonly unit: number;
+  private readonly rent: number;
+  private readonly fee: number;
+  private readonly offer: { start: number; end: number; factor: number } | null;
+  constructor(private readonly home: PricingInputs, private readonly season: SeasonalNights | null, private readonly a: number, private readonly b: number) {
+    const monthly = a >= NIGHTS_PER_MONTH;
+    this.unit = monthly ? NIGHTS_PER_MONTH : 1;
+    const ratePerNight = monthly ? home.monthly_rate_cents / NIGHTS_PER_MONTH : home.nightly_rate_cents;
+    this.rent = ratePerNight * (1 - lengthOfStayPercent(home, a) / 100);
+    this.fee = home.fees.monthly_service_fee_cents / NIGHTS_PER_MONTH;
+    const o = home.special_offer;
+    this.offer = o === null ? null : { start: toDayNumber(o.start_date), end: toDayNumber(o.end_date), factor: 1 - specialOfferPercent(home, o.start_date) / 100 };
+  }
+
+  at(s: number): [number, number] {
+    const { a, b } = this;
+    // The offer counts when the move-in date lies in its window (the engine's specialOfferPercent).
+    const offer = this.offer !== null && this.offer.start <= s && s < this.offer.end ? this.offer.factor : 1;
+    const rent = this.rent * offer;
+    const [minSeason, maxSeason] = this.season ? this.season.extremes(s - this.season.origin, a, b) : [0, 0];
+    const clean = this.home.fees.cleaning_fee_cents;
+    const lo = (this.unit / 100) * (rent * (1 - maxSeason / 100) + this.fee + clean / b);
+    const hi = (this.unit / 100) * (rent * (1 - minSeason / 100) + this.fee + clean / a);
+    // Statement cents and the final dollar rounding move the figure by well under 2 cents; float error is smaller still.
+    const margin = 0.02 + 1e-9 * hi;
+    return [Math.floor(lo - margin), Math.ceil(hi + margin)];
+  }
+}
+
+/** Sorted, merged runs of `spans` inside `[from, to)`, as day numbers. */
+function runsOf(spans: readonly DateSpan[], from: number, to: number): Run[] {
+  const runs: Run[] = [];
+  const clipped = spans
+    .map((span) => ({ start: Math.max(toDayNumber(span.start), from), end: Math.min(span.end === null ? Infinity : toDayNumber(span.end), to) }))
+    .filter((r) => r.start < r.end)
+    .sort((x, y) => x.start - y.start);
+  for (const r of clipped) {
+    const last = runs[runs.length - 1];
+    if (last !== undefined && last.end >= r.start) last.end = Math.max(last.end, r.end);
+    else runs.push({ ...r });
+  }
+  return runs;
+}
+
+interface Entry {
+  run: Run;
+  lo: number;
+  hi: number;
+}
+
+/**
+ * Bounds over the move-in runs, one entry per stretch of days whose bounds cannot differ: the
+ * seasons a stay of the band can touch and the offer's window cut them; where a season is within
+ * reach, day by day.
+ */
+function entries(band: BandBounds, runs: Run[], seasonReach: Run[], offerCuts: number[]): Entry[] {
+  const out: Entry[] = [];
+  const push = (start: number, end: number) => {
+    const [lo, hi] = band.at(start);
+    out.push({ run: { start, end }, lo, hi });
+  };
+  let r = 0;
+  for (const run of runs) {
+    let day = run.start;
+    while (day < run.end) {
+      while (r < seasonReach.length && seasonReach[r].end <= day) r++;
+      const reach = seasonReach[r];
+      if (reach !== undefined && reach.start <= day) {
+        const end = Math.min(run.end, reach.end);
+        for (; day < end; day++) push(day, day + 1);
+        continue;
+      }
+      let next = Math.min(run.end, reach?.start ?? Infinity);
+      for (const c of offerCuts) if (c > day && c < next) next = c;
+      push(day, next);
+      day = next;
+    }
+  }
+  return out;
+}
+
+/** Neighbouring move-in days with close bounds share one band entry; equal entries are merged. */
+function groupEntries(list: Entry[], nights: PriceBand['nights']): PriceBand[] {
+  const groups: Array<{ runs: Run[]; lo: number; hi: number; width: number }> = [];
+  let current: (typeof groups)[number] | null = null;
+  for (const { run, lo, hi } of list) {
+    if (current !== null) {
+      const merged = Math.max(current.hi, hi) - Math.min(current.lo, lo);
+      const width = Math.max(current.width, hi - lo);
+      if (merged <= width + MERGE_TOLERANCE * Math.min(current.lo, lo) + 1) {
+        current.lo = Math.min(current.lo, lo);
+        current.hi = Math.max(current.hi, hi);
+        current.width = width;
+        pushRun(current.runs, run);
+        continue;
+      }
+    }
+    current = { runs: [{ ...run }], lo, hi, width: hi - lo };
+    groups.push(current);
+  }
+  const byBounds = new Map<string, PriceBand>();
+  for (const g of groups) {
+    const key = `${g.lo}:${g.hi}`;
+    const same = byBounds.get(key);
+    if (same) same.move_in.push(...toDateSpans(g.runs));
+    else byBounds.set(key, { move_in: toDateSpans(g.runs), nights, lo: g.lo, hi: g.hi });
+  }
+  return [...byBounds.values()];
+}
+
+function pushRun(runs: Run[], run: Run): void {
+  const last = runs[runs.length - 1];
+  if (last !== undefined && last.end === run.start) last.end = run.end;
+  else runs.push({ ...run });
+}
+
+/**
+ * The bands of a home over the move-in dates a fixed stay can start on (`groups`, from stayStarts),
+ * up to START_HORIZON_DAYS after `today`. A band is left out where no stay of its length can start.
+ */
+export function priceBands(home: PricingInputs, groups: readonly StayStartGroup[], today: IsoDate): PriceBand[] {
+  const origin = toDayNumber(today);
+  const until = origin + START_HORIZON_DAYS;
+  const season = home.seasonal_discounts.length > 0 ? new SeasonalNights(home, origin, START_HORIZON_DAYS + LONGEST_STAY_NIGHTS + 1) : null;
+  const offer = home.special_offer;
+  const offerCuts = offer === null ? [] : [toDayNumber(offer.start_date), toDayNumber(offer.end_date)];
+  const bands: PriceBand[] = [];
+  for (const [a, b] of nightBands(home)) {
+    const reachable = groups.filter((g) => g.minimum_nightly_stay <= b).flatMap((g) => g.fixed_move_in);
+    const runs = runsOf(reachable, origin, until);
+    if (runs.length === 0) continue;
+    // A stay of at most b nights from day s touches a season [ps, pe) when ps - b < s < pe.
+    const reach = runsOf(
+      home.seasonal_discounts.map((p) => ({ start: addDays(p.start_date, 1 - b), end: p.end_date })),
+      origin,
+      until,
+    );
+    const band = new BandBounds(home, season, a, b);
+    bands.push(...groupEntries(entries(band, runs, reach, offerCuts), { gte: a, lte: b }));
+  }
+  return bands;
+}

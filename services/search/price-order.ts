@@ -1,0 +1,74 @@
+/**
+ * The threshold algorithm (DESIGN: "Exact prices in search without scripts"): a fixed stay's
+ * exact price is not in the index, but a bound of it is. Elasticsearch streams the matching homes
+ * by their band's lower bound (price_asc) or upper bound (price_desc); each is priced exactly,
+ * and the stream stops once no home still to come can enter the requested slice: every later
+ * lower bound is above the price at the slice's end (or every later upper bound below it).
+ */
+
+export interface StreamItem<T> {
+  item: T;
+  id: string;
+  /** The band bound the stream is sorted by; later items have bounds at or past it. */
+  bound: number;
+}
+
+export interface Priced<T> {
+  item: T;
+  id: string;
+  price: number;
+}
+
+export interface StreamBatch<T> {
+  items: StreamItem<T>[];
+  /** True when the stream has nothing after these items. */
+  last: boolean;
+  /** How many items the whole stream holds, when known (a slice past it is empty at once). */
+  total?: number;
+}
+
+/** Order of the exact prices; equal prices by home id, as ES breaks ties. */
+export function comparePriced(order: 'asc' | 'desc') {
+  return (a: { price: number; id: string }, b: { price: number; id: string }): number =>
+    (order === 'asc' ? a.price - b.price : b.price - a.price) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export interface PriceOrderResult<T> {
+  /** Items `[offset, offset + size)` of the exact order. */
+  slice: Priced<T>[];
+  /** Homes priced to find it. */
+  priced: number;
+}
+
+/**
+ * Items `[offset, offset + size)` in exact price order. `next(batchSize)` returns the next batch of
+ * the stream; `price(item)` is the exact price.
+ */
+export async function priceOrder<T>(
+  order: 'asc' | 'desc',
+  offset: number,
+  size: number,
+  next: (batchSize: number) => Promise<StreamBatch<T>>,
+  price: (item: T) => number,
+  batches: { first?: number; max?: number } = {},
+): Promise<PriceOrderResult<T>> {
+  const need = offset + size;
+  const compare = comparePriced(order);
+  const priced: Priced<T>[] = [];
+  const max = batches.max ?? 2_000;
+  // The first batch covers the slice and some margin; each later one doubles.
+  let batchSize = batches.first ?? Math.min(Math.max(need + 20, 50), max);
+  for (;;) {
+    const batch = await next(batchSize);
+    if (batch.total !== undefined && offset >= batch.total) return { slice: [], priced: 0 };
+    for (const s of batch.items) priced.push({ item: s.item, id: s.id, price: price(s.item) });
+    priced.sort(compare);
+    const tail = batch.items[batch.items.length - 1];
+    if (batch.last || tail === undefined) break;
+    const edge = priced[need - 1];
+    // Strictly past: an unseen home at exactly the edge price could still win the tie on its id.
+    if (edge !== undefined && (order === 'asc' ? edge.price < tail.bound : edge.price > tail.bound)) break;
+    batchSize = Math.min(batchSize * 2, max);
+  }
+  return { slice: priced.slice(offset, need), priced: priced.length };
+}

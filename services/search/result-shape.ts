@@ -1,0 +1,85 @@
+/**
+ * The pure response shaper of the apartment searches (spec: "Search result"): an index document
+ * and its exact price in, one result out. No I/O: photos, links and Flex tiers come from the
+ * document, prices from the engine.
+ */
+import { offeredTiers } from '../kernel/engine/flex';
+import { displayPrice } from '../kernel/engine/pricing';
+import type { HomeDocument } from '../kernel/store/home-document';
+import type { IsoDate } from '../kernel/inventory/records';
+import { homeUrl } from '../homes/links';
+import { photoUrl, widgetPhotoUrl } from '../media/photos';
+import type { PricedDocument, ResultPrice } from './result-price';
+import type { SearchStay } from './search-params';
+
+/** Mean Earth radius in miles (Elasticsearch's arc distance uses the same sphere, 6,371,008.7714 m). */
+const EARTH_RADIUS_MILES = 6_371_008.7714 / 1_609.344;
+
+/** Great-circle distance in miles (haversine), the straight line of "near_radius_miles". */
+export function haversineMiles(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLon = (b.lon - a.lon) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+export type ResultDocument = Pick<
+  HomeDocument,
+  | 'home_id' | 'slug' | 'name' | 'bedrooms' | 'bathrooms' | 'sqft' | 'city_name' | 'location' | 'rating_average' | 'rating_count'
+  | 'hero_photo_id' | 'hero_photo_source' | 'flex_eligible' | 'earliest_available_date' | 'reference_price' | 'pricing'
+> &
+  PricedDocument;
+
+export interface ShapeContext {
+  publicBaseUrl: string;
+  siteBaseUrl: string;
+  today: IsoDate;
+  stay: SearchStay;
+  near: { lat: number; lon: number } | null;
+}
+
+function flexOptions(doc: ResultDocument, start: IsoDate) {
+  // "flex_options: always included for eligible apartments": every offered tier with its all-in monthly price.
+  return offeredTiers(doc.pricing).map((t) => {
+    const p = displayPrice(doc.pricing, { kind: 'flex', start_date: start, committed_nights: t.committed_nights });
+    return { committed_nights: t.committed_nights, display_price_with_discount: p.display_price_with_discount, display_price_label: p.display_price_label };
+  });
+}
+
+export function shapeResult(doc: ResultDocument, priced: ResultPrice, ctx: ShapeContext) {
+  const hero = doc.hero_photo_id;
+  const media = hero
+    ? [{ url: photoUrl(ctx.publicBaseUrl, hero), widget_url: widgetPhotoUrl(ctx.publicBaseUrl, hero), type: 'photo' as const, source: doc.hero_photo_source ?? 'unit', position: 0 }]
+    : [];
+  const start = ctx.stay.kind === 'undated' ? ctx.today : ctx.stay.start_date;
+  return {
+    slug: doc.slug,
+    name: doc.name,
+    bedrooms: doc.bedrooms,
+    bathrooms: doc.bathrooms,
+    sqft: doc.sqft,
+    city: doc.city_name,
+    latitude: doc.location.lat,
+    longitude: doc.location.lon,
+    ...(ctx.near ? { distance_miles: Math.round(haversineMiles(ctx.near, doc.location) * 100) / 100 } : {}),
+    ...priced.price,
+    home_url: homeUrl(ctx.siteBaseUrl, doc.slug, priced.link),
+    ...(media[0] ? { hero_image_url: media[0].url, widget_hero_image_url: media[0].widget_url } : {}),
+    media,
+    eligible_for_flex: doc.flex_eligible,
+    ...(doc.flex_eligible ? { flex_options: flexOptions(doc, start) } : {}),
+    ...(doc.rating_average !== null ? { property: { member_rating: { average: doc.rating_average, count: doc.rating_count } } } : {}),
+    earliest_available_date: doc.earliest_available_date,
+  };
+}
+
+export type SearchResultItem = ReturnType<typeof shapeResult>;
+
+/** The operator's website search for Flex stays in the same place and from the same date. */
+export function flexSearchUrl(siteBaseUrl: string, placeSlug: string, stay: SearchStay): string {
+  const q = new URLSearchParams({ location: placeSlug, end_date: 'indefinite' });
+  if (stay.kind !== 'undated') q.set('start_date', stay.start_date);
+  if (stay.kind === 'flex' && stay.committed_nights !== null) q.set('committed_nights', String(stay.committed_nights));
+  return `${siteBaseUrl}/search?${q.toString()}`;
+}

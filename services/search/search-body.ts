@@ -1,0 +1,119 @@
+/**
+ * `buildSearchBody(params, phase)`: the Elasticsearch request of each step of an apartment search,
+ * built by one pure function from small getters (STYLE: Vendure's build-elastic-body, Searchkit's
+ * transformRequest) and tested by its output. The steps:
+ *
+ * - `page`: one page of the matching homes in a sort ES can apply itself, with the exact total;
+ * - `straddlers`: fixed stays with price limits, the homes whose price band crosses a limit (each
+ *   is priced exactly in Node, and those that pass are named in the later requests);
+ * - `price_stream`: fixed stays sorted by price, the matching homes in order of their band's bound,
+ *   batch after batch, for the threshold algorithm (price-order.ts).
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import { filterClauses, locationClauses } from './filters';
+import { sortClauses } from './overview-query';
+import { hasPriceLimits, type SearchParams } from './search-params';
+import {
+  availabilityClauses,
+  bandCandidateClause,
+  bandInsideClause,
+  bandSort,
+  exactPriceClauses,
+  flexPriceSort,
+} from './stay-clauses';
+
+type Query = estypes.QueryDslQueryContainer;
+export type SortValues = estypes.SortResults;
+
+export type SearchPhase =
+  | { kind: 'page'; from: number; size: number; passing?: readonly string[] }
+  | { kind: 'straddlers'; size: number; after?: SortValues }
+  | { kind: 'price_stream'; size: number; after?: SortValues; passing?: readonly string[]; withTotal: boolean };
+
+/** What the results are shaped from (result-shape.ts), and what exact pricing reads. */
+export const RESULT_SOURCE = [
+  'home_id', 'slug', 'name', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'location', 'rating_average', 'rating_count',
+  'hero_photo_id', 'hero_photo_source', 'flex_eligible', 'earliest_available_date', 'reference_price', 'pricing',
+];
+
+/** A Flex search without a tier shows the cheapest tier the home can hold: it needs the tiers' move-in dates. */
+export function resultSource(p: SearchParams): string[] {
+  return p.stay.kind === 'flex' && p.stay.committed_nights === null ? [...RESULT_SOURCE, 'flex_stays'] : RESULT_SOURCE;
+}
+export const STRADDLER_SOURCE = ['home_id', 'pricing'];
+
+/** "min_rating"/"guest_rating": the building's average at least the threshold; unrated buildings never match. */
+export function ratingClauses(minRating: number | null): Query[] {
+  return minRating === null ? [] : [{ range: { rating_average: { gte: minRating } } }];
+}
+
+/** Every condition a result must meet that ES can decide exactly. */
+export function matchClauses(p: SearchParams): Query[] {
+  return [
+    ...locationClauses(p.location),
+    ...filterClauses(p.filters),
+    ...ratingClauses(p.minRating),
+    ...availabilityClauses(p.stay),
+    ...exactPriceClauses(p.stay, p.price),
+  ];
+}
+
+/** Fixed stays with limits: inside the limits by the band alone, or priced exactly and passing. */
+function fixedPriceClauses(p: SearchParams, passing: readonly string[] | undefined): Query[] {
+  if (p.stay.kind !== 'fixed' || !hasPriceLimits(p.price)) return [];
+  const passed: Query[] = passing && passing.length > 0 ? [{ terms: { home_id: [...passing] } }] : [];
+  return [{ bool: { should: [bandInsideClause(p.stay, p.price), ...passed], minimum_should_match: 1 } }];
+}
+
+/** The order ES can apply itself; fixed stays by price go through the price stream instead. */
+export function pageSort(p: SearchParams): estypes.SortCombinations[] {
+  const tie: estypes.SortCombinations = { home_id: 'asc' };
+  if (p.sort === 'price_asc' || p.sort === 'price_desc') {
+    const order = p.sort === 'price_asc' ? 'asc' : 'desc';
+    if (p.stay.kind === 'flex') return [flexPriceSort(p.stay, order), tie];
+    if (p.stay.kind === 'fixed') return [bandSort(p.stay, order), tie];
+  }
+  return sortClauses(p.sort, 'reference_price.with_discount');
+}
+
+/** Whether the order needs the threshold algorithm: a fixed stay's price is not in the index. */
+export function needsPriceStream(p: SearchParams): boolean {
+  return p.stay.kind === 'fixed' && (p.sort === 'price_asc' || p.sort === 'price_desc');
+}
+
+export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.SearchRequest {
+  const filter = matchClauses(p);
+  switch (phase.kind) {
+    case 'page':
+      return {
+        track_total_hits: true,
+        from: phase.from,
+        size: phase.size,
+        _source: resultSource(p),
+        query: { bool: { filter: [...filter, ...fixedPriceClauses(p, phase.passing)] } },
+        sort: pageSort(p),
+      };
+    case 'straddlers': {
+      if (p.stay.kind !== 'fixed') throw new Error('only a fixed stay has price bands');
+      return {
+        track_total_hits: false,
+        size: phase.size,
+        _source: STRADDLER_SOURCE,
+        query: {
+          bool: { filter: [...filter, bandCandidateClause(p.stay, p.price)], must_not: [bandInsideClause(p.stay, p.price)] },
+        },
+        sort: [{ home_id: 'asc' }],
+        ...(phase.after ? { search_after: phase.after } : {}),
+      };
+    }
+    case 'price_stream':
+      return {
+        track_total_hits: phase.withTotal,
+        size: phase.size,
+        _source: resultSource(p),
+        query: { bool: { filter: [...filter, ...fixedPriceClauses(p, phase.passing)] } },
+        sort: pageSort(p),
+        ...(phase.after ? { search_after: phase.after } : {}),
+      };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * What one apartment search asks, once the arguments are read (spec: "search_apartments_tool"):
+ * the place, the shared filters, the stay, the price limits in the unit the price is shown in,
+ * the rating threshold and the order. buildSearchBody turns it into Elasticsearch requests.
+ */
+import type { IsoDate } from '../kernel/inventory/records';
+import { NIGHTS_PER_MONTH } from '../kernel/engine/labels';
+import type { SharedFilters } from './filters';
+import type { ResolvedLocation } from './location';
+import type { SearchSort } from './sorts';
+
+/** The stay a search prices and checks availability for. */
+export type SearchStay =
+  /** No dates: the engine's reference stay, priced in the index. */
+  | { kind: 'undated' }
+  /** A move-in date alone: homes a stay can start in on that date, priced as undated. */
+  | { kind: 'start_only'; start_date: IsoDate }
+  | { kind: 'fixed'; start_date: IsoDate; end_date: IsoDate; nights: number }
+  /** end_date "indefinite": one tier, or (null) any tier the home can hold from the date. */
+  | { kind: 'flex'; start_date: IsoDate; committed_nights: number | null };
+
+/** Inclusive whole-dollar limits in the display unit of the stay's price; null = no limit. */
+export interface PriceLimits {
+  min: number | null;
+  max: number | null;
+}
+
+export interface SearchParams {
+  location: ResolvedLocation;
+  filters: SharedFilters;
+  stay: SearchStay;
+  price: PriceLimits;
+  /** Lowest building rating (1..5) accepted; unrated buildings are excluded when set. */
+  minRating: number | null;
+  sort: SearchSort;
+}
+
+export type PriceUnit = 'per_night' | 'per_month';
+
+/** The unit the stay's price is shown in: per night under 30 nights, per month otherwise. */
+export function displayUnit(stay: SearchStay): PriceUnit {
+  return stay.kind === 'fixed' && stay.nights < NIGHTS_PER_MONTH ? 'per_night' : 'per_month';
+}
+
+export function hasPriceLimits(p: PriceLimits): boolean {
+  return p.min !== null || p.max !== null;
+}
+
+/**
+ * min_price/max_price given in `unit`, as whole-dollar limits on the displayed figure: a monthly
+ * limit against a nightly price is divided by 30, a nightly limit against a monthly price times 30.
+ */
+export function displayLimits(min: number | undefined, max: number | undefined, unit: PriceUnit, shown: PriceUnit): PriceLimits {
+  const convert = (value: number | undefined, round: (x: number) => number): number | null => {
+    if (value === undefined) return null;
+    if (unit === shown) return value;
+    return unit === 'per_night' ? value * NIGHTS_PER_MONTH : round(value / NIGHTS_PER_MONTH);
+  };
+  return { min: convert(min, Math.ceil), max: convert(max, Math.floor) };
+}
+
+/** Whether an exact display price meets the limits. */
+export function withinLimits(price: number, p: PriceLimits): boolean {
+  return (p.min === null || price >= p.min) && (p.max === null || price <= p.max);
+}

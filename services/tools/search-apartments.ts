@@ -1,0 +1,77 @@
+/** search_apartments_tool — GET /api/public/search (spec: "search_apartments_tool", "Search result"). */
+import type { FromSchema } from 'json-schema-to-ts';
+import { FLAG_FIELDS } from '../search/filters';
+import { answerSearch } from './search-common';
+import { searchArgProperties } from './search-args';
+import { searchOutputSchema } from './search-output';
+import { defineTool, READ_ONLY } from './tool';
+
+/** "Limits": search page size default 25, max 40; embedded hero photos up to 5 per page. */
+export const SEARCH_PAGE = { default: 25, max: 40 } as const;
+export const HERO_IMAGES_PER_PAGE = 5;
+/** Pages stop at 2,500 (100,000 apartments at 40 a page), inside Elasticsearch's result window. */
+export const SEARCH_MAX_PAGE = 2_500;
+
+const inputSchema = {
+  type: 'object',
+  properties: {
+    ...searchArgProperties,
+    page: { type: 'integer', minimum: 1, maximum: SEARCH_MAX_PAGE, default: 1, description: '1-indexed page; fetch later pages while page <= total_pages.' },
+    per_page: { type: 'integer', minimum: 1, default: SEARCH_PAGE.default, description: `Apartments per page; default ${SEARCH_PAGE.default}, capped at ${SEARCH_PAGE.max}.` },
+    include_hero_images: {
+      type: 'boolean',
+      description: `Default true: up to ${HERO_IMAGES_PER_PAGE} hero photos of the page are also returned as embedded images (each with _meta.home_slug); false omits them.`,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+type Output = FromSchema<typeof searchOutputSchema>;
+
+export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, Output>({
+  name: 'search_apartments_tool',
+  title: 'Search apartments',
+  description:
+    'Searches furnished apartments in a display city or market (market: a slug from list_markets_tool, or scope). ' +
+    'Pass start_date and end_date (or end_date "indefinite", optionally with a committed_nights Flex tier) to see only ' +
+    'apartments bookable for that stay, each with its all-in price for those dates (the same figure get_quote_tool gives). ' +
+    'Filters: bedrooms, bathrooms, min/max_price (all-in, in price_unit), pets, parking, pool, gym, laundry, air ' +
+    'conditioning, balcony, elevator, ground floor, self check-in, deals_only, min_rating/guest_rating, and a point ' +
+    'with near_latitude/near_longitude/near_radius_miles (a true circle, default 5 miles). sort_by price_asc (default), ' +
+    'price_desc, availability, newest, rating_desc. Pages of per_page (default 25, max 40) with total_count and ' +
+    'total_pages. Dates are start_date/end_date; check_in/check_out are refused.',
+  inputSchema,
+  outputSchema: searchOutputSchema,
+  annotations: READ_ONLY,
+  get: {
+    path: '/search',
+    renames: { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' },
+    query: [
+      'market', 'committed_nights', 'max_bedrooms', 'min_bathrooms', 'min_price', 'max_price', 'price_unit', ...Object.keys(FLAG_FIELDS),
+      'near_latitude', 'near_longitude', 'near_radius_miles', 'near_label', 'min_rating', 'guest_rating', 'sort_by', 'page', 'per_page',
+    ],
+    summary: 'Search apartments in a city or market, with exact all-in prices for the dates',
+  },
+  async handler(args, { deps, today }) {
+    const { page: pageArg, per_page, include_hero_images, ...searchArgs } = args;
+    const page = pageArg ?? 1;
+    const perPage = Math.min(per_page ?? SEARCH_PAGE.default, SEARCH_PAGE.max);
+    const answer = await answerSearch(deps, searchArgs, today, (page - 1) * perPage, perPage);
+    const images =
+      include_hero_images === false
+        ? undefined
+        : answer.heroes
+            .flatMap((h) => (h.photoId ? [{ photoId: h.photoId, meta: { home_slug: h.slug } }] : []))
+            .slice(0, HERO_IMAGES_PER_PAGE);
+    return {
+      data: {
+        ...answer.envelope,
+        page,
+        per_page: perPage,
+        total_pages: Math.ceil(answer.envelope.total_count / perPage),
+        homes: answer.homes,
+      },
+      images,
+    };
+  },
+});

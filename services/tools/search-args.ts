@@ -1,0 +1,116 @@
+/**
+ * The arguments search_apartments_tool and search_apartments_on_map share (spec: "Location
+ * arguments", "Shared filter arguments", "search_apartments_tool") and their rules: dates (rule 1,
+ * "Limits"), Flex tiers (rule 3), price_unit, the rating threshold (rule 4).
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { Deps } from '../deps';
+import { badRequest } from '../kernel/errors';
+import { addDays, addYears, daysBetween } from '../kernel/engine/dates';
+import type { IsoDate } from '../kernel/inventory/records';
+import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
+import { sharedFilterProperties, type SharedFilters } from '../search/filters';
+import { locationProperties, resolveLocation } from '../search/location';
+import { displayLimits, displayUnit, type SearchParams, type SearchStay } from '../search/search-params';
+import { SEARCH_SORTS, type SearchSort } from '../search/sorts';
+import { requireDate } from './stay-args';
+
+/** When no sort_by is given: the cheapest first. */
+export const DEFAULT_SEARCH_SORT: SearchSort = 'price_asc';
+
+/** "guest_rating" buckets and their thresholds. */
+export const GUEST_RATING_BUCKETS = { EXCELLENT: 4.5, VERY_GOOD: 4.0, GOOD: 3.5 } as const;
+
+export const searchArgProperties = {
+  ...locationProperties,
+  ...sharedFilterProperties,
+  min_price: { type: 'integer', minimum: 0, description: 'USD budget floor, compared with the all-in price for the dates (unit: price_unit).' },
+  max_price: { type: 'integer', minimum: 0, description: 'USD budget ceiling, compared with the all-in price for the dates (unit: price_unit).' },
+  start_date: { ...isoDateSchema, description: 'Move-in date, YYYY-MM-DD, at most 365 days ahead. Omit for an undated search.' },
+  end_date: { ...endDateSchema, description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay. Needs start_date.' },
+  committed_nights: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 1100,
+    description: 'Flex tier (nights committed), only with end_date "indefinite"; without it every apartment open to a Flex stay is listed.',
+  },
+  price_unit: {
+    type: 'string',
+    enum: ['per_night', 'per_month'],
+    description: 'Unit of min_price/max_price; default per_night for stays under 30 nights, per_month otherwise.',
+  },
+  min_rating: { type: 'number', minimum: 1, maximum: 5, description: "Lowest building guest rating (1-5); unrated buildings are left out." },
+  guest_rating: {
+    type: 'string',
+    enum: Object.keys(GUEST_RATING_BUCKETS) as Array<keyof typeof GUEST_RATING_BUCKETS>,
+    description: 'EXCELLENT (>= 4.5), VERY_GOOD (>= 4.0), GOOD (>= 3.5); with min_rating the stricter applies; unrated buildings are left out.',
+  },
+  near_label: { type: 'string', maxLength: 200, description: 'Display label of the near_* point (a building, employer, campus); never filters.' },
+  sort_by: {
+    type: 'string',
+    enum: SEARCH_SORTS,
+    description: 'price_asc (default), price_desc, availability (earliest move-in first), newest, rating_desc (unrated last).',
+  },
+} as const;
+
+export type SearchArgs = FromSchema<{ type: 'object'; properties: typeof searchArgProperties; additionalProperties: false }>;
+
+/** "Limits": start_date at most 365 days ahead, more than 7 days past rejected; "Errors": 3 years ahead. */
+export const SEARCH_START_AHEAD_DAYS = 365;
+export const SEARCH_PAST_DAYS = 7;
+
+export function readSearchStay(args: SearchArgs, today: IsoDate): SearchStay {
+  if (args.start_date === undefined) {
+    if (args.end_date !== undefined) throw badRequest('invalid_parameters', 'end_date needs start_date (the move-in date).');
+    if (args.committed_nights !== undefined) throw badRequest('invalid_parameters', 'committed_nights needs start_date and end_date "indefinite".');
+    return { kind: 'undated' };
+  }
+  const start = requireDate('start_date', args.start_date);
+  if (start < addDays(today, -SEARCH_PAST_DAYS)) throw badRequest('invalid_date', `start_date ${start} is more than ${SEARCH_PAST_DAYS} days in the past.`);
+  if (start > addYears(today, 3)) throw badRequest('invalid_date', `start_date ${start} is more than 3 years ahead; choose a nearer date.`);
+  if (start > addDays(today, SEARCH_START_AHEAD_DAYS)) {
+    throw badRequest('invalid_date', `start_date ${start} is more than ${SEARCH_START_AHEAD_DAYS} days ahead; search can look a year ahead.`);
+  }
+  if (args.end_date === 'indefinite') return { kind: 'flex', start_date: start, committed_nights: args.committed_nights ?? null };
+  // "committed_nights: valid only with end_date = indefinite".
+  if (args.committed_nights !== undefined) throw badRequest('invalid_parameters', 'committed_nights is valid only with end_date "indefinite" (a Flex stay).');
+  if (args.end_date === undefined) return { kind: 'start_only', start_date: start };
+  const end = requireDate('end_date', args.end_date);
+  if (end > addYears(today, 3)) throw badRequest('invalid_date', `end_date ${end} is more than 3 years ahead; choose a nearer date.`);
+  if (end <= start) throw badRequest('invalid_date', `end_date ${end} must be after start_date ${start}.`);
+  return { kind: 'fixed', start_date: start, end_date: end, nights: daysBetween(start, end) };
+}
+
+/** Rule 4: with both, the stricter threshold applies. */
+export function ratingThreshold(args: SearchArgs): number | null {
+  const bucket = args.guest_rating === undefined ? null : GUEST_RATING_BUCKETS[args.guest_rating];
+  const numeric = args.min_rating ?? null;
+  if (bucket === null) return numeric;
+  return numeric === null ? bucket : Math.max(bucket, numeric);
+}
+
+export function sharedFiltersOf(args: SearchArgs): SharedFilters {
+  const filters: Record<string, unknown> = {};
+  for (const key of Object.keys(sharedFilterProperties)) {
+    const value = (args as Record<string, unknown>)[key];
+    if (value !== undefined) filters[key] = value;
+  }
+  return filters as SharedFilters;
+}
+
+export async function readSearchParams(deps: Deps, args: SearchArgs, today: IsoDate): Promise<SearchParams> {
+  const stay = readSearchStay(args, today);
+  if (args.min_price !== undefined && args.max_price !== undefined && args.min_price > args.max_price) {
+    throw badRequest('invalid_parameters', `min_price ${args.min_price} is above max_price ${args.max_price}.`);
+  }
+  const shown = displayUnit(stay);
+  const location = await resolveLocation(deps, args);
+  return {
+    location,
+    filters: sharedFiltersOf(args),
+    stay,
+    price: displayLimits(args.min_price, args.max_price, args.price_unit ?? shown, shown),
+    minRating: ratingThreshold(args),
+    sort: args.sort_by ?? DEFAULT_SEARCH_SORT,
+  };
+}

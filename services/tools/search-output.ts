@@ -1,0 +1,120 @@
+/** Output schemas of search_apartments_tool and search_apartments_on_map (spec: "Search result"). */
+import { displayPriceProperties, mediaSchema } from './output-pieces';
+
+export const searchResultSchema = {
+  type: 'object',
+  properties: {
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    bedrooms: { type: 'integer', description: '0 = studio.' },
+    bathrooms: { type: 'number' },
+    sqft: { type: 'integer' },
+    city: { type: 'string', description: 'Display city name.' },
+    latitude: { type: 'number', description: "The building's point." },
+    longitude: { type: 'number' },
+    distance_miles: { type: 'number', description: 'Straight-line miles from near_latitude/near_longitude; only when they are given.' },
+    ...displayPriceProperties,
+    home_url: { type: 'string', description: "The apartment's page with the search dates (and Flex tier) pre-filled." },
+    hero_image_url: { type: 'string', description: 'Hero photo; absent when the apartment has no photo.' },
+    widget_hero_image_url: { type: 'string', description: '800 px variant of the hero photo; present whenever a photo exists.' },
+    media: { ...mediaSchema, maxItems: 1, description: 'The hero photo alone (search shows one photo).' },
+    eligible_for_flex: { type: 'boolean' },
+    flex_options: {
+      type: 'array',
+      description: 'Flex tiers the apartment accepts with their all-in monthly price; present for eligible apartments.',
+      items: {
+        type: 'object',
+        properties: {
+          committed_nights: { type: 'integer' },
+          display_price_with_discount: { type: 'number' },
+          display_price_label: { type: 'string' },
+        },
+        required: ['committed_nights', 'display_price_with_discount', 'display_price_label'],
+        additionalProperties: false,
+      },
+    },
+    property: {
+      type: 'object',
+      description: 'Omitted when the building has no guest rating.',
+      properties: {
+        member_rating: {
+          type: 'object',
+          properties: { average: { type: 'number' }, count: { type: 'integer' } },
+          required: ['average', 'count'],
+          additionalProperties: false,
+        },
+      },
+      required: ['member_rating'],
+      additionalProperties: false,
+    },
+    earliest_available_date: { type: ['string', 'null'] },
+  },
+  required: [
+    'slug', 'name', 'bedrooms', 'bathrooms', 'sqft', 'city', 'latitude', 'longitude', 'display_price_with_discount',
+    'display_price_without_discount', 'display_price_label', 'is_price_monthly', 'is_price_nightly', 'duration_label',
+    'price_note', 'home_url', 'media', 'eligible_for_flex', 'earliest_available_date',
+  ],
+  additionalProperties: false,
+} as const;
+
+const displayCitySchema = {
+  anyOf: [
+    {
+      type: 'object',
+      properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } },
+      required: ['slug', 'name', 'state'],
+      additionalProperties: false,
+    },
+    { type: 'null' },
+  ],
+  description: 'The display city searched (echoed); null when a market was searched.',
+} as const;
+
+/** What both searches answer around their homes. */
+export const searchEnvelopeProperties = {
+  market: { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'], additionalProperties: false },
+  display_city: displayCitySchema,
+  total_count: { type: 'integer', description: 'Matching apartments over all pages.' },
+  count: { type: 'integer', description: 'Apartments in this answer.' },
+  flex_search_url: { type: 'string', description: 'Present when any apartment here is Flex-eligible: the website search for Flex stays in this place.' },
+  near: {
+    type: 'object',
+    description: 'The point of a proximity search, echoed with its label.',
+    properties: { latitude: { type: 'number' }, longitude: { type: 'number' }, radius_miles: { type: 'number' }, label: { type: 'string' } },
+    required: ['latitude', 'longitude', 'radius_miles'],
+    additionalProperties: false,
+  },
+} as const;
+
+export const searchOutputSchema = {
+  type: 'object',
+  properties: {
+    ...searchEnvelopeProperties,
+    page: { type: 'integer' },
+    per_page: { type: 'integer' },
+    total_pages: { type: 'integer', description: 'Fetch later pages while page <= total_pages.' },
+    homes: { type: 'array', items: searchResultSchema },
+  },
+  required: ['market', 'display_city', 'total_count', 'total_pages', 'page', 'per_page', 'count', 'homes'],
+  additionalProperties: false,
+} as const;
+
+export const mapOutputSchema = {
+  type: 'object',
+  properties: {
+    ...searchEnvelopeProperties,
+    homes: { type: 'array', items: searchResultSchema, maxItems: 250, description: 'Pins: the first 250 matches in the search order.' },
+    map_view: {
+      type: 'object',
+      properties: {
+        requested: { type: 'boolean' },
+        enabled: { type: 'boolean' },
+        reason: { type: 'string', description: 'Why the map is off; present only when enabled is false.' },
+      },
+      required: ['requested', 'enabled'],
+      additionalProperties: false,
+    },
+  },
+  required: ['market', 'display_city', 'total_count', 'count', 'homes', 'map_view'],
+  additionalProperties: false,
+} as const;
