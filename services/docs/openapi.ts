@@ -10,7 +10,7 @@ function argSchema(tool: AnyTool, arg: string): Schema {
 }
 
 function isRequired(tool: AnyTool, arg: string): boolean {
-  return ((tool.inputSchema as { required?: string[] }).required ?? []).includes(arg);
+  return ((tool.inputSchema as { required?: string[] }).required ?? []).includes(arg) || (tool.get?.required ?? []).includes(arg);
 }
 
 const errorResponse = (description: string): Schema => ({

@@ -50,6 +50,8 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
       'market', 'committed_nights', 'max_bedrooms', 'min_bathrooms', 'min_price', 'max_price', 'price_unit', ...Object.keys(FLAG_FIELDS),
       'near_latitude', 'near_longitude', 'near_radius_miles', 'near_label', 'min_rating', 'guest_rating', 'sort_by', 'page', 'per_page',
     ],
+    // spec: GET search takes `market` (required); the tool's `scope` has no GET form.
+    required: ['market'],
     summary: 'Search apartments in a city or market, with exact all-in prices for the dates',
   },
   async handler(args, { deps, today }) {

@@ -25,6 +25,8 @@ export interface GetRoute {
   renames?: Record<string, string>;
   /** Tool arguments also accepted as query parameters under their own names. */
   query: string[];
+  /** Query parameters the route requires though the tool does not (GET has no `scope`, so `market` is required). */
+  required?: string[];
   summary: string;
 }
 

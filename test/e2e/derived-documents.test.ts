@@ -77,7 +77,7 @@ describe('GET /api/public/openapi.json', () => {
         else if (p.required || p.schema.enum || p.name === 'home') query.set(p.name, value);
       }
       const res = await fx.get(`${url}${query.size ? `?${query}` : ''}`);
-      expect({ path: url, status: res.status }).toEqual({ path: url, status: 200 });
+      expect({ path: url, status: res.status, error: res.status === 200 ? undefined : res.body }).toEqual({ path: url, status: 200, error: undefined });
     }
   });
 });
