@@ -1,0 +1,194 @@
+/**
+ * A naive model of the apartment search for tests: which homes of a test world answer a search,
+ * in which order and at which price, computed from the canonical records with the stay engine
+ * (checkStay, displayPrice), never from the index. The integration tests hold the service to it.
+ */
+import type { HomeRecord, IsoDate, MarketRecord, PropertyRecord } from '../../services/kernel/inventory/records';
+import { earliestAvailableDate } from '../../services/kernel/engine/availability';
+import { withBuildingRules } from '../../services/kernel/engine/building-rules';
+import { offeredTiers } from '../../services/kernel/engine/flex';
+import { displayPrice, referenceStay } from '../../services/kernel/engine/pricing';
+import { checkStartOnly, checkStay } from '../../services/kernel/engine/stay-check';
+import { addDays, daysBetween } from '../../services/kernel/engine/dates';
+import type { DisplayPrice, StayRequest } from '../../services/kernel/engine/types';
+import { haversineMiles } from '../../services/search/result-shape';
+import type { Collections } from '../../services/kernel/store/collections';
+
+export interface ModelHome {
+  home: HomeRecord;
+  property: PropertyRecord;
+  market: MarketRecord;
+}
+
+export interface World {
+  homes: ModelHome[];
+  markets: MarketRecord[];
+  today: IsoDate;
+}
+
+/** Search arguments as the tool takes them (the subset the model understands: all of them). */
+export type ModelArgs = Record<string, unknown> & {
+  market?: string;
+  scope?: { display_city?: string; market?: string };
+  start_date?: string;
+  end_date?: string;
+  committed_nights?: number;
+  min_price?: number;
+  max_price?: number;
+  price_unit?: 'per_night' | 'per_month';
+  min_rating?: number;
+  guest_rating?: 'EXCELLENT' | 'VERY_GOOD' | 'GOOD';
+  sort_by?: string;
+  near_latitude?: number;
+  near_longitude?: number;
+  near_radius_miles?: number;
+};
+
+export interface ModelResult {
+  slug: string;
+  id: string;
+  price: DisplayPrice;
+  stay: StayRequest;
+  m: ModelHome;
+}
+
+const NO_PETS = { cats: 0, dogs: 0 };
+const BUCKETS = { EXCELLENT: 4.5, VERY_GOOD: 4.0, GOOD: 3.5 } as const;
+
+export async function loadWorld(c: Collections, today: IsoDate): Promise<World> {
+  const markets = await c.markets.find({}).toArray();
+  const properties = new Map((await c.properties.find({}).toArray()).map((p) => [p._id, p]));
+  const bySlug = new Map(markets.map((m) => [m.slug, m]));
+  const homes: ModelHome[] = [];
+  for (const h of await c.homes.find({}).toArray()) {
+    const property = properties.get(h.property_id);
+    const market = bySlug.get(h.market_slug);
+    if (property && market) homes.push({ home: withBuildingRules(h, property), property, market });
+  }
+  return { homes, markets, today };
+}
+
+/** The place named by the location arguments: precedence scope.display_city, scope.market, market. */
+export function placeOf(world: World, args: ModelArgs): { market: string; city: string | null } {
+  const slug = (args.scope?.display_city ?? args.scope?.market ?? args.market) as string;
+  const market = world.markets.find((m) => m.slug === slug || m.cities.some((c) => c.slug === slug))!;
+  return { market: market.slug, city: market.cities.some((c) => c.slug === slug) ? slug : null };
+}
+
+function flagsHold(m: ModelHome, args: ModelArgs, today: IsoDate): boolean {
+  const { home, property } = m;
+  const offer = home.special_offer;
+  const flags: Record<string, boolean> = {
+    pets: home.cats_allowed || home.dogs_allowed,
+    cats: home.cats_allowed,
+    dogs: home.dogs_allowed,
+    parking: home.has_parking,
+    pool: property.has_pool,
+    gym: property.has_gym,
+    in_unit_laundry: home.laundry_type === 'In Unit',
+    air_conditioned: home.air_conditioned,
+    balcony: home.has_balcony,
+    elevator: property.has_elevator,
+    first_floor_unit: home.floor <= 1,
+    self_check_in: home.self_check_in,
+    deals_only: offer !== null && offer.end_date > today,
+  };
+  return Object.entries(flags).every(([k, v]) => args[k] !== true || v);
+}
+
+/** The stay the model prices for a home, or null when the home cannot answer the dated search. */
+function stayFor(m: ModelHome, args: ModelArgs, today: IsoDate): StayRequest | null {
+  const { home } = m;
+  if (args.start_date === undefined) return referenceStay(home, today);
+  const start = args.start_date;
+  if (start < today) return null;
+  if (args.end_date === undefined) return checkStartOnly(home, start, today).available ? referenceStay(home, today) : null;
+  if (args.end_date === 'indefinite') {
+    const tiers = offeredTiers(home)
+      .map((t) => ({ kind: 'flex', start_date: start, committed_nights: t.committed_nights }) as const)
+      .filter((s) => args.committed_nights === undefined || s.committed_nights === args.committed_nights)
+      .filter((s) => checkStay(home, s, NO_PETS, today).available);
+    // Without a tier, the cheapest tier the home can hold (the shorter on a tie).
+    tiers.sort((a, b) => displayPrice(home, a).display_price_with_discount - displayPrice(home, b).display_price_with_discount || a.committed_nights - b.committed_nights);
+    return tiers[0] ?? null;
+  }
+  const stay: StayRequest = { kind: 'fixed', start_date: start, end_date: args.end_date };
+  return checkStay(home, stay, NO_PETS, today).available ? stay : null;
+}
+
+/** Price limits in the unit of the shown price (search-params.ts displayLimits, restated). */
+function limitsHold(price: DisplayPrice, args: ModelArgs): boolean {
+  const shownMonthly = price.is_price_monthly;
+  const unit = args.price_unit ?? (shownMonthly ? 'per_month' : 'per_night');
+  const p = price.display_price_with_discount;
+  const inShown = (v: number): number => (unit === 'per_month') === shownMonthly ? v : unit === 'per_night' ? v * 30 : v / 30;
+  if (args.min_price !== undefined && p < inShown(args.min_price)) return false;
+  if (args.max_price !== undefined && p > inShown(args.max_price)) return false;
+  return true;
+}
+
+/** Every home that answers the search, unordered, with the price it must show. */
+export function expectedResults(world: World, args: ModelArgs, opts: { ignorePrice?: boolean } = {}): ModelResult[] {
+  const { today } = world;
+  const place = placeOf(world, args);
+  const threshold = Math.max(args.min_rating ?? 0, args.guest_rating ? BUCKETS[args.guest_rating] : 0) || null;
+  const out: ModelResult[] = [];
+  for (const m of world.homes) {
+    const { home, property } = m;
+    if (!home.published || home.deleted_at !== null || earliestAvailableDate(home, today) === null) continue;
+    if (home.market_slug !== place.market || (place.city !== null && home.city_slug !== place.city)) continue;
+    if (args.min_bedrooms !== undefined && home.bedrooms < (args.min_bedrooms as number)) continue;
+    if (args.max_bedrooms !== undefined && home.bedrooms > (args.max_bedrooms as number)) continue;
+    if (args.min_bathrooms !== undefined && home.bathrooms < (args.min_bathrooms as number)) continue;
+    if (!flagsHold(m, args, today)) continue;
+    if (threshold !== null && (property.rating === null || property.rating.average < threshold)) continue;
+    if (args.near_latitude !== undefined) {
+      const d = haversineMiles({ lat: args.near_latitude, lon: args.near_longitude as number }, { lat: property.latitude, lon: property.longitude });
+      if (d > (args.near_radius_miles ?? 5)) continue;
+    }
+    const stay = stayFor(m, args, today);
+    if (stay === null) continue;
+    const price = displayPrice(home, stay);
+    if (!opts.ignorePrice && !limitsHold(price, args)) continue;
+    out.push({ slug: home.slug, id: home._id, price, stay, m });
+  }
+  return out;
+}
+
+/** Whether `a` may come before `b` in the search's order (ties are broken by home id). */
+export function orderedPair(sort: string, a: ModelResult, b: ModelResult, today: IsoDate): boolean {
+  const cmp = (x: number | string, y: number | string) => (x < y ? -1 : x > y ? 1 : 0);
+  const key = (r: ModelResult): number => {
+    switch (sort) {
+      case 'price_desc':
+        return -r.price.display_price_with_discount;
+      case 'price_asc':
+        return r.price.display_price_with_discount;
+      default:
+        return 0;
+    }
+  };
+  let c = 0;
+  if (sort === 'price_asc' || sort === 'price_desc') c = key(a) - key(b);
+  if (sort === 'availability') {
+    const ea = earliestAvailableDate(a.m.home, today) ?? '9999-12-31';
+    const eb = earliestAvailableDate(b.m.home, today) ?? '9999-12-31';
+    c = cmp(ea, eb);
+  }
+  if (sort === 'newest') c = cmp(b.m.home.created_at.toISOString(), a.m.home.created_at.toISOString());
+  if (sort === 'rating_desc') {
+    const ra = a.m.property.rating;
+    const rb = b.m.property.rating;
+    c = (ra === null ? 1 : 0) - (rb === null ? 1 : 0) || cmp(rb?.average ?? 0, ra?.average ?? 0) || cmp(rb?.count ?? 0, ra?.count ?? 0);
+  }
+  return c < 0 || (c === 0 && a.id < b.id);
+}
+
+/** Nights of a fixed stay, for labels in test names. */
+export function nightsOf(args: ModelArgs): number | null {
+  return typeof args.start_date === 'string' && typeof args.end_date === 'string' && args.end_date !== 'indefinite'
+    ? daysBetween(args.start_date, args.end_date)
+    : null;
+}
+
+export { addDays };
