@@ -12,7 +12,7 @@
  */
 import { lengthOfStayPercent, specialOfferPercent } from '../services/kernel/engine/pricing-fixed';
 import { NIGHTS_PER_MONTH } from '../services/kernel/engine/labels';
-import { addDays, toDayNumber } from '../services/kernel/engine/dates';
+import { toDayNumber } from '../services/kernel/engine/dates';
 import type { PricingInputs } from '../services/kernel/engine/types';
 import { toDateSpans, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { Run } from '../services/kernel/engine/calendar';
@@ -65,12 +65,15 @@ class SeasonalNights {
   /** Least and greatest average seasonal percent over stays from day `s` of `a..b` nights. */
   extremes(s: number, a: number, b: number): [number, number] {
     // Between two changes the average is p + c/N, monotone in N: the extremes sit at the ends or at a change.
-    const avg = (n: number) => (this.prefix[s + n] - this.prefix[s]) / n;
-    let lo = Math.min(avg(a), avg(b));
-    let hi = Math.max(avg(a), avg(b));
+    const prefix = this.prefix;
+    const base = prefix[s];
+    const first = (prefix[s + a] - base) / a;
+    const last = (prefix[s + b] - base) / b;
+    let lo = first < last ? first : last;
+    let hi = first < last ? last : first;
     for (const c of this.changes) {
       if (c <= s + a || c >= s + b) continue;
-      const v = avg(c - s);
+      const v = (prefix[c] - base) / (c - s);
       if (v < lo) lo = v;
       if (v > hi) hi = v;
     }
@@ -109,19 +112,24 @@ class BandBounds {
   }
 }
 
-/** Sorted, merged runs of `spans` inside `[from, to)`, as day numbers. */
-function runsOf(spans: readonly DateSpan[], from: number, to: number): Run[] {
-  const runs: Run[] = [];
-  const clipped = spans
-    .map((span) => ({ start: Math.max(toDayNumber(span.start), from), end: Math.min(span.end === null ? Infinity : toDayNumber(span.end), to) }))
+/** Date spans as day-number runs. */
+function dayRuns(spans: readonly DateSpan[]): Run[] {
+  return spans.map((span) => ({ start: toDayNumber(span.start), end: span.end === null ? Infinity : toDayNumber(span.end) }));
+}
+
+/** Sorted, merged runs inside `[from, to)`. */
+function clipRuns(runs: readonly Run[], from: number, to: number): Run[] {
+  const out: Run[] = [];
+  const clipped = runs
+    .map((r) => ({ start: Math.max(r.start, from), end: Math.min(r.end, to) }))
     .filter((r) => r.start < r.end)
     .sort((x, y) => x.start - y.start);
   for (const r of clipped) {
-    const last = runs[runs.length - 1];
+    const last = out[out.length - 1];
     if (last !== undefined && last.end >= r.start) last.end = Math.max(last.end, r.end);
-    else runs.push({ ...r });
+    else out.push(r);
   }
-  return runs;
+  return out;
 }
 
 interface Entry {
@@ -137,45 +145,47 @@ interface Entry {
  */
 function entries(band: BandBounds, runs: Run[], seasonReach: Run[], offerCuts: number[]): Entry[] {
   const out: Entry[] = [];
-  const push = (start: number, end: number) => {
-    const [lo, hi] = band.at(start);
-    out.push({ run: { start, end }, lo, hi });
-  };
   let r = 0;
   for (const run of runs) {
     let day = run.start;
     while (day < run.end) {
       while (r < seasonReach.length && seasonReach[r].end <= day) r++;
       const reach = seasonReach[r];
-      if (reach !== undefined && reach.start <= day) {
-        const end = Math.min(run.end, reach.end);
-        for (; day < end; day++) push(day, day + 1);
-        continue;
+      let next = day + 1;
+      if (reach === undefined || reach.start > day) {
+        next = Math.min(run.end, reach?.start ?? Infinity);
+        for (const c of offerCuts) if (c > day && c < next) next = c;
       }
-      let next = Math.min(run.end, reach?.start ?? Infinity);
-      for (const c of offerCuts) if (c > day && c < next) next = c;
-      push(day, next);
+      const [lo, hi] = band.at(day);
+      out.push({ run: { start: day, end: next }, lo, hi });
       day = next;
     }
   }
   return out;
 }
 
-/** Neighbouring move-in days with close bounds share one band entry; equal entries are merged. */
+/**
+ * Neighbouring move-in days with close bounds share one band entry; equal entries are merged. A
+ * band is only asked about a stay the availability clauses already admitted, so the days between
+ * two possible move-in dates (a Sunday without move-ins, a reserved stretch) join the entry before
+ * them: the entries then cover a few long spans instead of one span per bookable stretch.
+ */
 function groupEntries(list: Entry[], nights: PriceBand['nights']): PriceBand[] {
   const groups: Array<{ runs: Run[]; lo: number; hi: number; width: number }> = [];
   let current: (typeof groups)[number] | null = null;
   for (const { run, lo, hi } of list) {
     if (current !== null) {
+      const last = current.runs[current.runs.length - 1];
       const merged = Math.max(current.hi, hi) - Math.min(current.lo, lo);
       const width = Math.max(current.width, hi - lo);
       if (merged <= width + MERGE_TOLERANCE * Math.min(current.lo, lo) + 1) {
         current.lo = Math.min(current.lo, lo);
         current.hi = Math.max(current.hi, hi);
         current.width = width;
-        pushRun(current.runs, run);
+        last.end = run.end;
         continue;
       }
+      last.end = run.start;
     }
     current = { runs: [{ ...run }], lo, hi, width: hi - lo };
     groups.push(current);
@@ -190,12 +200,6 @@ function groupEntries(list: Entry[], nights: PriceBand['nights']): PriceBand[] {
   return [...byBounds.values()];
 }
 
-function pushRun(runs: Run[], run: Run): void {
-  const last = runs[runs.length - 1];
-  if (last !== undefined && last.end === run.start) last.end = run.end;
-  else runs.push({ ...run });
-}
-
 /**
  * The bands of a home over the move-in dates a fixed stay can start on (`groups`, from stayStarts),
  * up to START_HORIZON_DAYS after `today`. A band is left out where no stay of its length can start.
@@ -207,16 +211,13 @@ export function priceBands(home: PricingInputs, groups: readonly StayStartGroup[
   const offer = home.special_offer;
   const offerCuts = offer === null ? [] : [toDayNumber(offer.start_date), toDayNumber(offer.end_date)];
   const bands: PriceBand[] = [];
+  const starts = groups.map((g) => ({ minimum: g.minimum_nightly_stay, runs: dayRuns(g.fixed_move_in) }));
+  const seasons = home.seasonal_discounts.map((p) => ({ start: toDayNumber(p.start_date), end: toDayNumber(p.end_date) }));
   for (const [a, b] of nightBands(home)) {
-    const reachable = groups.filter((g) => g.minimum_nightly_stay <= b).flatMap((g) => g.fixed_move_in);
-    const runs = runsOf(reachable, origin, until);
+    const runs = clipRuns(starts.filter((g) => g.minimum <= b).flatMap((g) => g.runs), origin, until);
     if (runs.length === 0) continue;
     // A stay of at most b nights from day s touches a season [ps, pe) when ps - b < s < pe.
-    const reach = runsOf(
-      home.seasonal_discounts.map((p) => ({ start: addDays(p.start_date, 1 - b), end: p.end_date })),
-      origin,
-      until,
-    );
+    const reach = clipRuns(seasons.map((p) => ({ start: p.start + 1 - b, end: p.end })), origin, until);
     const band = new BandBounds(home, season, a, b);
     bands.push(...groupEntries(entries(band, runs, reach, offerCuts), { gte: a, lte: b }));
   }

@@ -21,11 +21,10 @@ interface Captured {
   priced: number;
 }
 
-let rpc = 0;
-const mcp = (args: SearchArgs): Probe => ({
-  method: 'POST',
-  path: '/mcp/public',
-  body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name: 'search_apartments_tool', arguments: { ...args, include_hero_images: false } } }),
+/** The GET form of a search (spec: check_in, check_out, bedrooms); the service answers it like the tool. */
+const GET_NAMES: Record<string, string> = { start_date: 'check_in', end_date: 'check_out', min_bedrooms: 'bedrooms' };
+const probe = (args: SearchArgs): Probe => ({
+  path: `/api/public/search?${new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [GET_NAMES[k] ?? k, String(v)])).toString()}`,
 });
 
 /** Closed-loop load replaying each captured search's requests, one after the other, straight to ES. */
@@ -80,7 +79,7 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Array<{ title: stri
 export async function searchBench(ctx: BenchContext, seconds: number): Promise<void> {
   const markets = await ctx.mongo.markets.find({}).toArray();
   const deps = ctx.deps;
-  ctx.say('## Apartment search (service, and the same ES requests replayed straight to ES)');
+  ctx.say('## Apartment search (service via GET /api/public/search, and the same ES requests replayed straight to ES)');
   ctx.say('');
   const priced: string[] = [];
   ctx.say(TABLE_HEAD[0]);
@@ -100,7 +99,7 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
     );
     let k = 0;
     for (const connections of [1, 16]) {
-      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad(ctx.url, () => mcp(queries[k++ % queries.length].args), { connections, seconds })));
+      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad(ctx.url, () => probe(queries[k++ % queries.length].args), { connections, seconds })));
       ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esReplay(ctx, queries, connections, seconds)));
     }
   }

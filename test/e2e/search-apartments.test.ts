@@ -32,7 +32,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-type Home = Record<string, any>;
+type Home = { slug: string } & Record<string, any>;
 
 async function get(query: string) {
   return fx.get(`/api/public/search?${query}`);

@@ -164,6 +164,14 @@ describe('buildSearchBody', () => {
     ]);
   });
 
+  it('fetches the Flex tiers only for a Flex search without a tier, the one price that needs them', () => {
+    const any = buildSearchBody({ ...base, stay: { kind: 'flex', start_date: '2027-03-01', committed_nights: null } }, { kind: 'page', from: 0, size: 5 });
+    const tier = buildSearchBody({ ...base, stay: { kind: 'flex', start_date: '2027-03-01', committed_nights: 180 } }, { kind: 'page', from: 0, size: 5 });
+    expect(any._source).toContain('flex_stays');
+    expect(tier._source).not.toContain('flex_stays');
+    expect(buildSearchBody(base, { kind: 'page', from: 0, size: 5 })._source).not.toContain('flex_stays');
+  });
+
   it('refuses to build a straddler request for a stay without price bands', () => {
     expect(() => buildSearchBody(base, { kind: 'straddlers', size: 10 })).toThrow();
   });
