@@ -21,11 +21,14 @@ export const DEFAULT_SEARCH_SORT: SearchSort = 'price_asc';
 /** "guest_rating" buckets and their thresholds. */
 export const GUEST_RATING_BUCKETS = { EXCELLENT: 4.5, VERY_GOOD: 4.0, GOOD: 3.5 } as const;
 
+/** Far above any rent, and small enough that a nightly limit times 30 still fits the index's integers. */
+export const MAX_PRICE_USD = 1_000_000;
+
 export const searchArgProperties = {
   ...locationProperties,
   ...sharedFilterProperties,
-  min_price: { type: 'integer', minimum: 0, description: 'USD budget floor, compared with the all-in price for the dates (unit: price_unit).' },
-  max_price: { type: 'integer', minimum: 0, description: 'USD budget ceiling, compared with the all-in price for the dates (unit: price_unit).' },
+  min_price: { type: 'integer', minimum: 0, maximum: MAX_PRICE_USD, description: 'USD budget floor, compared with the all-in price for the dates (unit: price_unit).' },
+  max_price: { type: 'integer', minimum: 0, maximum: MAX_PRICE_USD, description: 'USD budget ceiling, compared with the all-in price for the dates (unit: price_unit).' },
   start_date: { ...isoDateSchema, description: 'Move-in date, YYYY-MM-DD, at most 365 days ahead. Omit for an undated search.' },
   end_date: { ...endDateSchema, description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay. Needs start_date.' },
   committed_nights: {

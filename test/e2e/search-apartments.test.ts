@@ -227,8 +227,12 @@ describe('price limits and price_unit (rule 2)', () => {
     }
   });
 
-  it('refuses a min_price above max_price', async () => {
+  it('refuses a min_price above max_price, and a limit past any rent (never a 5xx)', async () => {
     expect((await get(`market=${market}&min_price=3000&max_price=2000`)).body.error.code).toBe('invalid_parameters');
+    const huge = await get(`market=${market}&check_in=${d(5)}&check_out=${d(9)}&max_price=99999999999&price_unit=per_night`);
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.code).toBe('invalid_parameters');
+    expect((await get(`market=${market}&check_in=${d(5)}&check_out=${d(45)}&max_price=1000000&price_unit=per_night`)).status).toBe(200);
   });
 });
 
