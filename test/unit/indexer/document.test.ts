@@ -86,6 +86,26 @@ describe('toHomeDocument', () => {
     expect(later.offer_percent).toBeNull();
   });
 
+  it('carries what search asks of a stay: move-in and move-out dates, price bands, Flex tiers, pricing inputs', () => {
+    // Open 2027-01-01..02-01 (seen from 01-10), closed to 02-10, then open-ended; minimum 1 night.
+    expect(doc.stay_starts).toEqual([
+      { move_in: [{ gte: '2027-01-10', lt: '2027-02-01' }], fixed_move_in: [{ gte: '2027-01-10', lt: '2027-02-01' }], min_nights: 1, window_end: '2027-02-01' },
+      { move_in: [{ gte: '2027-02-10' }], fixed_move_in: [{ gte: '2027-02-10' }], min_nights: 1, window_end: null },
+    ]);
+    expect(doc.move_outs).toEqual([{ gte: '2027-01-11', lt: '2027-02-02' }, { gte: '2027-02-11' }]);
+    expect(doc.price_bands.length).toBeGreaterThan(0);
+    for (const band of doc.price_bands) expect(band.lo).toBeLessThanOrEqual(band.hi);
+    expect(doc.flex_stays.map((f) => [f.committed_nights, f.move_in])).toEqual([
+      [180, [{ gte: '2027-02-10' }]],
+      [365, [{ gte: '2027-02-10' }]],
+    ]);
+    expect(doc.pricing).toEqual(expect.objectContaining({ monthly_rate_cents: 300_000, special_offer: home.special_offer, flex_tiers: home.flex_tiers }));
+  });
+
+  it('keeps the query-only fields out of _source', () => {
+    expect(mapping.mappings._source.excludes).toEqual(['stay_starts', 'move_outs', 'price_bands']);
+  });
+
   it('is deterministic', () => {
     expect(toHomeDocument(home, property, market, today)).toEqual(doc);
   });
