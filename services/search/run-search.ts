@@ -34,10 +34,23 @@ export interface SearchFound {
 
 const STRADDLER_BATCH = 1_000;
 
-function exactPrice(doc: ResultDocument, p: SearchParams): number {
-  const priced = resultPrice(doc, p.stay);
-  // Every home ES returns can hold the stay, so it has a price; a missing one sorts last.
-  return priced === null ? Number.MAX_SAFE_INTEGER : priced.price.display_price_with_discount;
+/** Prices each home once per search, whichever step asks first (straddlers, stream, page). */
+class PriceBook {
+  private readonly prices = new Map<string, ResultPrice | null>();
+  constructor(private readonly p: SearchParams, private readonly stats: SearchStats) {}
+
+  of(doc: ResultDocument): ResultPrice | null {
+    if (!this.prices.has(doc.home_id)) {
+      this.stats.priced += 1;
+      this.prices.set(doc.home_id, resultPrice(doc, this.p.stay));
+    }
+    return this.prices.get(doc.home_id) ?? null;
+  }
+
+  /** Every home ES returns can hold the stay, so it has a price; a missing one sorts last. */
+  amount(doc: ResultDocument): number {
+    return this.of(doc)?.price.display_price_with_discount ?? Number.MAX_SAFE_INTEGER;
+  }
 }
 
 /** The matching homes `[offset, offset + size)` in the search's order, with the exact total. */
@@ -50,6 +63,7 @@ export async function searchHomes(t: SearchTransport, p: SearchParams, offset: n
     return t.search(buildSearchBody(p, phase));
   };
   const docOf = (hit: { _source?: HomeDocument }): HomeDocument => hit._source as HomeDocument;
+  const book = new PriceBook(p, stats);
 
   let passing: string[] | undefined;
   if (p.stay.kind === 'fixed' && hasPriceLimits(p.price)) {
@@ -58,9 +72,8 @@ export async function searchHomes(t: SearchTransport, p: SearchParams, offset: n
     for (;;) {
       const res = await send({ kind: 'straddlers', size: STRADDLER_BATCH, after });
       for (const hit of res.hits.hits) {
-        stats.priced += 1;
         const doc = docOf(hit);
-        if (withinLimits(exactPrice(doc, p), p.price)) passing.push(doc.home_id);
+        if (withinLimits(book.amount(doc), p.price)) passing.push(doc.home_id);
       }
       if (res.hits.hits.length < STRADDLER_BATCH) break;
       after = res.hits.hits[res.hits.hits.length - 1].sort;
@@ -69,7 +82,7 @@ export async function searchHomes(t: SearchTransport, p: SearchParams, offset: n
 
   const found = (docs: ResultDocument[]): FoundHome[] =>
     docs.flatMap((doc) => {
-      const priced = resultPrice(doc, p.stay);
+      const priced = book.of(doc);
       return priced ? [{ doc, priced }] : [];
     });
 
@@ -91,14 +104,12 @@ export async function searchHomes(t: SearchTransport, p: SearchParams, offset: n
           total,
         };
       },
-      (doc) => exactPrice(doc, p),
+      (doc) => book.amount(doc),
     );
-    stats.priced += ordered.priced;
     return { homes: found(ordered.slice.map((s) => s.item)), total, stats };
   }
 
   const res = await send({ kind: 'page', from: offset, size, passing });
   const homes = found(res.hits.hits.map(docOf));
-  stats.priced += homes.length;
   return { homes, total: totalOf(res), stats };
 }

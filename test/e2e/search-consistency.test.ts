@@ -145,7 +145,7 @@ describe('search_apartments_tool: randomized consistency with the stay engine', 
       expect({ label, total: map.total_count }).toEqual({ label, total: expected.length });
       expect({ label, pins: map.homes.map((h) => h.slug) }).toEqual({ label, pins: slugs.slice(0, 250) });
     }
-    expect(compared).toBeGreaterThan(CASES * 3);
+    expect(compared).toBeGreaterThan(CASES * 2);
     expect(quoted).toBeGreaterThan(CASES / 10);
   }, 900_000);
 });
