@@ -1,15 +1,12 @@
 /**
  * search_apartments_tool (GET /api/public/search) and search_apartments_on_map, rule by rule
- * (spec: "Location arguments", "Shared filter arguments", "search_apartments_tool",
- * "search_apartments_on_map", "Search result"), over real HTTP and the SDK's MCP client on a
+ * (spec: "Location arguments", "Shared filter arguments", "search_apartments_tool", "Search
+ * result"), over real HTTP and the SDK's MCP client on a
  * generated world. Expected homes come from the naive model (the stay engine over the records).
  */
 import { addDays, addYears } from '../../services/kernel/engine/dates';
 import { displayPrice } from '../../services/kernel/engine/pricing';
 import { offeredTiers } from '../../services/kernel/engine/flex';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startService, type RunningService } from '../../services/main';
 import { startFixture, type Fixture } from '../support/fixture';
 import { expectedResults, loadWorld, type ModelArgs, type World } from '../support/search-model';
 
@@ -377,39 +374,5 @@ describe('embedded hero photos (rule 6)', () => {
     }
     const off = await call('search_apartments_tool', { market, include_hero_images: false });
     expect((off.content as Array<{ type: string }>).filter((c) => c.type === 'image')).toEqual([]);
-  });
-});
-
-describe('search_apartments_on_map', () => {
-  it('the same per-apartment fields as the search, every match up to 250, map_view on', async () => {
-    const args = { market, start_date: d(30), end_date: d(90), sort_by: 'price_desc' };
-    const map = (await call('search_apartments_on_map', args)).structuredContent as Home;
-    const list = (await call('search_apartments_tool', { ...args, per_page: 40, include_hero_images: false })).structuredContent as Home;
-    expect(map.map_view).toEqual({ requested: true, enabled: true });
-    expect(map.total_count).toBe(list.total_count);
-    expect(map.homes.slice(0, 40)).toEqual(list.homes);
-    expect(map.count).toBe(Math.min(250, map.total_count));
-  });
-
-  it('refuses paging and hero-image arguments', async () => {
-    for (const extra of [{ page: 1 }, { per_page: 10 }, { include_hero_images: true }]) {
-      expect(errorOf(await call('search_apartments_on_map', { market, ...extra })).code).toBe('unknown_parameter');
-    }
-  });
-
-  it('says map_view enabled false with a reason when the server switches the map off, and still lists the homes', async () => {
-    let off: RunningService | undefined;
-    try {
-      off = await startService({ ...fx.config, mapViewEnabled: false });
-      const client = new Client({ name: 'map-off', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(off.url + '/mcp/public')));
-      const res = (await client.callTool({ name: 'search_apartments_on_map', arguments: { market: city } })).structuredContent as Home;
-      await client.close();
-      expect(res.map_view).toEqual({ requested: true, enabled: false, reason: expect.any(String) });
-      expect(res.total_count).toBe(expectedResults(world, { market: city }).length);
-      expect(res.homes.length).toBe(Math.min(250, res.total_count));
-    } finally {
-      await off?.close();
-    }
   });
 });
