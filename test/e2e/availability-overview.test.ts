@@ -143,6 +143,7 @@ describe('availability_overview_tool', () => {
     expect(errorCode(await overview({ market: marketSlug, start_date: fx.today }))).toBe('unknown_parameter');
     expect(errorCode(await overview({ market: marketSlug, check_in: fx.today }))).toBe('unknown_parameter');
     expect(errorCode(await overview({ market: marketSlug, nights: 366 }))).toBe('invalid_parameters');
+    expect(errorCode(await overview({ market: marketSlug, max_price: 1e15 }))).toBe('invalid_parameters');
   });
 });
 
