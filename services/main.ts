@@ -10,6 +10,7 @@ import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
+import { widgetDocuments } from './widgets/bundle';
 
 export interface RunningService {
   server: Server;
@@ -31,6 +32,8 @@ export async function startService(
   } finally {
     await setup.close();
   }
+  // The widget documents are bundled now, so a broken build stops the start rather than a later read.
+  await widgetDocuments();
   const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
   const deps: Deps = {

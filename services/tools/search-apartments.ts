@@ -1,6 +1,7 @@
 /** search_apartments_tool — GET /api/public/search (spec: "search_apartments_tool", "Search result"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { FLAG_FIELDS } from '../search/filters';
+import { CARD_GRID_WIDGET } from '../widgets/catalog';
 import { answerSearch } from './search-common';
 import { searchArgProperties } from './search-args';
 import { searchOutputSchema } from './search-output';
@@ -43,6 +44,7 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
   inputSchema,
   outputSchema: searchOutputSchema,
   annotations: READ_ONLY,
+  widget: CARD_GRID_WIDGET,
   get: {
     path: '/search',
     renames: { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' },

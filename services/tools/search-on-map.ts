@@ -1,5 +1,6 @@
 /** search_apartments_on_map — tool server only (spec: "search_apartments_on_map"). */
 import type { FromSchema } from 'json-schema-to-ts';
+import { MAP_WIDGET } from '../widgets/catalog';
 import { answerSearch } from './search-common';
 import { searchArgProperties } from './search-args';
 import { mapOutputSchema } from './search-output';
@@ -27,6 +28,7 @@ export const searchOnMapTool = defineTool<FromSchema<typeof inputSchema>, Output
   inputSchema,
   outputSchema: mapOutputSchema,
   annotations: READ_ONLY,
+  widget: MAP_WIDGET,
   async handler(args, { deps, today }) {
     const answer = await answerSearch(deps, args, today, 0, MAP_PINS);
     const enabled = deps.config.mapViewEnabled;

@@ -5,6 +5,7 @@
 import type { JSONSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
+import type { WidgetDefinition } from '../widgets/catalog';
 
 export type ObjectSchema = JSONSchema & { type: 'object' };
 
@@ -60,6 +61,8 @@ export interface ToolDefinition<I = Record<string, unknown>, O = unknown> {
   get?: GetRoute;
   /** Rate-limit bucket; the availability overview has its own, stricter one. */
   rateBucket?: 'default' | 'overview';
+  /** The interactive-app widget hosts show the result in (MCP Apps), named in the tool's `_meta`. */
+  widget?: WidgetDefinition;
   /** Receives arguments already validated against inputSchema. */
   handler(args: I, ctx: ToolContext): Promise<ToolResult<O>>;
 }

@@ -2,6 +2,7 @@
  * The MCP server of one request (stateless Streamable HTTP: a fresh server per request).
  * Unknown tools are JSON-RPC errors; invalid arguments and business failures are tool results
  * with `isError: true` carrying the spec's error object (DESIGN: "One registry, two transports").
+ * The widgets are its resources (./resources.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -17,6 +18,7 @@ import { invokeTool } from '../../tools/invoke';
 import type { AnyTool, EmbeddedImage } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';
 import type { RateLimits } from '../rate-limit';
+import { registerWidgetResources } from './resources';
 import { toolsList } from './tool-list';
 
 export const SERVER_INFO = { name: 'furnished-catalog', title: 'Furnished apartment catalog', version: '1.0.0' };
@@ -36,7 +38,11 @@ export function createMcpServer(
   clientKey: string,
   loadImages: ImageLoader,
 ): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } },
+    instructions: INSTRUCTIONS,
+  });
+  registerWidgetResources(server, deps.config.publicBaseUrl);
   const listed = toolsList(tools);
   server.setRequestHandler(ListToolsRequestSchema, async () => listed);
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

@@ -1,6 +1,12 @@
 /** The `tools/list` entries, derived from the registry (also served as tools.json). */
 import type { AnyTool } from '../../tools/tool';
 
+/** Where a host finds the tool's widget: MCP Apps' key and ChatGPT's older one, the same `ui://` URI. */
+export interface ListedToolMeta {
+  ui: { resourceUri: string };
+  'openai/outputTemplate': string;
+}
+
 export interface ListedTool {
   name: string;
   title: string;
@@ -8,6 +14,7 @@ export interface ListedTool {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   annotations: { title: string } & AnyTool['annotations'];
+  _meta?: ListedToolMeta;
 }
 
 export function listedTool(tool: AnyTool): ListedTool {
@@ -18,6 +25,7 @@ export function listedTool(tool: AnyTool): ListedTool {
     inputSchema: tool.inputSchema as Record<string, unknown>,
     outputSchema: tool.outputSchema as Record<string, unknown>,
     annotations: { title: tool.title, ...tool.annotations },
+    ...(tool.widget ? { _meta: { ui: { resourceUri: tool.widget.uri }, 'openai/outputTemplate': tool.widget.uri } } : {}),
   };
 }
 

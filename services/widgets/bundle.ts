@@ -1,0 +1,57 @@
+/**
+ * Builds each widget's HTML document once per process, at service start: esbuild bundles the
+ * browser code with d3-geo, topojson-client and the us-atlas basemap from node_modules, and the
+ * script and stylesheet are inlined, so the document loads nothing (docs/decisions.md, "The widgets").
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { WIDGETS, type WidgetDefinition } from './catalog';
+
+const APP_DIR = path.join(__dirname, 'app');
+
+async function bundleScript(entry: string): Promise<string> {
+  const out = await build({
+    entryPoints: [path.join(APP_DIR, entry)],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    tsconfig: path.join(APP_DIR, 'tsconfig.json'),
+    logLevel: 'silent',
+  });
+  // Inline <script>: a literal "</script" inside the code would end it early.
+  return out.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
+}
+
+export async function widgetDocument(widget: WidgetDefinition, css: string): Promise<string> {
+  const script = await bundleScript(widget.entry);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${widget.title}</title><style>${css}</style></head>`,
+    `<body><main id="root"></main><script>${script}</script></body>`,
+    '</html>',
+  ].join('\n');
+}
+
+let documents: Promise<ReadonlyMap<string, string>> | undefined;
+
+async function buildAll(): Promise<ReadonlyMap<string, string>> {
+  const css = await readFile(path.join(APP_DIR, 'widget.css'), 'utf8');
+  const built = await Promise.all(WIDGETS.map(async (w) => [w.uri, await widgetDocument(w, css)] as const));
+  return new Map(built);
+}
+
+/** The HTML of every widget by URI, built on first use and kept; a failed build is retried next time. */
+export function widgetDocuments(): Promise<ReadonlyMap<string, string>> {
+  documents ??= buildAll().catch((err: unknown) => {
+    documents = undefined;
+    throw err;
+  });
+  return documents;
+}
