@@ -10,9 +10,10 @@ import type { HomeDocument } from '../kernel/store/home-document';
 import { priceOrder } from './price-order';
 import { resultPrice, type ResultPrice } from './result-price';
 import type { ResultDocument } from './result-shape';
-import { buildSearchBody, needsPriceStream, type SearchPhase, type SortValues } from './search-body';
+import type { estypes } from '@elastic/elasticsearch';
+import { buildSearchBody, fixedPriceClauses, matchClauses, needsPriceStream, type SearchPhase, type SortValues } from './search-body';
 import { hasPriceLimits, withinLimits, type SearchParams } from './search-params';
-import { totalOf, type SearchTransport } from './search-transport';
+import { totalOf, type SearchResponse, type SearchTransport } from './search-transport';
 
 export interface FoundHome {
   doc: ResultDocument;
@@ -35,7 +36,7 @@ export interface SearchFound {
 const STRADDLER_BATCH = 1_000;
 
 /** Prices each home once per search, whichever step asks first (straddlers, stream, page). */
-class PriceBook {
+export class PriceBook {
   private readonly prices = new Map<string, ResultPrice | null>();
   constructor(private readonly p: SearchParams, private readonly stats: SearchStats) {}
 
@@ -53,63 +54,101 @@ class PriceBook {
   }
 }
 
-/** The matching homes `[offset, offset + size)` in the search's order, with the exact total. */
-export async function searchHomes(t: SearchTransport, p: SearchParams, offset: number, size: number, today: IsoDate): Promise<SearchFound> {
-  const stats: SearchStats = { priced: 0, requests: 0 };
-  // No stay can start in the past (the quote says so); the spec only refuses dates over 7 days back.
-  if (p.stay.kind !== 'undated' && p.stay.start_date < today) return { homes: [], total: 0, stats };
-  const send = (phase: SearchPhase) => {
-    stats.requests += 1;
-    return t.search(buildSearchBody(p, phase));
-  };
-  const docOf = (hit: { _source?: HomeDocument }): HomeDocument => hit._source as HomeDocument;
-  const book = new PriceBook(p, stats);
+const docOf = (hit: { _source?: HomeDocument }): HomeDocument => hit._source as HomeDocument;
 
-  let passing: string[] | undefined;
-  if (p.stay.kind === 'fixed' && hasPriceLimits(p.price)) {
-    passing = [];
+/**
+ * One search over the apartments that match `p` exactly. The straddler pass (fixed stays with
+ * price limits) runs once, and every home is priced once, however many requests the caller sends:
+ * the apartment search asks for one slice, the building search for several views of the same set.
+ */
+export class ExactSearch {
+  readonly stats: SearchStats = { priced: 0, requests: 0 };
+  readonly book: PriceBook;
+  private passing: Promise<string[] | undefined> | undefined;
+
+  constructor(private readonly t: SearchTransport, readonly p: SearchParams) {
+    this.book = new PriceBook(p, this.stats);
+  }
+
+  send(body: estypes.SearchRequest): Promise<SearchResponse> {
+    this.stats.requests += 1;
+    return this.t.search(body);
+  }
+
+  /** The homes whose band straddles a price limit and whose exact price passes it (fixed stays with limits). */
+  passingStraddlers(): Promise<string[] | undefined> {
+    this.passing ??= this.findStraddlers();
+    return this.passing;
+  }
+
+  private async findStraddlers(): Promise<string[] | undefined> {
+    const p = this.p;
+    if (p.stay.kind !== 'fixed' || !hasPriceLimits(p.price)) return undefined;
+    const passing: string[] = [];
     let after: SortValues | undefined;
     for (;;) {
-      const res = await send({ kind: 'straddlers', size: STRADDLER_BATCH, after });
+      const res = await this.send(buildSearchBody(p, { kind: 'straddlers', size: STRADDLER_BATCH, after }));
       for (const hit of res.hits.hits) {
         const doc = docOf(hit);
-        if (withinLimits(book.amount(doc), p.price)) passing.push(doc.home_id);
+        if (withinLimits(this.book.amount(doc), p.price)) passing.push(doc.home_id);
       }
-      if (res.hits.hits.length < STRADDLER_BATCH) break;
+      if (res.hits.hits.length < STRADDLER_BATCH) return passing;
       after = res.hits.hits[res.hits.hits.length - 1].sort;
     }
   }
 
-  const found = (docs: ResultDocument[]): FoundHome[] =>
-    docs.flatMap((doc) => {
-      const priced = book.of(doc);
-      return priced ? [{ doc, priced }] : [];
-    });
-
-  if (needsPriceStream(p)) {
-    let total = 0;
-    let after: SortValues | undefined;
-    const ordered = await priceOrder<HomeDocument>(
-      p.sort === 'price_asc' ? 'asc' : 'desc',
-      offset,
-      size,
-      async (batchSize) => {
-        const res = await send({ kind: 'price_stream', size: batchSize, after, passing, withTotal: after === undefined });
-        if (after === undefined) total = totalOf(res);
-        const hits = res.hits.hits;
-        after = hits[hits.length - 1]?.sort;
-        return {
-          items: hits.map((h) => ({ item: docOf(h), id: docOf(h).home_id, bound: Number(h.sort?.[0]) })),
-          last: hits.length < batchSize,
-          total,
-        };
-      },
-      (doc) => book.amount(doc),
-    );
-    return { homes: found(ordered.slice.map((s) => s.item)), total, stats };
+  /** Filter clauses that match exactly the apartments of the search, price limits included. */
+  async filter(): Promise<estypes.QueryDslQueryContainer[]> {
+    return [...matchClauses(this.p), ...fixedPriceClauses(this.p, await this.passingStraddlers())];
   }
 
-  const res = await send({ kind: 'page', from: offset, size, passing });
-  const homes = found(res.hits.hits.map(docOf));
-  return { homes, total: totalOf(res), stats };
+  priced(docs: ResultDocument[]): FoundHome[] {
+    return docs.flatMap((doc) => {
+      const priced = this.book.of(doc);
+      return priced ? [{ doc, priced }] : [];
+    });
+  }
+
+  /** The matching homes `[offset, offset + size)` in the search's order, with the exact total. */
+  async homes(offset: number, size: number): Promise<{ homes: FoundHome[]; total: number }> {
+    const p = this.p;
+    const passing = await this.passingStraddlers();
+    if (needsPriceStream(p)) {
+      let total = 0;
+      let after: SortValues | undefined;
+      const ordered = await priceOrder<HomeDocument>(
+        p.sort === 'price_asc' ? 'asc' : 'desc',
+        offset,
+        size,
+        async (batchSize) => {
+          const res = await this.send(buildSearchBody(p, { kind: 'price_stream', size: batchSize, after, passing, withTotal: after === undefined }));
+          if (after === undefined) total = totalOf(res);
+          const hits = res.hits.hits;
+          after = hits[hits.length - 1]?.sort;
+          return {
+            items: hits.map((h) => ({ item: docOf(h), id: docOf(h).home_id, bound: Number(h.sort?.[0]) })),
+            last: hits.length < batchSize,
+            total,
+          };
+        },
+        (doc) => this.book.amount(doc),
+      );
+      return { homes: this.priced(ordered.slice.map((s) => s.item)), total };
+    }
+    const res = await this.send(buildSearchBody(p, { kind: 'page', from: offset, size, passing }));
+    return { homes: this.priced(res.hits.hits.map(docOf)), total: totalOf(res) };
+  }
+}
+
+/** No stay can start in the past (the quote says so); the spec only refuses dates over 7 days back. */
+export function startsInPast(p: SearchParams, today: IsoDate): boolean {
+  return p.stay.kind !== 'undated' && p.stay.start_date < today;
+}
+
+/** The matching homes `[offset, offset + size)` in the search's order, with the exact total. */
+export async function searchHomes(t: SearchTransport, p: SearchParams, offset: number, size: number, today: IsoDate): Promise<SearchFound> {
+  const search = new ExactSearch(t, p);
+  if (startsInPast(p, today)) return { homes: [], total: 0, stats: search.stats };
+  const found = await search.homes(offset, size);
+  return { ...found, stats: search.stats };
 }

@@ -32,7 +32,7 @@ export type SearchPhase =
 
 /** What the results are shaped from (result-shape.ts), and what exact pricing reads. */
 export const RESULT_SOURCE = [
-  'home_id', 'slug', 'name', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'location', 'rating_average', 'rating_count',
+  'home_id', 'slug', 'name', 'unit_number', 'property_id', 'city_slug', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'location', 'rating_average', 'rating_count',
   'hero_photo_id', 'hero_photo_source', 'flex_eligible', 'earliest_available_date', 'reference_price', 'pricing',
 ];
 
@@ -55,11 +55,12 @@ export function matchClauses(p: SearchParams): Query[] {
     ...ratingClauses(p.minRating),
     ...availabilityClauses(p.stay),
     ...exactPriceClauses(p.stay, p.price),
+    ...(p.extra ?? []),
   ];
 }
 
 /** Fixed stays with limits: inside the limits by the band alone, or priced exactly and passing. */
-function fixedPriceClauses(p: SearchParams, passing: readonly string[] | undefined): Query[] {
+export function fixedPriceClauses(p: SearchParams, passing: readonly string[] | undefined): Query[] {
   if (p.stay.kind !== 'fixed' || !hasPriceLimits(p.price)) return [];
   const passed: Query[] = passing && passing.length > 0 ? [{ terms: { home_id: [...passing] } }] : [];
   return [{ bool: { should: [bandInsideClause(p.stay, p.price), ...passed], minimum_should_match: 1 } }];

@@ -3,6 +3,7 @@
  * the place, the shared filters, the stay, the price limits in the unit the price is shown in,
  * the rating threshold and the order. buildSearchBody turns it into Elasticsearch requests.
  */
+import type { estypes } from '@elastic/elasticsearch';
 import type { IsoDate } from '../kernel/inventory/records';
 import { NIGHTS_PER_MONTH } from '../kernel/engine/labels';
 import type { SharedFilters } from './filters';
@@ -33,6 +34,8 @@ export interface SearchParams {
   /** Lowest building rating (1..5) accepted; unrated buildings are excluded when set. */
   minRating: number | null;
   sort: SearchSort;
+  /** Further filter clauses of a caller that narrows the apartments (the building search: square footage, exclusions). */
+  extra?: readonly estypes.QueryDslQueryContainer[];
 }
 
 export type PriceUnit = 'per_night' | 'per_month';

@@ -14,6 +14,7 @@ import { listMarketsTool } from './list-markets';
 import { policiesFaqTool } from './policies-faq';
 import { searchApartmentsTool } from './search-apartments';
 import { searchOnMapTool } from './search-on-map';
+import { searchPropertiesTool } from './search-properties';
 import type { AnyTool } from './tool';
 
 export const TOOLS: readonly AnyTool[] = [
@@ -21,6 +22,7 @@ export const TOOLS: readonly AnyTool[] = [
   getMarketFiltersTool,
   searchApartmentsTool,
   searchOnMapTool,
+  searchPropertiesTool,
   availabilityOverviewTool,
   getApartmentTool,
   getFlexOptionsTool,

@@ -92,7 +92,7 @@ export function ratingThreshold(args: SearchArgs): number | null {
   return numeric === null ? bucket : Math.max(bucket, numeric);
 }
 
-export function sharedFiltersOf(args: SearchArgs): SharedFilters {
+export function sharedFiltersOf(args: object): SharedFilters {
   const filters: Record<string, unknown> = {};
   for (const key of Object.keys(sharedFilterProperties)) {
     const value = (args as Record<string, unknown>)[key];

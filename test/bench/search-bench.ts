@@ -9,6 +9,9 @@ import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { addDays } from '../../services/kernel/engine/dates';
 import { answerSearch } from '../../services/tools/search-common';
 import type { SearchArgs } from '../../services/tools/search-args';
+import { readBuildingQuery, type BuildingArgs } from '../../services/tools/search-properties';
+import { searchBuildings } from '../../services/search/run-building-search';
+import { esTransport } from '../../services/search/search-transport';
 import { percentile, runLoad, row, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 
@@ -16,9 +19,34 @@ import type { BenchContext } from './store-bench';
 const QUERIES_PER_SHAPE = 200;
 
 interface Captured {
-  args: SearchArgs;
+  args: SearchArgs | BuildingArgs;
   requests: estypes.SearchRequest[];
   priced: number;
+}
+
+type Shape = { title: string; args: () => SearchArgs; buildings?: false } | { title: string; args: () => BuildingArgs; buildings: true };
+
+/** The building search is tool-server only: its service probe is a tools/call. */
+let rpc = 0;
+const mcpProbe = (args: BuildingArgs): Probe => ({
+  method: 'POST',
+  path: '/mcp/public',
+  body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name: 'search_properties_tool', arguments: args } }),
+});
+
+/** One sampled query of a shape, run in-process once to record the ES requests it sends. */
+async function capture(ctx: BenchContext, shape: Shape): Promise<Captured> {
+  const requests: estypes.SearchRequest[] = [];
+  const record = (b: estypes.SearchRequest) => requests.push(b);
+  if (shape.buildings) {
+    const args = shape.args();
+    const q = await readBuildingQuery(ctx.deps, args, ctx.today);
+    const page = await searchBuildings(ctx.deps, esTransport(ctx.es, ctx.config.homesAlias, record), q, 0, 10, ctx.today);
+    return { args, requests, priced: page.stats.priced };
+  }
+  const args = shape.args();
+  const answer = await answerSearch(ctx.deps, args, ctx.today, 0, 25, record);
+  return { args, requests, priced: answer.stats.priced };
 }
 
 /** The GET form of a search (spec: check_in, check_out, bedrooms); the service answers it like the tool. */
@@ -48,7 +76,7 @@ async function esReplay(ctx: BenchContext, queries: Captured[], connections: num
   return { requests: latencies.length, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], statuses: { '2xx': latencies.length }, slow: 0 };
 }
 
-function shapes(ctx: BenchContext, markets: MarketRecord[]): Array<{ title: string; args: () => SearchArgs }> {
+function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
   const s = ctx.sample;
   const dates = (): { start_date: string; end_date: string } => {
     const start = addDays(ctx.today, s.int(1, 300));
@@ -73,12 +101,16 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Array<{ title: stri
       title: 'Flex search with a tier',
       args: () => ({ market: s.pick(markets).slug, start_date: addDays(ctx.today, s.int(1, 300)), end_date: 'indefinite', committed_nights: s.pick([180, 270, 365]) }),
     },
+    {
+      title: 'building search (dated city search, a page of 10 buildings)',
+      buildings: true,
+      args: () => ({ market: city().slug, ...dates(), sort_by: s.pick(['recommended', 'price_asc', 'rating_desc'] as const), page: 1, per_page: 10 }),
+    },
   ];
 }
 
 export async function searchBench(ctx: BenchContext, seconds: number): Promise<void> {
   const markets = await ctx.mongo.markets.find({}).toArray();
-  const deps = ctx.deps;
   ctx.say('## Apartment search (service via GET /api/public/search, and the same ES requests replayed straight to ES)');
   ctx.say('');
   const priced: string[] = [];
@@ -86,12 +118,7 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
   ctx.say(TABLE_HEAD[1]);
   for (const shape of shapes(ctx, markets)) {
     const queries: Captured[] = [];
-    for (let i = 0; i < QUERIES_PER_SHAPE; i++) {
-      const args = shape.args();
-      const requests: estypes.SearchRequest[] = [];
-      const answer = await answerSearch(deps, args, ctx.today, 0, 25, (b) => requests.push(b));
-      queries.push({ args, requests, priced: answer.stats.priced });
-    }
+    for (let i = 0; i < QUERIES_PER_SHAPE; i++) queries.push(await capture(ctx, shape));
     const counts = queries.map((q) => q.priced).sort((a, b) => a - b);
     const reqs = queries.map((q) => q.requests.length).sort((a, b) => a - b);
     priced.push(
@@ -99,12 +126,15 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
     );
     let k = 0;
     for (const connections of [1, 16]) {
-      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad(ctx.url, () => probe(queries[k++ % queries.length].args), { connections, seconds })));
+      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad(ctx.url, () => {
+        const q = queries[k++ % queries.length];
+        return shape.buildings ? mcpProbe(q.args as BuildingArgs) : probe(q.args as SearchArgs);
+      }, { connections, seconds })));
       ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esReplay(ctx, queries, connections, seconds)));
     }
   }
   ctx.say('');
-  ctx.say(`Homes that reached the stay engine per query (${QUERIES_PER_SHAPE} sampled queries per shape, first page of 25):`);
+  ctx.say(`Homes that reached the stay engine per query (${QUERIES_PER_SHAPE} sampled queries per shape, first page of 25, or of 10 buildings):`);
   ctx.say('');
   ctx.say('| shape | mean | p50 | p99 | max | ES requests per query |');
   ctx.say('|---|---|---|---|---|---|');

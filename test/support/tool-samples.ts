@@ -53,6 +53,15 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
       { market: s.marketSlug(), pets: true, sort_by: 'newest' },
     ]);
   },
+  search_properties_tool: (s) => {
+    const stay = s.stay();
+    return s.pick([
+      { market: s.marketSlug() },
+      { market: s.citySlug(), start_date: stay.start, end_date: stay.end, min_bedrooms: 1, max_price: 6000, sort_by: 'price_asc' },
+      { scope: { display_city: s.citySlug() }, start_date: stay.start, end_date: 'indefinite', committed_nights: 180, guest_rating: 'GOOD' },
+      { market: s.marketSlug(), sort_by: 'rating_desc', page: 2, per_page: 5, min_square_footage: 600 },
+    ]);
+  },
   booking_intent_tool: (s) => {
     const stay = s.stay();
     return s.pick([

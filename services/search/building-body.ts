@@ -1,0 +1,134 @@
+/**
+ * The Elasticsearch requests of a building search, built by pure functions over the exact filter
+ * of its units (run-search.ts ExactSearch.filter): counts per building, a page of buildings in an
+ * order ES can apply (collapse on property_id, or a terms order on an exact price), the units of
+ * a page's buildings, and their units open at other dates.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { BuildingSort } from './building-query';
+import { OTHER_DATES_LISTED } from './building-cards';
+import { availabilityClauses, flexStayFilter } from './stay-clauses';
+import type { SearchStay } from './search-params';
+
+type Query = estypes.QueryDslQueryContainer;
+
+/** Buildings counted per search; a market holds far fewer (past it, the count is estimated). */
+export const BUILDINGS_COUNTED = 20_000;
+/** Units fetched per request for a page's buildings. */
+export const UNIT_BATCH = 2_000;
+
+export const UNIT_SOURCE_EXTRA = ['unit_number', 'property_id'];
+
+/** The exact price of the stay as an aggregation, where the index holds it (not for fixed stays). */
+export function priceMetric(stay: SearchStay): { aggs: Record<string, estypes.AggregationsAggregationContainer>; path: string } | null {
+  switch (stay.kind) {
+    case 'undated':
+    case 'start_only':
+      return { aggs: { price: { min: { field: 'reference_price.with_discount' } } }, path: 'price' };
+    case 'flex':
+      return {
+        aggs: {
+          flex: {
+            nested: { path: 'flex_stays' },
+            aggs: { held: { filter: { bool: { filter: flexStayFilter(stay) } }, aggs: { price: { min: { field: 'flex_stays.price' } } } } },
+          },
+        },
+        path: 'flex>held>price',
+      };
+    case 'fixed':
+      return null;
+  }
+}
+
+/**
+ * Matching units in all (hits.total), every building with its matching units, and, for a price
+ * order the index can apply, the first `size` buildings by their cheapest unit.
+ */
+export function countsBody(
+  filter: Query[],
+  pricePage?: { order: 'asc' | 'desc'; size: number; metric: NonNullable<ReturnType<typeof priceMetric>> },
+): estypes.SearchRequest {
+  const aggs: Record<string, estypes.AggregationsAggregationContainer> = {
+    buildings: { terms: { field: 'property_id', size: BUILDINGS_COUNTED } },
+    building_count: { cardinality: { field: 'property_id', precision_threshold: 40_000 } },
+  };
+  if (pricePage) {
+    aggs.by_price = {
+      terms: { field: 'property_id', size: pricePage.size, order: [{ [pricePage.metric.path]: pricePage.order }, { _key: 'asc' }] },
+      aggs: pricePage.metric.aggs,
+    };
+  }
+  return { size: 0, track_total_hits: true, query: { bool: { filter } }, aggs };
+}
+
+/** Sort of the units whose best one places its building (collapse keeps each building's first unit). */
+export function buildingSortClauses(sort: Exclude<BuildingSort, 'price_asc' | 'price_desc'>, near: { lat: number; lon: number } | null): estypes.SortCombinations[] {
+  const tie: estypes.SortCombinations = { property_id: 'asc' };
+  switch (sort) {
+    case 'rating_desc':
+      return [{ rating_average: { order: 'desc', missing: '_last' } }, { rating_count: 'desc' }, tie];
+    case 'distance':
+      if (near) return [{ _geo_distance: { location: { lat: near.lat, lon: near.lon }, order: 'asc', unit: 'mi', distance_type: 'arc' } }, tie];
+      return buildingSortClauses('recommended', null);
+    case 'recommended':
+      // Buildings with a special offer first, then the best rated (unrated last), then the cheapest reference price.
+      return [
+        { has_active_offer: 'desc' },
+        { rating_average: { order: 'desc', missing: '_last' } },
+        { 'reference_price.with_discount': 'asc' },
+        tie,
+      ];
+  }
+}
+
+/** One page of buildings in an order ES applies to units: each building placed by its best unit. */
+export function collapsedPageBody(filter: Query[], sort: estypes.SortCombinations[], from: number, size: number): estypes.SearchRequest {
+  return {
+    track_total_hits: false,
+    from,
+    size,
+    _source: ['property_id', 'city_slug'],
+    query: { bool: { filter } },
+    collapse: { field: 'property_id' },
+    sort,
+  };
+}
+
+/** The matching units of some buildings, batch after batch. */
+export function unitsBody(filter: Query[], propertyIds: readonly string[], source: string[], after?: estypes.SortResults): estypes.SearchRequest {
+  return {
+    track_total_hits: false,
+    size: UNIT_BATCH,
+    _source: [...source, ...UNIT_SOURCE_EXTRA],
+    query: { bool: { filter: [...filter, { terms: { property_id: [...propertyIds] } }] } },
+    sort: [{ home_id: 'asc' }],
+    ...(after ? { search_after: after } : {}),
+  };
+}
+
+/** Units of some buildings that meet every filter but the dates (base: the search without stay and price). */
+export function otherDatesBody(base: Query[], stay: SearchStay, propertyIds: readonly string[]): estypes.SearchRequest {
+  return {
+    size: 0,
+    query: {
+      bool: {
+        filter: [...base, { terms: { property_id: [...propertyIds] } }],
+        must_not: [{ bool: { filter: availabilityClauses(stay) } }],
+      },
+    },
+    aggs: {
+      buildings: {
+        terms: { field: 'property_id', size: propertyIds.length },
+        aggs: {
+          soonest: {
+            top_hits: {
+              size: OTHER_DATES_LISTED,
+              sort: [{ earliest_available_date: { order: 'asc', missing: '_last' } }, { home_id: 'asc' }],
+              _source: ['unit_number', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date'],
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * What one building search asks once its arguments are read (spec: "search_properties_tool"),
+ * and the apartment search it stands on: the same place, filters, stay and rating threshold,
+ * plus a minimum square footage, monthly price limits and a building order.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { SharedFilters } from './filters';
+import type { ResolvedLocation } from './location';
+import { displayLimits, displayUnit, type SearchParams, type SearchStay } from './search-params';
+
+export const BUILDING_SORTS = ['recommended', 'price_asc', 'price_desc', 'rating_desc', 'distance'] as const;
+export type BuildingSort = (typeof BUILDING_SORTS)[number];
+
+export interface BuildingQuery {
+  location: ResolvedLocation;
+  filters: SharedFilters;
+  stay: SearchStay;
+  /** Monthly USD limits on each unit's final price (null: none). */
+  monthly: { min: number | null; max: number | null };
+  minRating: number | null;
+  minSqft: number | null;
+  sort: BuildingSort;
+  /** Further clauses a relaxed search adds (buildings already shown, a set of cities). */
+  extra?: readonly estypes.QueryDslQueryContainer[];
+}
+
+/** "distance without coordinates falls back to recommended". */
+export function effectiveSort(q: BuildingQuery): BuildingSort {
+  return q.sort === 'distance' && q.filters.near_latitude === undefined ? 'recommended' : q.sort;
+}
+
+export function isPriceSort(sort: BuildingSort): sort is 'price_asc' | 'price_desc' {
+  return sort === 'price_asc' || sort === 'price_desc';
+}
+
+/** The apartment search whose matches are the building search's units. */
+export function unitSearchParams(q: BuildingQuery): SearchParams {
+  const sort = effectiveSort(q);
+  const extra: estypes.QueryDslQueryContainer[] = [...(q.extra ?? [])];
+  if (q.minSqft !== null) extra.push({ range: { sqft: { gte: q.minSqft } } });
+  const shown = displayUnit(q.stay);
+  return {
+    location: q.location,
+    filters: q.filters,
+    stay: q.stay,
+    // Limits are monthly; a short stay's price is shown per night, so they are compared per night.
+    price: displayLimits(q.monthly.min ?? undefined, q.monthly.max ?? undefined, 'per_month', shown),
+    minRating: q.minRating,
+    // The unit order only matters for the price stream of price-sorted pages.
+    sort: isPriceSort(sort) ? sort : 'price_asc',
+    extra,
+  };
+}

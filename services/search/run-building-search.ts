@@ -1,0 +1,152 @@
+/**
+ * Runs one building search (spec: "search_properties_tool"): the units are the matches of an
+ * apartment search (ExactSearch, so a unit's price is its quote's), grouped by building in
+ * Elasticsearch. Counts come from a terms aggregation; a page of buildings from collapse (ES
+ * orders), a terms order on an exact indexed price (undated and Flex stays) or the price stream
+ * (fixed stays); then the page's units, their open-at-other-dates siblings and the building
+ * records. Nothing loads more than the page's buildings into Node.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { Deps } from '../deps';
+import type { IsoDate, PropertyRecord } from '../kernel/inventory/records';
+import type { HomeDocument } from '../kernel/store/home-document';
+import { shapeCard, type OtherDates, type OtherDatesUnit, type PricedUnit, type PropertyCard, type UnitDocument } from './building-cards';
+import {
+  buildingSortClauses,
+  collapsedPageBody,
+  countsBody,
+  otherDatesBody,
+  priceMetric,
+  UNIT_BATCH,
+  unitsBody,
+} from './building-body';
+import { buildingsInPriceOrder } from './building-order';
+import { effectiveSort, isPriceSort, unitSearchParams, type BuildingQuery } from './building-query';
+import { nearPoint } from './filters';
+import { ExactSearch, startsInPast } from './run-search';
+import { matchClauses, resultSource } from './search-body';
+import { totalOf, type SearchTransport } from './search-transport';
+
+export interface BuildingPage {
+  cards: PropertyCard[];
+  totalProperties: number;
+  totalHomes: number;
+  /** Elasticsearch requests sent and units priced. */
+  stats: { requests: number; priced: number };
+}
+
+interface TermsBucket {
+  key: string;
+  doc_count: number;
+}
+interface TermsAgg {
+  buckets: TermsBucket[];
+  sum_other_doc_count?: number;
+}
+
+const empty = (): BuildingPage => ({ cards: [], totalProperties: 0, totalHomes: 0, stats: { requests: 0, priced: 0 } });
+
+export async function searchBuildings(
+  deps: Deps,
+  t: SearchTransport,
+  q: BuildingQuery,
+  offset: number,
+  size: number,
+  today: IsoDate,
+): Promise<BuildingPage> {
+  const p = unitSearchParams(q);
+  if (startsInPast(p, today)) return empty();
+  const search = new ExactSearch(t, p);
+  const filter = await search.filter();
+  const sort = effectiveSort(q);
+  const metric = isPriceSort(sort) ? priceMetric(q.stay) : null;
+  const order = sort === 'price_desc' ? 'desc' : 'asc';
+
+  const counts = await search.send(countsBody(filter, metric ? { order, size: offset + size, metric } : undefined));
+  const aggs = (counts.aggregations ?? {}) as Record<string, unknown>;
+  const buildings = aggs.buildings as TermsAgg;
+  const unitsPerBuilding = new Map(buildings.buckets.map((b) => [b.key, b.doc_count]));
+  const totalProperties =
+    (buildings.sum_other_doc_count ?? 0) > 0 ? (aggs.building_count as { value: number }).value : buildings.buckets.length;
+  const totalHomes = totalOf(counts);
+  const stats = () => ({ requests: search.stats.requests, priced: search.stats.priced });
+  if (offset >= totalProperties || size === 0) return { cards: [], totalProperties, totalHomes, stats: stats() };
+
+  let ids: string[];
+  if (metric) {
+    ids = ((aggs.by_price as TermsAgg).buckets ?? []).slice(offset).map((b) => b.key);
+  } else if (isPriceSort(sort)) {
+    ids = await fixedStayPriceOrder(search, order, unitsPerBuilding, offset, size, totalHomes);
+  } else {
+    const near = nearPoint(q.filters);
+    const res = await search.send(collapsedPageBody(filter, buildingSortClauses(sort, near), offset, size));
+    ids = res.hits.hits.map((h) => (h._source as HomeDocument).property_id);
+  }
+  if (ids.length === 0) return { cards: [], totalProperties, totalHomes, stats: stats() };
+
+  const [units, other, properties] = await Promise.all([
+    pageUnits(search, filter, ids),
+    otherDates(search, q, ids),
+    deps.mongo.properties.find({ _id: { $in: ids } }).toArray(),
+  ]);
+  const byId = new Map<string, PropertyRecord>(properties.map((r) => [r._id, r]));
+  const ctx = { publicBaseUrl: deps.config.publicBaseUrl, near: nearPoint(q.filters) };
+  const cards = ids.flatMap((id) => {
+    const property = byId.get(id);
+    const matching = units.get(id) ?? [];
+    // A building removed from the store since the last index run is left out rather than shown half-known.
+    return property && matching.length > 0 ? [shapeCard(property, matching, other.get(id) ?? { count: 0, units: [] }, ctx)] : [];
+  });
+  return { cards, totalProperties, totalHomes, stats: stats() };
+}
+
+/** Fixed stays sorted by price: the price stream of the units, read until the page's buildings are placed. */
+async function fixedStayPriceOrder(
+  search: ExactSearch,
+  order: 'asc' | 'desc',
+  unitsPerBuilding: ReadonlyMap<string, number>,
+  offset: number,
+  size: number,
+  totalHomes: number,
+): Promise<string[]> {
+  const need = offset + size;
+  // Buildings hold about ten units; the first read covers a few per building, later ones double.
+  let n = Math.min(Math.max(50, need * 4), Math.max(totalHomes, 1));
+  for (;;) {
+    const { homes } = await search.homes(0, n);
+    const placed = buildingsInPriceOrder(homes.map((h) => (h.doc as UnitDocument).property_id), order, unitsPerBuilding);
+    if (placed.length >= need || n >= totalHomes) return placed.slice(offset, need);
+    n = Math.min(n * 2, totalHomes);
+  }
+}
+
+/** Every matching unit of the page's buildings, priced (the same prices as the apartment search). */
+async function pageUnits(search: ExactSearch, filter: estypes.QueryDslQueryContainer[], ids: readonly string[]): Promise<Map<string, PricedUnit[]>> {
+  const byBuilding = new Map<string, PricedUnit[]>();
+  let after: estypes.SortResults | undefined;
+  for (;;) {
+    const res = await search.send(unitsBody(filter, ids, resultSource(search.p), after));
+    const docs = res.hits.hits.map((h) => h._source as UnitDocument);
+    for (const found of search.priced(docs)) {
+      const doc = found.doc as UnitDocument;
+      byBuilding.set(doc.property_id, [...(byBuilding.get(doc.property_id) ?? []), { doc, priced: found.priced }]);
+    }
+    if (res.hits.hits.length < UNIT_BATCH) return byBuilding;
+    after = res.hits.hits[res.hits.hits.length - 1].sort;
+  }
+}
+
+/** Units of the page's buildings that meet every filter but the dates; none for an undated search. */
+async function otherDates(search: ExactSearch, q: BuildingQuery, ids: readonly string[]): Promise<Map<string, OtherDates>> {
+  const found = new Map<string, OtherDates>();
+  if (q.stay.kind === 'undated') return found;
+  const base = matchClauses({ ...search.p, stay: { kind: 'undated' }, price: { min: null, max: null } });
+  const res = await search.send(otherDatesBody(base, q.stay, ids));
+  const agg = (res.aggregations as Record<string, unknown> | undefined)?.buildings as
+    | { buckets: Array<TermsBucket & { soonest: { hits: { hits: Array<{ _source?: OtherDatesUnit }> } } }> }
+    | undefined;
+  for (const b of agg?.buckets ?? []) {
+    found.set(b.key, { count: b.doc_count, units: b.soonest.hits.hits.flatMap((h) => (h._source ? [h._source] : [])) });
+  }
+  return found;
+}

@@ -1,0 +1,135 @@
+/** Output schema of search_properties_tool (spec: "Property card (building search result)" and its envelope). */
+import { placeSchema } from './output-pieces';
+
+const money = { type: 'number', description: 'Whole dollars, all fees except taxes, already discounted.' } as const;
+const anchor = {
+  type: ['number', 'null'],
+  description: 'The price before the special offer; null unless a real offer lowers this price.',
+} as const;
+
+export const ADDITIONAL_TYPES = ['nearest_display_city', 'nearby', 'extended_duration', 'category_search', 'hot_cities'] as const;
+
+export const propertyCardSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    address: { type: 'string' },
+    city: { type: 'string' },
+    state: { type: 'string' },
+    latitude: { type: 'number' },
+    longitude: { type: 'number' },
+    rating: {
+      type: ['object', 'null'],
+      description: 'Guest survey rating of the building; null when it has none.',
+      properties: { average: { type: 'number' }, count: { type: 'integer' } },
+      required: ['average', 'count'],
+      additionalProperties: false,
+    },
+    images: { type: 'array', items: { type: 'string' }, description: 'Building photos in order, bare URLs without sizing.' },
+    amenities: { type: 'array', items: { type: 'string' }, description: 'Every building amenity.' },
+    description: { type: 'string' },
+    from_price: { ...money, description: "The cheapest matching unit's final price for the stay (monthly for stays of 30 nights or more)." },
+    from_price_label: { type: 'string' },
+    distance_miles: { type: ['number', 'null'], description: 'Straight-line miles from near_latitude/near_longitude; null without them.' },
+    offer: {
+      type: ['object', 'null'],
+      description: 'The smallest per-bedroom-count saving of a special offer in the building; null when no unit has one.',
+      properties: { saving: { type: 'number' }, price_label: { type: 'string' } },
+      required: ['saving', 'price_label'],
+      additionalProperties: false,
+    },
+    bed_groups: {
+      type: 'array',
+      description: 'One entry per bedroom count among the matching units, cheapest first.',
+      items: {
+        type: 'object',
+        properties: {
+          bedrooms: { type: 'integer', description: '0 = studio.' },
+          count: { type: 'integer' },
+          min_price: money,
+          anchor_price: anchor,
+          price_label: { type: 'string' },
+        },
+        required: ['bedrooms', 'count', 'min_price', 'anchor_price', 'price_label'],
+        additionalProperties: false,
+      },
+    },
+    units: {
+      type: 'array',
+      description: 'Matching units, the cheapest three per bedroom count. Open one with get_apartment_tool(slug).',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', description: 'Stable apartment id.' },
+          slug: { type: 'string' },
+          unit_number: { type: 'string' },
+          bedrooms: { type: 'integer' },
+          baths: { type: 'number' },
+          sqft: { type: 'integer' },
+          price: money,
+          anchor_price: anchor,
+          price_label: { type: 'string' },
+          available_from: { type: ['string', 'null'], description: 'The first date a stay can start (the authoritative opening date).' },
+          image: { type: ['string', 'null'], description: "The unit's hero photo." },
+        },
+        required: ['id', 'slug', 'unit_number', 'bedrooms', 'baths', 'sqft', 'price', 'anchor_price', 'price_label', 'available_from', 'image'],
+        additionalProperties: false,
+      },
+    },
+    other_dates_count: { type: 'integer', description: 'Units that meet every filter but the dates, bookable at other dates.' },
+    other_dates: {
+      type: 'array',
+      description: 'Some of those units, soonest first; deliberately without price (quote them for their own dates).',
+      items: {
+        type: 'object',
+        properties: {
+          unit_number: { type: 'string' },
+          bedrooms: { type: 'integer' },
+          baths: { type: 'number' },
+          sqft: { type: 'integer' },
+          available_from: { type: ['string', 'null'] },
+        },
+        required: ['unit_number', 'bedrooms', 'baths', 'sqft', 'available_from'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: [
+    'id', 'slug', 'name', 'address', 'city', 'state', 'latitude', 'longitude', 'rating', 'images', 'amenities', 'description',
+    'from_price', 'from_price_label', 'distance_miles', 'offer', 'bed_groups', 'units', 'other_dates_count', 'other_dates',
+  ],
+  additionalProperties: false,
+} as const;
+
+export const propertiesOutputSchema = {
+  type: 'object',
+  properties: {
+    market: { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'], additionalProperties: false },
+    display_city: { anyOf: [placeSchema, { type: 'null' }], description: 'The display city searched, when one was.' },
+    properties: { type: 'array', items: propertyCardSchema, description: "This page's buildings." },
+    page: { type: 'integer' },
+    per_page: { type: 'integer' },
+    total_pages: { type: 'integer' },
+    total_properties: { type: 'integer', description: 'Buildings over all pages.' },
+    total_homes: { type: 'integer', description: 'Matching units over all pages.' },
+    additional_properties: {
+      type: 'array',
+      items: propertyCardSchema,
+      description: 'Buildings found by relaxing a thin search (see additional_type); not counted in the totals.',
+    },
+    additional_type: {
+      anyOf: [{ type: 'string', enum: ADDITIONAL_TYPES }, { type: 'null' }],
+      description:
+        'How the additional buildings were found: extended_duration (longer stays from the same move-in date), ' +
+        'category_search (without the amenity filters), nearby (a wider radius), nearest_display_city (the nearest ' +
+        'other city of the market), hot_cities (the busiest cities of the market, any date); null when the search stood alone.',
+    },
+  },
+  required: [
+    'market', 'display_city', 'properties', 'page', 'per_page', 'total_pages', 'total_properties', 'total_homes',
+    'additional_properties', 'additional_type',
+  ],
+  additionalProperties: false,
+} as const;

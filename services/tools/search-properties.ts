@@ -1,0 +1,162 @@
+/** search_properties_tool — tool server only (spec: "search_properties_tool", "Property card"). */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { Deps } from '../deps';
+import { badRequest } from '../kernel/errors';
+import { addDays, addYears } from '../kernel/engine/dates';
+import type { IsoDate } from '../kernel/inventory/records';
+import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
+import { BUILDING_SORTS, type BuildingQuery } from '../search/building-query';
+import { sharedFilterProperties } from '../search/filters';
+import { locationProperties, resolveLocation } from '../search/location';
+import { relaxThinSearch, THIN_SEARCH } from '../search/relax-buildings';
+import { searchBuildings } from '../search/run-building-search';
+import type { SearchStay } from '../search/search-params';
+import { esTransport } from '../search/search-transport';
+import { propertiesOutputSchema } from './properties-output';
+import { GUEST_RATING_BUCKETS, MAX_PRICE_USD, SEARCH_PAST_DAYS, SEARCH_START_AHEAD_DAYS, sharedFiltersOf } from './search-args';
+import { requireDate } from './stay-args';
+import { defineTool, READ_ONLY } from './tool';
+
+/** "Limits": building search page size default 10, max 1000. */
+export const BUILDING_PAGE = { default: 10, max: 1_000 } as const;
+/** Elasticsearch pages buildings up to its result window (10,000): far past any market's buildings. */
+export const BUILDING_WINDOW = 10_000;
+
+const inputSchema = {
+  type: 'object',
+  properties: {
+    ...locationProperties,
+    ...sharedFilterProperties,
+    start_date: {
+      ...isoDateSchema,
+      description: 'Move-in date, YYYY-MM-DD, at most 365 days ahead. Omit to browse every upcoming unit.',
+    },
+    end_date: { ...endDateSchema, description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay (then committed_nights is required).' },
+    committed_nights: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1100,
+      description: 'Flex tier (nights committed) for end_date "indefinite"; ignored for fixed stays.',
+    },
+    min_price: { type: 'integer', minimum: 0, maximum: MAX_PRICE_USD, description: "Monthly USD floor on each unit's final, discounted price." },
+    max_price: { type: 'integer', minimum: 0, maximum: MAX_PRICE_USD, description: "Monthly USD ceiling on each unit's final, discounted price." },
+    min_rating: { type: 'number', minimum: 1, maximum: 5, description: 'Lowest building guest rating (1-5); unrated buildings are left out.' },
+    guest_rating: {
+      anyOf: [
+        { type: 'string', enum: Object.keys(GUEST_RATING_BUCKETS) as Array<keyof typeof GUEST_RATING_BUCKETS> },
+        { type: 'number', minimum: 1, maximum: 5 },
+      ],
+      description: 'EXCELLENT (>= 4.5), VERY_GOOD (>= 4.0), GOOD (>= 3.5), or a number 1-5; with min_rating the highest threshold wins.',
+    },
+    min_square_footage: { type: 'integer', minimum: 0, maximum: 100_000, description: 'Smallest square footage of a matching unit.' },
+    near_label: { type: 'string', maxLength: 200, description: 'Display label of the near_* point; never filters.' },
+    sort_by: {
+      type: 'string',
+      enum: BUILDING_SORTS,
+      description: 'recommended (default: buildings with a special offer, then the best rated), price_asc, price_desc (by from_price), rating_desc, distance (needs near_latitude/near_longitude, else recommended).',
+    },
+    page: { type: 'integer', minimum: 1, maximum: BUILDING_WINDOW, default: 1, description: '1-indexed page of buildings; fetch later pages while page <= total_pages.' },
+    per_page: { type: 'integer', minimum: 1, default: BUILDING_PAGE.default, description: `Buildings per page; default ${BUILDING_PAGE.default}, at most ${BUILDING_PAGE.max}.` },
+  },
+  additionalProperties: false,
+} as const;
+
+export type BuildingArgs = FromSchema<typeof inputSchema>;
+type Output = FromSchema<typeof propertiesOutputSchema>;
+
+/** The building search's own date rules: start at most 365 days ahead, `indefinite` needs a tier, end at most 3 years ahead. */
+export function readBuildingStay(args: BuildingArgs, today: IsoDate): SearchStay {
+  if (args.start_date === undefined) {
+    if (args.end_date !== undefined) throw badRequest('invalid_parameters', 'end_date needs start_date (the move-in date).');
+    return { kind: 'undated' };
+  }
+  const start = requireDate('start_date', args.start_date);
+  if (start < addDays(today, -SEARCH_PAST_DAYS)) throw badRequest('invalid_date', `start_date ${start} is more than ${SEARCH_PAST_DAYS} days in the past.`);
+  if (start > addDays(today, SEARCH_START_AHEAD_DAYS)) {
+    throw badRequest('invalid_date', `start_date ${start} is more than ${SEARCH_START_AHEAD_DAYS} days ahead; the building search looks a year ahead.`);
+  }
+  if (args.end_date === 'indefinite') {
+    if (args.committed_nights === undefined) {
+      throw badRequest('invalid_parameters', 'end_date "indefinite" needs committed_nights (the Flex tier, e.g. 180); get_flex_options_tool lists the tiers.');
+    }
+    return { kind: 'flex', start_date: start, committed_nights: args.committed_nights };
+  }
+  if (args.end_date === undefined) return { kind: 'start_only', start_date: start };
+  const end = requireDate('end_date', args.end_date);
+  if (end > addYears(today, 3)) throw badRequest('invalid_date', `end_date ${end} is more than 3 years ahead; choose a nearer date.`);
+  if (end <= start) throw badRequest('invalid_date', `end_date ${end} must be after start_date ${start}.`);
+  const nights = Math.round((Date.parse(end) - Date.parse(start)) / 86_400_000);
+  return { kind: 'fixed', start_date: start, end_date: end, nights };
+}
+
+/** The highest of min_rating, a numeric guest_rating and a bucket's threshold; null when none is given. */
+export function buildingRatingThreshold(args: BuildingArgs): number | null {
+  const g = args.guest_rating;
+  const candidates = [args.min_rating, typeof g === 'string' ? GUEST_RATING_BUCKETS[g] : g].filter((x): x is number => x !== undefined);
+  return candidates.length ? Math.max(...candidates) : null;
+}
+
+export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: IsoDate): Promise<BuildingQuery> {
+  const stay = readBuildingStay(args, today);
+  if (args.min_price !== undefined && args.max_price !== undefined && args.min_price > args.max_price) {
+    throw badRequest('invalid_parameters', `min_price ${args.min_price} is above max_price ${args.max_price}.`);
+  }
+  const filters = sharedFiltersOf(args);
+  return {
+    location: await resolveLocation(deps, args),
+    filters,
+    stay,
+    monthly: { min: args.min_price ?? null, max: args.max_price ?? null },
+    minRating: buildingRatingThreshold(args),
+    minSqft: args.min_square_footage ?? null,
+    sort: args.sort_by ?? 'recommended',
+  };
+}
+
+export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
+  name: 'search_properties_tool',
+  title: 'Search buildings',
+  description:
+    'Searches by building instead of by apartment: one card per building with its matching units. Use it when the ' +
+    'guest cares about the building (amenities, rating, location) or wants to see what sizes a building offers. ' +
+    'Pass market (a city or market slug from list_markets_tool) or scope; optionally start_date and end_date ' +
+    '(or "indefinite" with committed_nights); without start_date every upcoming unit is browsed. Filters as in ' +
+    'search_apartments_tool, with min/max_price as monthly limits on each unit\'s final price, min_square_footage, ' +
+    'and guest_rating as a bucket or a number. Each card has from_price (the cheapest matching unit), bed_groups ' +
+    '(cheapest first), up to three units per bedroom count (open them with get_apartment_tool), units open at other ' +
+    'dates, the offer saving and distance_miles for a near_latitude/near_longitude search (a true circle, default ' +
+    '5 miles). sort_by recommended (default), price_asc, price_desc, rating_desc, distance. Pages of per_page ' +
+    'buildings (default 10, max 1000) with total_properties and total_homes; a thin search adds additional_properties ' +
+    'found by relaxing it, named by additional_type.',
+  inputSchema,
+  outputSchema: propertiesOutputSchema,
+  annotations: READ_ONLY,
+  async handler(args, { deps, today }) {
+    const q = await readBuildingQuery(deps, args, today);
+    const page = args.page ?? 1;
+    const perPage = Math.min(args.per_page ?? BUILDING_PAGE.default, BUILDING_PAGE.max);
+    const offset = (page - 1) * perPage;
+    if (offset + perPage > BUILDING_WINDOW) {
+      throw badRequest('invalid_parameters', `page ${page} of ${perPage} reaches past building ${BUILDING_WINDOW}; narrow the search or use a larger per_page with an earlier page.`);
+    }
+    const t = esTransport(deps.es, deps.config.homesAlias);
+    const found = await searchBuildings(deps, t, q, offset, perPage, today);
+    const shown = found.cards.map((c) => c.id);
+    const relaxed = page === 1 && found.totalProperties < THIN_SEARCH ? await relaxThinSearch(deps, t, q, shown, perPage, today) : null;
+    const { market, city } = q.location;
+    return {
+      data: {
+        market: { slug: market.slug },
+        display_city: city ? { slug: city.slug, name: city.name, state: city.state } : null,
+        properties: found.cards,
+        page,
+        per_page: perPage,
+        total_pages: Math.ceil(found.totalProperties / perPage),
+        total_properties: found.totalProperties,
+        total_homes: found.totalHomes,
+        additional_properties: relaxed?.cards ?? [],
+        additional_type: relaxed?.type ?? null,
+      },
+    };
+  },
+});
