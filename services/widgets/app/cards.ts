@@ -3,8 +3,9 @@ import { connectHost, type ToolResultPayload } from './bridge';
 import { el, mount, onActivate } from './dom';
 import { askAbout, embeddedHeroes, formatPrice, homeFacts, placeName, readHomes, type SearchHome, type SearchPage } from './results';
 
-const bridge = connectHost('furnished-catalog-cards', render);
+// Shown until the host delivers the result (ChatGPT's globals may already hold it: connectHost renders at once).
 mount(el('p', { class: 'notice' }, 'Waiting for the search result…'));
+const bridge = connectHost('furnished-catalog-cards', render);
 
 const noPhoto = (): HTMLElement => el('div', { class: 'photo placeholder' }, 'No photo');
 

@@ -14,16 +14,20 @@ import { askAbout, formatPrice, homeFacts, placeName, readHomes, type MapResult,
 const WIDTH = 720;
 const HEIGHT = 440;
 const PIN_RADIUS = 6;
-/** Smallest span shown, in degrees, so one building still sits in its city rather than filling the map. */
-const MIN_SPAN_DEGREES = 0.2;
+/**
+ * Smallest span shown, in degrees: the basemap is at 1:10,000,000, so the map frames a region (coast,
+ * state lines) rather than streets it does not have.
+ */
+const MIN_SPAN_DEGREES = 1.2;
 const MILES_PER_DEGREE = 69.09;
 
 const atlas = statesAtlas as unknown as Topology<{ states: GeometryCollection; nation: GeometryCollection }>;
 const land = feature(atlas, atlas.objects.nation);
 const stateBorders = mesh(atlas, atlas.objects.states, (a, b) => a !== b);
 
-const bridge = connectHost('furnished-catalog-map', render);
+// Shown until the host delivers the result (ChatGPT's globals may already hold it: connectHost renders at once).
 mount(el('p', { class: 'notice' }, 'Waiting for the search result…'));
+const bridge = connectHost('furnished-catalog-map', render);
 
 type Point = [number, number];
 
@@ -68,6 +72,23 @@ function pinPositions(homes: SearchHome[], projection: GeoProjection): Point[] {
     });
   }
   return at;
+}
+
+/** Each display city's name beside its homes. */
+function cityLabels(homes: SearchHome[], projection: GeoProjection): SVGGElement {
+  const labels = svg('g', { class: 'city-labels', 'aria-hidden': 'true' });
+  const byCity = new Map<string, SearchHome[]>();
+  for (const h of homes) byCity.set(h.city, [...(byCity.get(h.city) ?? []), h]);
+  for (const [city, members] of byCity) {
+    const lon = members.reduce((s, h) => s + h.longitude, 0) / members.length;
+    const lat = Math.max(...members.map((h) => h.latitude));
+    const at = projection([lon, lat]);
+    if (!at) continue;
+    const label = svg('text', { x: at[0].toFixed(1), y: (at[1] - PIN_RADIUS * 1.4 - members.length * 1.6 - 12).toFixed(1) });
+    label.textContent = city;
+    labels.append(label);
+  }
+  return labels;
 }
 
 /** A small US outline in the corner with a dot where the map is. */
@@ -116,7 +137,7 @@ function drawMap(result: MapResult, status: { show(home: SearchHome): void }): H
     });
     pins.append(pin);
   });
-  map.append(pins);
+  map.append(pins, cityLabels(homes, projection));
   return el('div', { class: 'map-frame' }, map, homes.length ? inset(homes) : null);
 }
 

@@ -1,0 +1,245 @@
+/**
+ * The widgets in headless Chromium (issue 9 §4): Debian's chromium driven by playwright-core, each
+ * widget read with resources/read and fed a real tool result from the real stores, delivered as an
+ * MCP Apps host does (test/support/widget-host.ts), or as ChatGPT's window.openai. The cards and pins
+ * are on screen, a click names its home, the map says when it is off; screenshots go to test-artifacts/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { startService, type RunningService } from '../../services/main';
+import { CARD_GRID_WIDGET, MAP_WIDGET } from '../../services/widgets/catalog';
+import { startFixture, type Fixture } from '../support/fixture';
+import { hostMessages, showInHost, type HostedResult } from '../support/widget-host';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
+
+let fx: Fixture;
+let browser: Browser;
+let city: string;
+
+interface Home {
+  slug: string;
+  name: string;
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium (apt-get install chromium).`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  fx = await startFixture({ homes: 200, seed: 5 });
+  const counts = new Map<string, number>();
+  for (const h of await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray()) {
+    counts.set(h.city_slug, (counts.get(h.city_slug) ?? 0) + 1);
+  }
+  city = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  browser = await chromium.launch({ executablePath: CHROMIUM });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await fx?.close();
+});
+
+async function widgetHtml(client: Client, uri: string): Promise<string> {
+  return ((await client.readResource({ uri })).contents[0] as { text: string }).text;
+}
+
+async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<HostedResult> {
+  const result = (await client.callTool({ name, arguments: args })) as HostedResult;
+  expect(result.isError).toBeFalsy();
+  return result;
+}
+
+/** A page whose requests are recorded; the photo origin the results name (PUBLIC_BASE_URL) is served from the test's service. */
+async function newPage(width: number, height: number): Promise<{ page: Page; requests: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith('data:')) requests.push(r.url());
+  });
+  const photos = new URL(fx.config.publicBaseUrl).origin;
+  await page.route(`${photos}/**`, async (route) => {
+    const url = new URL(route.request().url());
+    // Fetched by the test and handed over, as a proxying host would (the page never reaches the loopback itself).
+    await route.fulfill({ response: await route.fetch({ url: fx.url + url.pathname + url.search }) });
+  });
+  return { page, requests };
+}
+
+/** Waits until every photo has loaded or failed (a failed one is replaced by the placeholder). */
+async function photosSettled(images: Locator): Promise<void> {
+  await images.evaluateAll((imgs) =>
+    Promise.all(
+      imgs.map(
+        (img) =>
+          img.complete ||
+          new Promise((done) => {
+            img.addEventListener('load', done);
+            img.addEventListener('error', done);
+          }),
+      ),
+    ),
+  );
+}
+
+/** A full-page screenshot once the host has sized the frame to the widget's content (size-changed). */
+async function screenshot(page: Page, file: string): Promise<void> {
+  const height = (await page.frames()[1].evaluate('Math.ceil(document.documentElement.getBoundingClientRect().height)')) as number;
+  await page.waitForFunction(`parseInt(document.getElementById('view').style.height) >= ${height}`);
+  await page.screenshot({ path: path.join(ARTIFACTS, file), fullPage: true });
+}
+
+const homesOf = (result: HostedResult): Home[] => (result.structuredContent as { homes: Home[] }).homes;
+
+describe('the card-grid widget (search_apartments_tool)', () => {
+  it('shows one card per home of the real result, and a click names its home and asks the host about it', async () => {
+    const client = await fx.mcp();
+    const input = { market: city, per_page: 12 };
+    const result = await callTool(client, 'search_apartments_tool', input);
+    const homes = homesOf(result);
+    expect(homes.length).toBeGreaterThan(3);
+    const { page } = await newPage(1000, 800);
+    try {
+      await showInHost(page, await widgetHtml(client, CARD_GRID_WIDGET.uri), input, result);
+      const view = page.frameLocator('#view');
+      await view.locator('.card').first().waitFor();
+      const cards = view.locator('.card');
+      expect(await cards.count()).toBe(homes.length);
+      expect(await cards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-slug')))).toEqual(homes.map((h) => h.slug));
+      expect(await cards.nth(homes.length - 1).isVisible()).toBe(true);
+      // The first five hero photos come embedded in the result and are shown from it.
+      expect(await view.locator('.card img[src^="data:image/jpeg;base64,"]').count()).toBe(Math.min(5, homes.length));
+
+      const chosen = homes[2];
+      await cards.nth(2).click();
+      await expect(view.locator('.card.selected').getAttribute('data-slug')).resolves.toBe(chosen.slug);
+      const said = await view.locator('[data-testid="selection"]').textContent();
+      expect(said).toContain(chosen.name);
+      expect(said).toContain(chosen.slug);
+      const messages = await hostMessages(page);
+      expect(messages).toHaveLength(1);
+      expect(messages[0].role).toBe('user');
+      expect(messages[0].content[0].text).toContain(chosen.slug);
+
+      await photosSettled(view.locator('.card img'));
+      expect(await view.locator('.card img').count()).toBe(homes.length); // the rest loaded from the service
+      await screenshot(page, 'search-cards.png');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('also reads ChatGPT\'s window.openai.toolOutput and sends a follow-up message on a click', async () => {
+    const client = await fx.mcp();
+    const result = await callTool(client, 'search_apartments_tool', { market: city, per_page: 6, include_hero_images: false });
+    const homes = homesOf(result);
+    const { page } = await newPage(900, 700);
+    try {
+      // ChatGPT sets window.openai before the widget's script runs: an init script on a served page.
+      await page.addInitScript(
+        `window.__followUps = []; window.openai = { toolOutput: ${JSON.stringify(result.structuredContent)}, theme: 'dark',
+          sendFollowUpMessage: async (m) => { window.__followUps.push(m.prompt); } };`,
+      );
+      // Served from the photos' origin, as ChatGPT's widget domain may be (a public page may not load a local photo).
+      const html = await widgetHtml(client, CARD_GRID_WIDGET.uri);
+      const at = `${new URL(fx.config.publicBaseUrl).origin}/widget-test/cards.html`;
+      await page.route(at, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+      await page.goto(at);
+      expect(await page.evaluate('document.documentElement.dataset.theme')).toBe('dark');
+      const cards = page.locator('.card');
+      await cards.first().waitFor();
+      expect(await cards.count()).toBe(homes.length);
+      await cards.first().click();
+      const followUps = (await page.evaluate('window.__followUps')) as string[];
+      expect(followUps).toEqual([expect.stringContaining(homes[0].slug)]);
+      await photosSettled(cards.locator('img'));
+      expect(await cards.locator('img').count()).toBe(homes.length); // every photo loaded (none fell back)
+      await page.screenshot({ path: path.join(ARTIFACTS, 'search-cards-openai-dark.png'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('the map widget (search_apartments_on_map)', () => {
+  it('draws one pin per home over the bundled basemap without a single request, and a click on a pin names its home', async () => {
+    const client = await fx.mcp();
+    const input = { market: city };
+    const result = await callTool(client, 'search_apartments_on_map', input);
+    const homes = homesOf(result);
+    expect(homes.length).toBeGreaterThan(3);
+    const { page, requests } = await newPage(900, 700);
+    try {
+      await showInHost(page, await widgetHtml(client, MAP_WIDGET.uri), input, result);
+      const view = page.frameLocator('#view');
+      await view.locator('.pin').first().waitFor();
+      const pins = view.locator('.pin');
+      expect(await pins.count()).toBe(homes.length);
+      expect((await pins.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-slug')))).sort()).toEqual(homes.map((h) => h.slug).sort());
+      // Every pin inside the drawn map, and the basemap drawn (land paths with geometry).
+      const inside = await pins.evaluateAll((nodes) =>
+        nodes.every((n) => {
+          const x = Number(n.getAttribute('cx'));
+          const y = Number(n.getAttribute('cy'));
+          return x >= 0 && x <= 720 && y >= 0 && y <= 440;
+        }),
+      );
+      expect(inside).toBe(true);
+      expect(await view.locator('.map path.land').getAttribute('d')).toMatch(/^M[\d.]/);
+      expect(await view.locator('.inset').isVisible()).toBe(true);
+
+      // The last pin is drawn on top of any neighbour it overlaps.
+      const last = pins.nth(homes.length - 1);
+      const slug = await last.getAttribute('data-slug');
+      const chosen = homes.find((h) => h.slug === slug)!;
+      await last.click();
+      expect(await view.locator('.pin.selected').getAttribute('data-slug')).toBe(chosen.slug);
+      const said = await view.locator('[data-testid="selection"]').textContent();
+      expect(said).toContain(chosen.name);
+      expect(said).toContain(chosen.slug);
+      const messages = await hostMessages(page);
+      expect(messages.map((m) => m.content[0].text)).toEqual([expect.stringContaining(chosen.slug)]);
+
+      expect(requests).toEqual([]); // no CDN, no tile server
+      await screenshot(page, 'search-map.png');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the map-unavailable state with the reason when the server switches the map off, and still names a home on a click', async () => {
+    let off: RunningService | undefined;
+    const client = new Client({ name: 'map-off', version: '1.0.0' });
+    const { page } = await newPage(900, 700);
+    try {
+      off = await startService({ ...fx.config, mapViewEnabled: false });
+      await client.connect(new StreamableHTTPClientTransport(new URL(off.url + '/mcp/public')));
+      const input = { market: city };
+      const result = await callTool(client, 'search_apartments_on_map', input);
+      const mapView = (result.structuredContent as { map_view: { enabled: boolean; reason: string } }).map_view;
+      expect(mapView.enabled).toBe(false);
+      const homes = homesOf(result);
+
+      await showInHost(page, await widgetHtml(client, MAP_WIDGET.uri), input, result);
+      const view = page.frameLocator('#view');
+      const unavailable = view.locator('[data-testid="map-unavailable"]');
+      await unavailable.waitFor();
+      expect(await unavailable.textContent()).toContain('Map unavailable');
+      expect(await unavailable.textContent()).toContain(mapView.reason);
+      expect(await view.locator('.pin').count()).toBe(0);
+      const items = view.locator('.home-list li');
+      expect(await items.count()).toBe(homes.length);
+      await items.first().click();
+      expect(await view.locator('[data-testid="selection"]').textContent()).toContain(homes[0].slug);
+      expect((await hostMessages(page))[0].content[0].text).toContain(homes[0].slug);
+      await screenshot(page, 'search-map-unavailable.png');
+    } finally {
+      await page.close();
+      await client.close();
+      await off?.close();
+    }
+  });
+});
