@@ -4,6 +4,7 @@ import type { Config } from './kernel/config';
 import type { Db } from 'mongodb';
 import type { Logger } from './kernel/logger';
 import type { Collections } from './kernel/store/collections';
+import type { AggregateCache } from './markets/aggregate-cache';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
 
@@ -15,6 +16,8 @@ export interface Deps {
   db: Db;
   /** Market records, cached briefly (CACHE_TTL_SECONDS): read these, not the collection. */
   markets: MarketDirectory;
+  /** Market-wide aggregations (market filters, market info), cached the same way. */
+  aggregates: AggregateCache;
   /** Policy entries, cached the same way. */
   policies: PolicyCache;
   log: Logger;

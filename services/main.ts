@@ -8,6 +8,7 @@ import { ensurePolicies } from './policies/store';
 import { createEsClient } from './kernel/store/es-client';
 import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
+import { AggregateCache } from './markets/aggregate-cache';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';
@@ -42,6 +43,7 @@ export async function startService(
     mongo: mongo.collections,
     db: mongo.db,
     markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
+    aggregates: new AggregateCache(config.cacheTtlMs),
     policies: new PolicyCache(mongo.collections, config.cacheTtlMs),
     log,
     clock: () => new Date(),

@@ -126,7 +126,10 @@ export const getMarketFiltersTool = defineTool<FromSchema<typeof inputSchema>, M
   get: { path: '/market-filters', query: ['market'], summary: 'Filter options of a market, from live inventory' },
   async handler(args, { deps }) {
     const { market } = await resolveLocation(deps, { market: args.market });
-    const res = await deps.es.search({ index: deps.config.homesAlias, ...buildMarketFiltersBody(market.slug) });
-    return { data: shapeMarketFilters(market, (res.aggregations ?? {}) as Record<string, unknown>) };
+    const data = await deps.aggregates.get(`market-filters:${market.slug}`, async () => {
+      const res = await deps.es.search({ index: deps.config.homesAlias, ...buildMarketFiltersBody(market.slug) });
+      return shapeMarketFilters(market, (res.aggregations ?? {}) as Record<string, unknown>);
+    });
+    return { data };
   },
 });

@@ -143,12 +143,14 @@ export const getMarketInfoTool = defineTool<FromSchema<typeof inputSchema>, Mark
   get: { path: '/market-info', query: ['market'], renames: { home: 'home_slug' }, summary: 'Market statistics, optionally with one apartment’s neighborhood' },
   async handler(args, { deps }) {
     const { market } = await resolveLocation(deps, { market: args.market });
-    const [res, home] = await Promise.all([
-      deps.es.search({ index: deps.config.homesAlias, ...buildMarketInfoBody(market.slug) }),
+    const [stats, home] = await Promise.all([
+      deps.aggregates.get(`market-info:${market.slug}`, async () => {
+        const res = await deps.es.search({ index: deps.config.homesAlias, ...buildMarketInfoBody(market.slug) });
+        const total = typeof res.hits.total === 'number' ? res.hits.total : (res.hits.total?.value ?? 0);
+        return shapeMarketInfo(market, total, (res.aggregations ?? {}) as Record<string, unknown>);
+      }),
       args.home_slug !== undefined ? homeContext(deps, args.home_slug) : Promise.resolve(null),
     ]);
-    const total = typeof res.hits.total === 'number' ? res.hits.total : (res.hits.total?.value ?? 0);
-    const stats = shapeMarketInfo(market, total, (res.aggregations ?? {}) as Record<string, unknown>);
     return { data: home ? { ...stats, home } : stats };
   },
 });
