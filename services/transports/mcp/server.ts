@@ -5,6 +5,7 @@
  * The widgets are its resources (./resources.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -28,6 +29,9 @@ const INSTRUCTIONS =
   'list_markets_tool to find a market or city slug; search with that slug and dates; get_quote_tool for the chosen ' +
   'home and the same dates. Dates are YYYY-MM-DD (start_date/end_date). Quote display_price_with_discount, never a bare rate.';
 
+/** The SDK validates elicitation schemas with it (this server sends none); building one costs more than a request. */
+const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
 
 export function createMcpServer(
@@ -39,6 +43,8 @@ export function createMcpServer(
   loadImages: ImageLoader,
 ): Server {
   const server = new Server(SERVER_INFO, {
+    // One validator per process: the SDK would build a new Ajv (schemas, formats) for every stateless request.
+    jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } },
     instructions: INSTRUCTIONS,
   });
