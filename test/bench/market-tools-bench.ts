@@ -39,12 +39,21 @@ async function esLoad(ctx: BenchContext, body: () => estypes.SearchRequest, conn
 
 export async function marketToolsBench(ctx: BenchContext, seconds: number): Promise<void> {
   const markets = new Map((await ctx.mongo.markets.find({}).toArray()).map((m) => [m.slug, m] as [string, MarketRecord]));
-  const market = (): MarketRecord => markets.get(ctx.sample.marketSlug())!;
+  const cityMarket = new Map([...markets.values()].flatMap((m) => m.cities.map((c) => [c.slug, m] as [string, MarketRecord])));
+  const overviewPick = (): [string, number] => [ctx.sample.citySlug(), ctx.sample.int(1, 3)];
   const shapes: Array<{ title: string; service: () => Probe; es?: () => estypes.SearchRequest }> = [
     {
-      title: 'availability overview, a page of 50',
-      service: () => mcp('availability_overview_tool', { market: ctx.sample.citySlug(), page: ctx.sample.int(1, 3) }),
-      es: () => buildOverviewBody({ location: { market: market(), city: null }, filters: {}, sort: 'availability', page: ctx.sample.int(1, 3), perPage: 50 }),
+      // The same city and page through the service and straight to ES (the tool's default sort).
+      title: 'availability overview of a city, a page of 50',
+      service: () => {
+        const [city, page] = overviewPick();
+        return mcp('availability_overview_tool', { market: city, page });
+      },
+      es: () => {
+        const [city, page] = overviewPick();
+        const m = cityMarket.get(city)!;
+        return buildOverviewBody({ location: { market: m, city: m.cities.find((c) => c.slug === city)! }, filters: {}, sort: 'availability', page, perPage: 50 });
+      },
     },
     {
       title: 'market filters',
@@ -67,7 +76,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
   ctx.say(TABLE_HEAD[1]);
   for (const shape of shapes) {
     for (const connections of [1, 16]) {
-      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad(ctx.url, shape.service, { connections, seconds })));
+      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad((await ctx.service()).url, shape.service, { connections, seconds })));
       if (shape.es) ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esLoad(ctx, shape.es, connections, seconds)));
     }
   }

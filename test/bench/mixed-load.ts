@@ -43,7 +43,7 @@ export async function mixedLoadBench(ctx: BenchContext, seconds: number): Promis
     if (get) probes.push(() => ({ path: get(ctx.sample) }));
   }
   const next = (): Probe => ctx.sample.pick(probes)();
-  const result = await runLoad(ctx.url, next, { connections: 8, seconds, slowMs: 1_000 });
+  const result = await runLoad((await ctx.service()).url, next, { connections: 8, seconds, slowMs: 1_000 });
   ctx.say(`## Mixed load: every tool, GET and tool server, concurrency 8, ${seconds} s`);
   ctx.say('');
   ctx.say(TABLE_HEAD[0]);

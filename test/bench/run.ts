@@ -18,6 +18,7 @@ import { idleBench, indexingBench, lookupBench, type BenchContext } from './stor
 import { mixedLoadBench } from './mixed-load';
 import { marketToolsBench } from './market-tools-bench';
 import { searchBench } from './search-bench';
+import { startServiceProcess } from './service-process';
 
 interface Options {
   homes: number;
@@ -71,29 +72,37 @@ async function main(): Promise<void> {
   say('');
   if (!o.only || o.only.has('pure')) pureBench(o.homes, today, say);
 
-  const config = loadConfig({
-    ...process.env,
+  const serviceEnv = {
     // BENCH_MONGO_DB / BENCH_HOMES_ALIAS: a second bench world (e.g. 10,000 homes) beside the 100,000 one.
     MONGO_DB: process.env.BENCH_MONGO_DB ?? 'catalog_bench',
     HOMES_ALIAS: process.env.BENCH_HOMES_ALIAS ?? 'bench-homes',
-    PORT: '0',
-    HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_POINTS: '1000000000',
     RATE_LIMIT_OVERVIEW_POINTS: '1000000000',
-  });
+  };
+  const config = loadConfig({ ...process.env, ...serviceEnv, PORT: '0', HOST: '127.0.0.1' });
   // Batch work (seeding, indexing) gets its own clients, as `npm run seed` and the worker do.
   const es = createEsClient(config.esUrl);
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  // In-process dependencies record what each call sends to Elasticsearch; the load goes to a service
+  // process of its own (started after the bench inventory exists, see serviceUrl).
   const svc = await startService(config);
   const sample = sampleInventory({ seed: DEMO_SEED, homes: o.homes, today });
-  const ctx: BenchContext = { config, deps: svc.deps, es, mongo: mongo.collections, url: svc.url, homes: o.homes, today, sample, say };
+  let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
+  const ctx: BenchContext = {
+    config, deps: svc.deps, es, mongo: mongo.collections, homes: o.homes, today, sample, say,
+    async service() {
+      service ??= await startServiceProcess(serviceEnv);
+      return service;
+    },
+  };
   try {
     for (const section of SECTIONS) {
       if (o.only && !o.only.has(section.name)) continue;
       await section.run(ctx, o);
     }
   } finally {
+    await service?.close();
     await svc.close();
     await mongo.close();
     await es.close();

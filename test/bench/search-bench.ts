@@ -126,7 +126,7 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
     );
     let k = 0;
     for (const connections of [1, 16]) {
-      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad(ctx.url, () => {
+      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad((await ctx.service()).url, () => {
         const q = queries[k++ % queries.length];
         return shape.buildings ? mcpProbe(q.args as BuildingArgs) : probe(q.args as SearchArgs);
       }, { connections, seconds })));

@@ -1,0 +1,71 @@
+/**
+ * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|overview]`: a CPU profile of the
+ * service process under a dated market search (or availability overview) load on the bench
+ * inventory, written by `node --cpu-prof` to CPU_PROF_DIR (default ./profiles), with the hottest
+ * functions by self time printed.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { addDays, todayIso } from '../../services/kernel/engine/dates';
+import { runLoad, row, type Probe } from './load';
+import { startServiceProcess } from './service-process';
+import { connectMongo } from '../../services/kernel/store/mongo';
+import { loadConfig } from '../../services/kernel/config';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+}
+
+async function main(): Promise<void> {
+  const seconds = Number(process.argv[2] ?? 15);
+  const connections = Number(process.argv[3] ?? 16);
+  const dir = path.resolve(process.env.CPU_PROF_DIR ?? 'profiles');
+  const env = { MONGO_DB: 'catalog_bench', HOMES_ALIAS: 'bench-homes', LOG_LEVEL: 'warn', RATE_LIMIT_POINTS: '1000000000', RATE_LIMIT_OVERVIEW_POINTS: '1000000000' };
+  const config = loadConfig({ ...process.env, MONGO_DB: 'catalog_bench' });
+  const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  const markets = (await mongo.collections.markets.find({}).toArray()).map((m) => m.slug);
+  await mongo.close();
+  const today = todayIso(new Date());
+  let i = 0;
+  const shape = process.argv[4] ?? 'search';
+  const probe = (): Probe => {
+    i++;
+    if (shape === 'overview') {
+      return {
+        method: 'POST',
+        path: '/mcp/public',
+        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'availability_overview_tool', arguments: { market: markets[i % markets.length], page: 1 + (i % 3) } } }),
+      };
+    }
+    const start = addDays(today, 1 + ((i * 37) % 300));
+    if (shape === 'flex') return { path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=indefinite&committed_nights=${[180, 270, 365][i % 3]}` };
+    return { path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=${addDays(start, 2 + ((i * 13) % 120))}` };
+  };
+  const before = new Set(readdirSync(dir, { withFileTypes: false }).map(String));
+  const svc = await startServiceProcess(env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  process.stdout.write(row(`${shape}, service, c=${connections}`, await runLoad(svc.url, probe, { connections, seconds })) + '\n');
+  await svc.close();
+  const file = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
+  if (!file) throw new Error('no profile written');
+  const prof = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Profile;
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  for (const s of prof.samples) {
+    const n = byId.get(s)!;
+    const key = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, 'nm/').replace(/^.*\/main\//, '')}:${n.callFrame.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + 1);
+  }
+  const total = prof.samples.length;
+  for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40)) process.stdout.write(`${((v / total) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
+  process.stdout.write(`profile: ${path.join(dir, file)}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(String((err as Error).stack ?? err) + '\n');
+  process.exit(1);
+});

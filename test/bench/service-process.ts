@@ -1,0 +1,57 @@
+/**
+ * The service under load runs in its own process, as `npm run serve` runs it in production: the
+ * load generator (this process) then never shares the service's event loop, and "service" rows
+ * measure the service, not the service plus the client that drives it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { request } from 'undici';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  url: string;
+  pid: number;
+  close(): Promise<void>;
+}
+
+export async function startServiceProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'services/main.ts'], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service process exited with ${child.exitCode}`);
+    try {
+      const res = await request(`${url}/api/public/status`);
+      await res.body.dump();
+      if (res.statusCode === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the service process did not answer within 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    pid: child.pid ?? 0,
+    async close() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
