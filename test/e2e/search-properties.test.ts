@@ -300,3 +300,40 @@ describe('search_properties_tool', () => {
     expect(res.additional_properties[0].city).toBe(world.homes.find((h) => h.home.city_slug === nearestCity.slug)!.property.city);
   });
 });
+
+describe('search_properties_tool, randomized against the model', () => {
+  it('answers random (place, dates, filters, bounds, sort) searches as the engine model does: cards, counts, order', async () => {
+    let state = 20261124;
+    const rnd = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state % n;
+    };
+    const places = world.markets.flatMap((m) => [m.slug, ...m.cities.map((c) => c.slug)]);
+    for (let i = 0; i < 30; i++) {
+      const args: Record<string, unknown> = { market: places[rnd(places.length)] };
+      const kind = rnd(4);
+      const start = d(rnd(200));
+      if (kind === 1) Object.assign(args, { start_date: start, end_date: addDays(start, 3 + rnd(90)) });
+      if (kind === 2) Object.assign(args, { start_date: start, end_date: 'indefinite', committed_nights: 180 });
+      if (kind === 3) Object.assign(args, { start_date: start });
+      if (rnd(2)) args.min_bedrooms = rnd(3);
+      if (rnd(3) === 0) args.pets = true;
+      if (rnd(3) === 0) args.max_price = 3000 + rnd(5000);
+      if (rnd(4) === 0) args.min_price = 1000 + rnd(3000);
+      if (rnd(4) === 0) args.min_rating = 3 + rnd(20) / 10;
+      const sort = (['recommended', 'price_asc', 'price_desc', 'rating_desc'] as const)[rnd(4)];
+      if ((args.min_price as number) > (args.max_price as number)) delete args.min_price;
+      const { cards, first } = await allCards({ ...args, sort_by: sort }, 1 + rnd(12));
+      const label = JSON.stringify({ ...args, sort });
+      try {
+        expectCardsMatchModel(cards, first, expectedUnits(args));
+      } catch (err) {
+        throw new Error(`${label}: ${(err as Error).message}`);
+      }
+      if (sort === 'price_asc' || sort === 'price_desc') {
+        const prices = cards.map((c) => c.from_price);
+        expect({ label, prices }).toEqual({ label, prices: [...prices].sort((a, b) => (sort === 'price_asc' ? a - b : b - a)) });
+      }
+    }
+  });
+});
