@@ -1,5 +1,8 @@
 /** Output schema of search_properties_tool (spec: "Property card (building search result)" and its envelope). */
-import { placeSchema } from './output-pieces';
+import { placeSchema, propertyBlockSchema } from './output-pieces';
+
+/** The building facts a card shares with the apartment read's property block. */
+const { id, slug, name, address, city, state, latitude, longitude, amenities, description } = propertyBlockSchema.properties;
 
 const money = { type: 'number', description: 'Whole dollars, all fees except taxes, already discounted.' } as const;
 const anchor = {
@@ -12,14 +15,14 @@ export const ADDITIONAL_TYPES = ['nearest_display_city', 'nearby', 'extended_dur
 export const propertyCardSchema = {
   type: 'object',
   properties: {
-    id: { type: 'string' },
-    slug: { type: 'string' },
-    name: { type: 'string' },
-    address: { type: 'string' },
-    city: { type: 'string' },
-    state: { type: 'string' },
-    latitude: { type: 'number' },
-    longitude: { type: 'number' },
+    id,
+    slug,
+    name,
+    address,
+    city,
+    state,
+    latitude,
+    longitude,
     rating: {
       type: ['object', 'null'],
       description: 'Guest survey rating of the building; null when it has none.',
@@ -28,8 +31,8 @@ export const propertyCardSchema = {
       additionalProperties: false,
     },
     images: { type: 'array', items: { type: 'string' }, description: 'Building photos in order, bare URLs without sizing.' },
-    amenities: { type: 'array', items: { type: 'string' }, description: 'Every building amenity.' },
-    description: { type: 'string' },
+    amenities: { ...amenities, description: 'Every building amenity.' },
+    description,
     from_price: { ...money, description: "The cheapest matching unit's final price for the stay (monthly for stays of 30 nights or more)." },
     from_price_label: { type: 'string' },
     distance_miles: { type: ['number', 'null'], description: 'Straight-line miles from near_latitude/near_longitude; null without them.' },

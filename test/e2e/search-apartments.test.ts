@@ -8,7 +8,7 @@ import { addDays, addYears } from '../../services/kernel/engine/dates';
 import { displayPrice } from '../../services/kernel/engine/pricing';
 import { offeredTiers } from '../../services/kernel/engine/flex';
 import { startFixture, type Fixture } from '../support/fixture';
-import { expectedResults, loadWorld, type ModelArgs, type World } from '../support/search-model';
+import { busiestCity, expectedResults, loadWorld, type ModelArgs, type World } from '../support/search-model';
 
 let fx: Fixture;
 let world: World;
@@ -19,10 +19,7 @@ const d = (n: number): string => addDays(fx.today, n);
 beforeAll(async () => {
   fx = await startFixture({ homes: 600, seed: 5 });
   world = await loadWorld(fx.mongo.collections, fx.today);
-  const counts = new Map<string, number>();
-  for (const h of world.homes) counts.set(h.home.city_slug, (counts.get(h.home.city_slug) ?? 0) + 1);
-  city = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-  market = world.markets.find((m) => m.cities.some((c) => c.slug === city))!.slug;
+  ({ city, market } = busiestCity(world));
 }, 180_000);
 
 afterAll(async () => {

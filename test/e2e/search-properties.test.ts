@@ -6,7 +6,7 @@
 import { addDays, addYears } from '../../services/kernel/engine/dates';
 import { haversineMiles } from '../../services/search/result-shape';
 import { startFixture, type Fixture } from '../support/fixture';
-import { expectedResults, loadWorld, type ModelArgs, type ModelResult, type World } from '../support/search-model';
+import { busiestCity, expectedResults, loadWorld, type ModelArgs, type ModelResult, type World } from '../support/search-model';
 
 let fx: Fixture;
 let world: World;
@@ -18,10 +18,7 @@ const ADDITIONAL = ['nearest_display_city', 'nearby', 'extended_duration', 'cate
 beforeAll(async () => {
   fx = await startFixture({ homes: 700, seed: 11 });
   world = await loadWorld(fx.mongo.collections, fx.today);
-  const counts = new Map<string, number>();
-  for (const h of world.homes) counts.set(h.home.city_slug, (counts.get(h.home.city_slug) ?? 0) + 1);
-  city = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-  market = world.markets.find((m) => m.cities.some((c) => c.slug === city))!.slug;
+  ({ city, market } = busiestCity(world));
 }, 180_000);
 
 afterAll(async () => {

@@ -68,6 +68,14 @@ export async function loadWorld(c: Collections, today: IsoDate): Promise<World> 
   return { homes, markets, today };
 }
 
+/** The display city with the most homes, and its market: the richest place to search in a test world. */
+export function busiestCity(world: World): { city: string; market: string } {
+  const counts = new Map<string, number>();
+  for (const h of world.homes) counts.set(h.home.city_slug, (counts.get(h.home.city_slug) ?? 0) + 1);
+  const city = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  return { city, market: world.markets.find((m) => m.cities.some((c) => c.slug === city))!.slug };
+}
+
 /** The place named by the location arguments: precedence scope.display_city, scope.market, market. */
 export function placeOf(world: World, args: ModelArgs): { market: string; city: string | null } {
   const slug = (args.scope?.display_city ?? args.scope?.market ?? args.market) as string;
