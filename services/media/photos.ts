@@ -2,7 +2,27 @@
  * Photos the service serves itself, stored in MongoDB so every stateless copy can serve them.
  * URLs: `/media/<id>.jpg` (full) and `/media/<id>-800.jpg` (800 px widget variant).
  */
+import sharp from 'sharp';
 import type { Collections, PhotoBlobRecord } from '../kernel/store/collections';
+
+/**
+ * Largest photo embedded in a tool result (MCP.md: clients cap a result near 1 MiB; a search embeds
+ * up to 5). The 800 px variant is used as it is when it fits, else a smaller copy is made once.
+ */
+export const EMBED_MAX_BYTES = 64 * 1024;
+const EMBED_FALLBACK = { width: 480, quality: 68 } as const;
+
+/** A JPEG within `maxBytes`: the photo itself when it fits, else scaled down and recompressed. */
+export async function embeddablePhoto(jpeg: Buffer, maxBytes = EMBED_MAX_BYTES): Promise<Buffer> {
+  if (jpeg.length <= maxBytes) return jpeg;
+  let { width, quality } = EMBED_FALLBACK;
+  for (;;) {
+    const out = await sharp(jpeg).resize({ width, withoutEnlargement: true }).jpeg({ quality, mozjpeg: true }).toBuffer();
+    if (out.length <= maxBytes || width <= 160) return out;
+    width = Math.round(width * 0.75);
+    quality = Math.max(40, quality - 8);
+  }
+}
 
 export function photoUrl(baseUrl: string, id: string): string {
   return `${baseUrl}/media/${encodeURIComponent(id)}.jpg`;
@@ -22,6 +42,7 @@ export function parseMediaFile(file: string): { id: string; variant: 'full' | 'w
 /** A small in-process cache: the demo pool is ~100 photos, production would sit behind a CDN. */
 export class PhotoStore {
   private readonly cache = new Map<string, PhotoBlobRecord>();
+  private readonly embeds = new Map<string, Promise<Buffer | null>>();
 
   constructor(
     private readonly c: Collections,
@@ -37,6 +58,19 @@ export class PhotoStore {
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(id, blob);
     return blob;
+  }
+
+  /** The photo as a tool result embeds it: the widget variant within EMBED_MAX_BYTES (one scaling per photo). */
+  embedded(id: string): Promise<Buffer | null> {
+    let hit = this.embeds.get(id);
+    if (!hit) {
+      hit = this.get(id).then((blob) => (blob ? embeddablePhoto(blob.widget) : null));
+      // A failed read is not kept: the next call tries again.
+      hit.catch(() => this.embeds.delete(id));
+      if (this.embeds.size >= this.maxEntries) this.embeds.delete(this.embeds.keys().next().value as string);
+      this.embeds.set(id, hit);
+    }
+    return hit;
   }
 }
 

@@ -47,8 +47,8 @@ export function mountMcp(
   const loadImages = async (images: { photoId: string; meta: Record<string, unknown> }[]) => {
     const out = [];
     for (const img of images) {
-      const blob = await photos.get(img.photoId);
-      if (blob) out.push({ type: 'image' as const, data: blob.widget.toString('base64'), mimeType: 'image/jpeg', _meta: img.meta });
+      const jpeg = await photos.embedded(img.photoId);
+      if (jpeg) out.push({ type: 'image' as const, data: jpeg.toString('base64'), mimeType: 'image/jpeg', _meta: img.meta });
     }
     return out;
   };

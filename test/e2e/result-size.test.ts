@@ -1,0 +1,63 @@
+/**
+ * Embedded photos small enough for agent clients (issue 9 §3; MCP.md: clients cap a tool result
+ * near 1 MiB and tool output near 25k tokens). Measures the largest search result the tool server
+ * sends: a full page of 40 apartments with 5 embedded hero photos, on every market of the world.
+ */
+import { EMBED_MAX_BYTES } from '../../services/media/photos';
+import { startFixture, type Fixture } from '../support/fixture';
+
+let fx: Fixture;
+
+beforeAll(async () => {
+  fx = await startFixture({ homes: 400 });
+});
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+const RESULT_MAX_BYTES = 1024 * 1024;
+/** Text a client reads as tokens: ~4 characters a token for JSON. */
+const TEXT_MAX_TOKENS = 25_000;
+
+interface RawResult {
+  bytes: number;
+  result: { content: Array<{ type: string; text?: string; data?: string; _meta?: { home_slug?: string } }>; structuredContent: { homes: unknown[] } };
+}
+
+async function rawCall(args: Record<string, unknown>): Promise<RawResult> {
+  const res = await fetch(`${fx.url}/mcp/public`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_apartments_tool', arguments: args } }),
+  });
+  const text = await res.text();
+  expect(res.status).toBe(200);
+  return { bytes: Buffer.byteLength(text), result: JSON.parse(text).result };
+}
+
+describe('search_apartments_tool result size', () => {
+  it('keeps a full page of 40 with 5 embedded hero photos under 1 MiB, each photo within its budget and the text under 25k tokens', async () => {
+    const markets = (await fx.get('/api/public/markets')).body.markets as Array<{ slug: string }>;
+    let largest: { market: string; bytes: number; images: number; textChars: number } | undefined;
+    for (const { slug } of markets) {
+      const { bytes, result } = await rawCall({ market: slug, per_page: 40 });
+      const images = result.content.filter((c) => c.type === 'image');
+      const text = result.content.filter((c) => c.type === 'text').map((c) => c.text ?? '');
+      expect(images.length).toBeLessThanOrEqual(5);
+      for (const img of images) expect(Buffer.from(img.data!, 'base64').length).toBeLessThanOrEqual(EMBED_MAX_BYTES);
+      expect(bytes).toBeLessThan(RESULT_MAX_BYTES);
+      const textChars = text.join('').length;
+      expect(textChars / 4).toBeLessThan(TEXT_MAX_TOKENS);
+      if (!largest || bytes > largest.bytes) largest = { market: slug, bytes, images: images.length, textChars };
+    }
+    // The measured page really is a full one with photos, so the bound above was tested.
+    expect(largest!.images).toBe(5);
+    const { result } = await rawCall({ market: largest!.market, per_page: 40 });
+    expect(result.structuredContent.homes).toHaveLength(40);
+    process.stdout.write(
+      `largest search result: ${largest!.market}, ${(largest!.bytes / 1024).toFixed(0)} KiB with ${largest!.images} photos, ` +
+        `text ${(largest!.textChars / 1024).toFixed(0)} KiB (~${Math.round(largest!.textChars / 4)} tokens)\n`,
+    );
+  });
+});
