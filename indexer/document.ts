@@ -7,7 +7,7 @@ import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
 import { offeredTiers } from '../services/kernel/engine/flex';
 import { heroPhoto } from '../services/kernel/inventory/photo-order';
-import type { DateRangeValue, FlexStayDocument, HomeDocument } from '../services/kernel/store/home-document';
+import { OPEN_WINDOW_END, type DateRangeValue, type FlexStayDocument, type HomeDocument } from '../services/kernel/store/home-document';
 import { stayStarts, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { PricingInputs } from '../services/kernel/engine/types';
 import { addDays } from '../services/kernel/engine/dates';
@@ -146,7 +146,7 @@ export function toHomeDocument(
       move_in: ranges(g.move_in),
       fixed_move_in: ranges(g.fixed_move_in),
       min_nights: g.minimum_nightly_stay,
-      window_end: g.window_end,
+      window_end: g.window_end ?? OPEN_WINDOW_END,
     })),
     move_outs: ranges(starts.move_outs),
     price_bands: priceBands(home, starts.groups, today).map((b) => ({ ...b, move_in: ranges(b.move_in) })),

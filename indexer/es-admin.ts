@@ -21,6 +21,9 @@ export async function createHomesIndex(es: Client, name: string): Promise<void> 
 export async function finishLoading(es: Client, name: string): Promise<void> {
   await es.indices.putSettings({ index: name, settings: { refresh_interval: mapping.settings.refresh_interval } });
   await es.indices.refresh({ index: name });
+  // One segment before readers arrive: a bulk load leaves ~20, and every nested filter and nested
+  // sort of a dated search runs per segment (17 s at 100,000 homes; a dated search 15 -> 13 ms).
+  await es.indices.forcemerge({ index: name, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
 }
 
 /** The concrete indexes the alias points at now (normally one), empty when it does not exist. */

@@ -15,7 +15,8 @@ const EMBED_FALLBACK = { width: 480, quality: 68 } as const;
 /** A JPEG within `maxBytes`: the photo itself when it fits, else scaled down and recompressed. */
 export async function embeddablePhoto(jpeg: Buffer, maxBytes = EMBED_MAX_BYTES): Promise<Buffer> {
   if (jpeg.length <= maxBytes) return jpeg;
-  let { width, quality } = EMBED_FALLBACK;
+  let width: number = EMBED_FALLBACK.width;
+  let quality: number = EMBED_FALLBACK.quality;
   for (;;) {
     const out = await sharp(jpeg).resize({ width, withoutEnlargement: true }).jpeg({ quality, mozjpeg: true }).toBuffer();
     if (out.length <= maxBytes || width <= 160) return out;

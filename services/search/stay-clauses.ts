@@ -13,14 +13,9 @@ type FlexStay = Extract<SearchStay, { kind: 'flex' }>;
 
 const nested = (path: string, filter: Query[]): Query => ({ nested: { path, query: { bool: { filter } } } });
 
-/** A window end at or after `date`, or none (open-ended). */
+/** A window end at or after `date` (open-ended windows are indexed as OPEN_WINDOW_END). */
 function windowEndsOnOrAfter(date: string): Query {
-  return {
-    bool: {
-      should: [{ range: { 'stay_starts.window_end': { gte: date } } }, { bool: { must_not: [{ exists: { field: 'stay_starts.window_end' } }] } }],
-      minimum_should_match: 1,
-    },
-  };
+  return { range: { 'stay_starts.window_end': { gte: date } } };
 }
 
 /** The homes that can host the stay; none for an undated search (bookable is a location clause). */

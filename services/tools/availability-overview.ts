@@ -12,12 +12,15 @@ import { SEARCH_SORTS } from '../search/sorts';
 import { rangeSchema } from './apartment-output';
 import { placeSchema } from './output-pieces';
 import { defineTool, READ_ONLY } from './tool';
+import { badRequest } from '../kernel/errors';
 
 /** The shared filters the overview takes: all but those marked (S) (spec: "Shared filter arguments"). */
 const { near_latitude, near_longitude, near_radius_miles, ...overviewFilters } = sharedFilterProperties;
 void near_latitude; void near_longitude; void near_radius_miles;
 
 export const OVERVIEW_PAGE = { default: 50, max: 250 } as const;
+/** The deepest apartment a page may reach: the apartment search's (2,500 pages of 40), inside Elasticsearch's result window. */
+export const OVERVIEW_MAX_DEPTH = 100_000;
 
 const inputSchema = {
   type: 'object',
@@ -33,7 +36,7 @@ const inputSchema = {
     sort_by: { type: 'string', enum: SEARCH_SORTS, default: 'availability', description: 'Order of the apartments; rating_desc puts unrated last.' },
     include_ranges: { type: 'boolean', default: false, description: 'True adds the raw occupancy ranges of each apartment (av.r).' },
     nights: { type: 'integer', minimum: 1, maximum: 365, description: "Drops apartments whose minimum stay (av.ms) exceeds this many nights." },
-    page: { type: 'integer', minimum: 1, default: 1, description: '1-indexed page.' },
+    page: { type: 'integer', minimum: 1, maximum: OVERVIEW_MAX_DEPTH, default: 1, description: `1-indexed page; page × per_page at most ${OVERVIEW_MAX_DEPTH.toLocaleString('en-US')}.` },
     per_page: { type: 'integer', minimum: 1, default: OVERVIEW_PAGE.default, description: `Apartments per page; default ${OVERVIEW_PAGE.default}, capped at ${OVERVIEW_PAGE.max}.` },
   },
   additionalProperties: false,
@@ -157,6 +160,9 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
     const location = await resolveLocation(deps, args);
     const perPage = Math.min(args.per_page ?? OVERVIEW_PAGE.default, OVERVIEW_PAGE.max);
     const page = args.page ?? 1;
+    if (page * perPage > OVERVIEW_MAX_DEPTH) {
+      throw badRequest('invalid_parameters', `page × per_page reaches past apartment ${OVERVIEW_MAX_DEPTH.toLocaleString('en-US')}; narrow the search with filters (a city, bedrooms, nights) or page with a larger per_page.`);
+    }
     const { market, scope, min_price, max_price, sort_by, include_ranges, nights, page: _p, per_page: _pp, ...filters } = args;
     void market; void scope; void _p; void _pp;
     const res = await deps.es.search<HomeDocument>({

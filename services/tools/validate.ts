@@ -18,7 +18,7 @@ const FOREIGN_DATE_NAMES: Record<string, string> = {
 };
 
 function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: coerce ? 'array' : false, useDefaults: true });
+  const ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true, coerceTypes: coerce ? 'array' : false, useDefaults: true });
   addFormats(ajv);
   return ajv;
 }
@@ -68,8 +68,22 @@ function compile(ajv: Ajv, tool: AnyTool): Validator {
       const code = errors.some((e) => e.keyword === 'additionalProperties') ? 'unknown_parameter' : 'invalid_parameters';
       throw badRequest(code, unique.slice(0, 5).join(' '));
     }
+    // ajv coerces a query string "1e400" to Infinity and then skips its range keywords on it.
+    const infinite = nonFinite(value);
+    if (infinite) throw badRequest('invalid_parameters', `"${infinite}" must be a finite number.`);
     return value as Record<string, unknown>;
   };
+}
+
+/** The path of the first number that is not finite (NaN, ±Infinity), or null. */
+function nonFinite(value: unknown, path = ''): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path || 'arguments';
+  if (value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = nonFinite(v, path ? `${path}.${k}` : k);
+    if (found) return found;
+  }
+  return null;
 }
 
 export interface Validators {

@@ -145,6 +145,15 @@ describe('availability_overview_tool', () => {
     expect(errorCode(await overview({ market: marketSlug, nights: 366 }))).toBe('invalid_parameters');
     expect(errorCode(await overview({ market: marketSlug, max_price: 1e15 }))).toBe('invalid_parameters');
   });
+
+  it('refuses a page reaching past apartment 100,000 (Elasticsearch would refuse it: a 500) with the error object', async () => {
+    expect((await ok({ market: marketSlug, page: 400, per_page: 250 })).homes).toEqual([]);
+    const past = await overview({ market: marketSlug, page: 401, per_page: 250 });
+    expect(errorCode(past)).toBe('invalid_parameters');
+    expect(JSON.parse((past.content as Array<{ text: string }>)[0].text).error.message).toMatch(/page × per_page/);
+    expect(errorCode(await overview({ market: marketSlug, page: 2_001 }))).toBe('invalid_parameters');
+    expect(errorCode(await overview({ market: marketSlug, page: 1e15 }))).toBe('invalid_parameters');
+  });
 });
 
 describe('availability_overview_tool rate limit', () => {

@@ -22,14 +22,20 @@ export interface DateRangeValue {
   lt?: string;
 }
 
+/**
+ * The window end an open-ended window is indexed with, so "ends on or after D" is one range query
+ * (an `exists` negation walks every nested document: it was most of a dated search's query time).
+ */
+export const OPEN_WINDOW_END = '9999-12-31';
+
 /** Move-in dates of one bookable window sharing a minimum stay (services/kernel/engine/stay-starts.ts). */
 export interface StayStartDocument {
   move_in: DateRangeValue[];
   /** The move-in dates a fixed stay fits from (a move-out date at least the minimum later exists). */
   fixed_move_in: DateRangeValue[];
   min_nights: number;
-  /** No stay from these dates may run past it; null when the window is open-ended. */
-  window_end: string | null;
+  /** No stay from these dates may run past it; OPEN_WINDOW_END when the window is open-ended. */
+  window_end: string;
 }
 
 /** Bounds of the display price of any fixed stay of `nights` moving in on `move_in` (indexer/price-bands.ts). */

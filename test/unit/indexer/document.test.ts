@@ -90,7 +90,7 @@ describe('toHomeDocument', () => {
     // Open 2027-01-01..02-01 (seen from 01-10), closed to 02-10, then open-ended; minimum 1 night.
     expect(doc.stay_starts).toEqual([
       { move_in: [{ gte: '2027-01-10', lt: '2027-02-01' }], fixed_move_in: [{ gte: '2027-01-10', lt: '2027-02-01' }], min_nights: 1, window_end: '2027-02-01' },
-      { move_in: [{ gte: '2027-02-10' }], fixed_move_in: [{ gte: '2027-02-10' }], min_nights: 1, window_end: null },
+      { move_in: [{ gte: '2027-02-10' }], fixed_move_in: [{ gte: '2027-02-10' }], min_nights: 1, window_end: '9999-12-31' },
     ]);
     expect(doc.move_outs).toEqual([{ gte: '2027-01-11', lt: '2027-02-02' }, { gte: '2027-02-11' }]);
     expect(doc.price_bands.length).toBeGreaterThan(0);

@@ -19,12 +19,7 @@ const stayStarts = {
         filter: [
           { term: { 'stay_starts.move_in': '2027-03-01' } },
           { range: { 'stay_starts.min_nights': { lte: 45 } } },
-          {
-            bool: {
-              should: [{ range: { 'stay_starts.window_end': { gte: '2027-04-15' } } }, { bool: { must_not: [{ exists: { field: 'stay_starts.window_end' } }] } }],
-              minimum_should_match: 1,
-            },
-          },
+          { range: { 'stay_starts.window_end': { gte: '2027-04-15' } } },
         ],
       },
     },
