@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'home_not_found'
   | 'market_not_found'
   | 'tier_not_offered'
+  | 'search_too_broad'
   | 'no_home_resolved'
   | 'consent_required'
   | 'not_found'

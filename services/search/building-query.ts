@@ -22,6 +22,7 @@ export interface BuildingQuery {
   sort: BuildingSort;
   /** Further clauses a relaxed search adds (buildings already shown, a set of cities). */
   extra?: readonly estypes.QueryDslQueryContainer[];
+  maxPriced?: number;
 }
 
 /** "distance without coordinates falls back to recommended". */
@@ -49,5 +50,6 @@ export function unitSearchParams(q: BuildingQuery): SearchParams {
     // The unit order only matters for the price stream of price-sorted pages.
     sort: isPriceSort(sort) ? sort : 'price_asc',
     extra,
+    maxPriced: q.maxPriced,
   };
 }

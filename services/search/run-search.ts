@@ -5,6 +5,8 @@
  * the index holds what they depend on; Node prices the page, the homes whose price band straddles
  * a limit, and, for a fixed stay sorted by price, the stream up to the threshold.
  */
+import { DEFAULT_SEARCH_MAX_PRICED } from '../kernel/config';
+import { badRequest, type ApiError } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { HomeDocument } from '../kernel/store/home-document';
 import { priceOrder } from './price-order';
@@ -35,6 +37,21 @@ export interface SearchFound {
 
 const STRADDLER_BATCH = 1_000;
 
+/**
+ * Most homes one search prices in Node (DESIGN: "the candidate set that reaches Node must be
+ * bounded"; config SEARCH_MAX_PRICED). Only a deep price-sorted page of a dated stay, or a price
+ * limit that thousands of homes straddle, reaches it; such a search is refused with what to narrow
+ * instead of pricing a whole market.
+ */
+function tooBroad(limit: number): ApiError {
+  return badRequest(
+    'search_too_broad',
+    `This price-sorted dated search would have to price more than ${limit.toLocaleString('en-US')} apartments exactly. ` +
+      'Narrow it: a display city instead of a market, filters, or min_price/max_price (to page further by price, pass min_price ' +
+      'at the last price shown, or max_price under price_desc).',
+  );
+}
+
 /** Prices each home once per search, whichever step asks first (straddlers, stream, page). */
 export class PriceBook {
   private readonly prices = new Map<string, ResultPrice | null>();
@@ -42,6 +59,8 @@ export class PriceBook {
 
   of(doc: ResultDocument): ResultPrice | null {
     if (!this.prices.has(doc.home_id)) {
+      const limit = this.p.maxPriced ?? DEFAULT_SEARCH_MAX_PRICED;
+      if (this.stats.priced >= limit) throw tooBroad(limit);
       this.stats.priced += 1;
       this.prices.set(doc.home_id, resultPrice(doc, this.p.stay));
     }

@@ -36,6 +36,8 @@ export interface SearchParams {
   sort: SearchSort;
   /** Further filter clauses of a caller that narrows the apartments (the building search: square footage, exclusions). */
   extra?: readonly estypes.QueryDslQueryContainer[];
+  /** Most homes the search may price in Node (config SEARCH_MAX_PRICED); past it the search is refused as too broad. */
+  maxPriced?: number;
 }
 
 export type PriceUnit = 'per_night' | 'per_month';

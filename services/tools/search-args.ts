@@ -115,5 +115,6 @@ export async function readSearchParams(deps: Deps, args: SearchArgs, today: IsoD
     price: displayLimits(args.min_price, args.max_price, args.price_unit ?? shown, shown),
     minRating: ratingThreshold(args),
     sort: args.sort_by ?? DEFAULT_SEARCH_SORT,
+    maxPriced: deps.config.searchMaxPriced,
   };
 }

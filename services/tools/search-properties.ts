@@ -110,6 +110,7 @@ export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: I
     minRating: buildingRatingThreshold(args),
     minSqft: args.min_square_footage ?? null,
     sort: args.sort_by ?? 'recommended',
+    maxPriced: deps.config.searchMaxPriced,
   };
 }
 
