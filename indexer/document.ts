@@ -7,7 +7,7 @@ import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
 import { offeredTiers } from '../services/kernel/engine/flex';
 import { heroPhoto } from '../services/kernel/inventory/photo-order';
-import { OPEN_WINDOW_END, type DateRangeValue, type FlexStayDocument, type HomeDocument } from '../services/kernel/store/home-document';
+import { OPEN_WINDOW_END, type DateRangeValue, type FlexStayDocument, type HomeDocument, type WindowDocument } from '../services/kernel/store/home-document';
 import { stayStarts, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { PricingInputs } from '../services/kernel/engine/types';
 import { addDays } from '../services/kernel/engine/dates';
@@ -77,16 +77,16 @@ export function toHomeDocument(
   const hero = heroPhoto(home, property);
   const flexTiers = offeredTiers(home).map((t) => t.committed_nights);
   const starts = stayStarts(home, today);
-  const windows = availability.bookable_windows.map((w) => ({
-    start_date: w.start_date,
-    end_date: w.end_date,
-    open_ended: w.end_date === null,
-    nights: w.nights,
-    can_move_in_at_start: w.can_move_in_at_start,
-    can_move_out_at_end: w.can_move_out_at_end,
-    minimum_nightly_stay: w.minimum_nightly_stay,
-    fits_minimum_stay: w.fits_minimum_stay,
-  }));
+  const windows: WindowDocument[] = availability.bookable_windows
+    .filter((w) => w.fits_minimum_stay)
+    .map((w) => ({
+      s: w.start_date,
+      ...(w.end_date !== null ? { e: w.end_date } : {}),
+      ...(w.nights !== null ? { n: w.nights } : {}),
+      mi: w.can_move_in_at_start,
+      mo: w.can_move_out_at_end,
+      ...(w.minimum_nightly_stay > home.minimum_nightly_stay ? { ms: w.minimum_nightly_stay } : {}),
+    }));
   return {
     home_id: home._id,
     slug: home.slug,

@@ -3,7 +3,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { computeAvailability } from '../kernel/engine/availability';
 import { withBuildingRules } from '../kernel/engine/building-rules';
-import type { HomeDocument, WindowDocument } from '../kernel/store/home-document';
+import type { HomeDocument } from '../kernel/store/home-document';
 import { homeUrl } from '../homes/links';
 import { sharedFilterProperties } from '../search/filters';
 import { locationProperties, resolveLocation } from '../search/location';
@@ -98,23 +98,9 @@ const outputSchema = {
 type Overview = FromSchema<typeof outputSchema>;
 type OverviewHome = Overview['homes'][number];
 
-/** A window in compact keys; null when it cannot host a stay or lies in the past. */
-function compactWindow(w: WindowDocument, floor: number, today: string): NonNullable<OverviewHome['av']['w']>[number] | null {
-  // "Windows shorter than their own minimum are omitted."
-  if (!w.fits_minimum_stay) return null;
-  if (w.end_date !== null && w.end_date <= today) return null;
-  return {
-    s: w.start_date,
-    ...(w.end_date !== null ? { e: w.end_date } : {}),
-    ...(w.nights !== null ? { n: w.nights } : {}),
-    mi: w.can_move_in_at_start,
-    mo: w.can_move_out_at_end,
-    ...(w.minimum_nightly_stay > floor ? { ms: w.minimum_nightly_stay } : {}),
-  };
-}
-
 function compactHome(doc: HomeDocument, siteBaseUrl: string, today: string): OverviewHome {
-  const windows = doc.windows.flatMap((w) => compactWindow(w, doc.minimum_nightly_stay, today) ?? []);
+  // Indexed in compact keys already, without windows that cannot host a stay; those ended by today go.
+  const windows = doc.windows.filter((w) => w.e === undefined || w.e > today);
   // "ed, never in the past": the index is built for its day; past that day, the first window still ahead.
   const ed = doc.earliest_available_date !== null && doc.earliest_available_date >= today ? doc.earliest_available_date : windows.find((w) => w.s >= today && w.mi)?.s;
   return {

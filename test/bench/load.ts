@@ -85,3 +85,22 @@ export function row(title: string, r: LoadResult): string {
 }
 
 export const TABLE_HEAD = ['| what | req/s | p50 ms | p99 ms | max ms | 5xx/errors |', '|---|---|---|---|---|---|'];
+
+/** Closed-loop load of one store call (or a sequence of them), timed per call. */
+export async function storeLoad(call: () => Promise<void>, connections: number, seconds: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const until = Date.now() + seconds * 1_000;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < until) {
+        const t = process.hrtime.bigint();
+        await call();
+        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  return { requests: latencies.length, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], statuses: { '2xx': latencies.length }, slow: 0 };
+}

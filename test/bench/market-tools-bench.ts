@@ -8,7 +8,7 @@ import { buildMarketFiltersBody } from '../../services/tools/get-market-filters'
 import { buildMarketInfoBody } from '../../services/tools/get-market-info';
 import { buildOverviewBody } from '../../services/search/overview-query';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
-import { percentile, runLoad, row, TABLE_HEAD, type LoadResult, type Probe } from './load';
+import { runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 
 let rpc = 0;
@@ -20,28 +20,22 @@ const mcp = (name: string, args: Record<string, unknown>): Probe => ({
 
 /** Closed-loop load straight against Elasticsearch with the same request bodies. */
 async function esLoad(ctx: BenchContext, body: () => estypes.SearchRequest, connections: number, seconds: number): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const until = Date.now() + seconds * 1_000;
-  const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < until) {
-        const t = process.hrtime.bigint();
-        await ctx.es.search({ index: ctx.config.homesAlias, ...body() });
-        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  return { requests: latencies.length, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], statuses: { '2xx': latencies.length }, slow: 0 };
+  return storeLoad(async () => {
+    await ctx.es.search({ index: ctx.config.homesAlias, ...body() });
+  }, connections, seconds);
 }
 
 export async function marketToolsBench(ctx: BenchContext, seconds: number): Promise<void> {
   const markets = new Map((await ctx.mongo.markets.find({}).toArray()).map((m) => [m.slug, m] as [string, MarketRecord]));
   const cityMarket = new Map([...markets.values()].flatMap((m) => m.cities.map((c) => [c.slug, m] as [string, MarketRecord])));
   const overviewPick = (): [string, number] => [ctx.sample.citySlug(), ctx.sample.int(1, 3)];
-  const shapes: Array<{ title: string; service: () => Probe; es?: () => estypes.SearchRequest }> = [
+  /** What compare reads (services/homes/repository.ts findHomes): homes by unique slug, then their buildings by _id. */
+  const compareReads = async (): Promise<void> => {
+    const slugs = [ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()];
+    const homes = await ctx.mongo.homes.find({ slug: { $in: slugs } }).toArray();
+    await ctx.mongo.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray();
+  };
+  const shapes: Array<{ title: string; service: () => Probe; es?: () => estypes.SearchRequest; store?: () => Promise<void> }> = [
     {
       // The same city and page through the service and straight to ES (the tool's default sort).
       title: 'availability overview of a city, a page of 50',
@@ -66,8 +60,10 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
       es: () => buildMarketInfoBody(ctx.sample.marketSlug()),
     },
     {
+      // Compare reads MongoDB only (unique slug, then _id): its "store alone" row sends those reads.
       title: 'compare 3 apartments (MongoDB only)',
       service: () => mcp('compare_apartments_tool', { home_slugs: [ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()] }),
+      store: compareReads,
     },
   ];
   ctx.say('## Market tools and the availability overview (service, and the same ES requests sent straight to ES)');
@@ -78,6 +74,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
     for (const connections of [1, 16]) {
       ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad((await ctx.service()).url, shape.service, { connections, seconds })));
       if (shape.es) ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esLoad(ctx, shape.es, connections, seconds)));
+      if (shape.store) ctx.say(row(`${shape.title}, MongoDB alone, c=${connections}`, await storeLoad(shape.store, connections, seconds)));
     }
   }
   ctx.say('');

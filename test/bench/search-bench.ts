@@ -12,7 +12,7 @@ import type { SearchArgs } from '../../services/tools/search-args';
 import { readBuildingQuery, type BuildingArgs } from '../../services/tools/search-properties';
 import { searchBuildings } from '../../services/search/run-building-search';
 import { esTransport } from '../../services/search/search-transport';
-import { percentile, runLoad, row, TABLE_HEAD, type LoadResult, type Probe } from './load';
+import { percentile, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 
 /** Distinct queries per shape: the load cycles through them. */
@@ -57,23 +57,11 @@ const probe = (args: SearchArgs): Probe => ({
 
 /** Closed-loop load replaying each captured search's requests, one after the other, straight to ES. */
 async function esReplay(ctx: BenchContext, queries: Captured[], connections: number, seconds: number): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const until = Date.now() + seconds * 1_000;
-  const started = process.hrtime.bigint();
   let k = 0;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < until) {
-        const q = queries[k++ % queries.length];
-        const t = process.hrtime.bigint();
-        for (const body of q.requests) await ctx.es.search({ index: ctx.config.homesAlias, ...body });
-        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  return { requests: latencies.length, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], statuses: { '2xx': latencies.length }, slow: 0 };
+  return storeLoad(async () => {
+    const q = queries[k++ % queries.length];
+    for (const body of q.requests) await ctx.es.search({ index: ctx.config.homesAlias, ...body });
+  }, connections, seconds);
 }
 
 function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {

@@ -5,15 +5,19 @@
 
 import type { PricingInputs } from '../engine/types';
 
+/**
+ * A bookable window that can host a stay, in the availability overview's compact keys (spec:
+ * "Availability overview"): stored for that tool only, unindexed, so its page is read as it is sent.
+ * s start, e end (absent: open-ended), n nights (absent: open-ended), mi/mo move-in at start /
+ * move-out at end, ms the window's minimum when stricter than the home's floor.
+ */
 export interface WindowDocument {
-  start_date: string;
-  end_date: string | null;
-  open_ended: boolean;
-  nights: number | null;
-  can_move_in_at_start: boolean;
-  can_move_out_at_end: boolean;
-  minimum_nightly_stay: number;
-  fits_minimum_stay: boolean;
+  s: string;
+  e?: string;
+  n?: number;
+  mi: boolean;
+  mo: boolean;
+  ms?: number;
 }
 
 /** A date range as Elasticsearch's `date_range` field takes it: `[gte, lt)`, no `lt` when open-ended. */
@@ -105,6 +109,7 @@ export interface HomeDocument {
   bookable: boolean;
   available_from: string | null;
   must_vacate_by: string | null;
+  /** Windows that can host a stay ("windows shorter than their own minimum are omitted"), compact. */
   windows: WindowDocument[];
   /** Availability for any requested stay, answered by range queries (query-only: not in _source). */
   stay_starts: StayStartDocument[];

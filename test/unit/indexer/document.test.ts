@@ -52,10 +52,10 @@ describe('toHomeDocument', () => {
     expect([...mapped].filter((m) => !writtenUnder(m))).toEqual([]);
   });
 
-  it('carries the engine windows, with open-ended ones flagged', () => {
-    expect(doc.windows.map((w) => [w.start_date, w.end_date, w.open_ended])).toEqual([
-      ['2027-01-10', '2027-02-01', false],
-      ['2027-02-10', null, true],
+  it('carries the engine windows that can host a stay in compact keys, open-ended ones without an end', () => {
+    expect(doc.windows.map((w) => [w.s, w.e, w.n])).toEqual([
+      ['2027-01-10', '2027-02-01', 22],
+      ['2027-02-10', undefined, undefined],
     ]);
     expect(doc.earliest_available_date).toBe('2027-01-10');
     expect(doc.bookable).toBe(true);
