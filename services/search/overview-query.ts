@@ -47,6 +47,8 @@ export function buildOverviewBody(q: OverviewQuery): estypes.SearchRequest {
   if (q.nights !== undefined) filter.push({ range: { minimum_nightly_stay: { lte: q.nights } } });
   if (q.minPrice !== undefined || q.maxPrice !== undefined) filter.push({ range: { monthly_rate: { gte: q.minPrice, lte: q.maxPrice } } });
   return {
+    // Only what the page is made of: no per-hit index name, id, score or sort values to send and parse.
+    filter_path: ['hits.total', 'hits.hits._source'],
     track_total_hits: true,
     from: (q.page - 1) * q.perPage,
     size: q.perPage,

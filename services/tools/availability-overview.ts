@@ -156,7 +156,8 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
       ...buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),
     });
     const total = typeof res.hits.total === 'number' ? res.hits.total : (res.hits.total?.value ?? 0);
-    const docs = res.hits.hits.flatMap((h) => (h._source ? [h._source] : []));
+    // filter_path leaves hits.hits out of an empty page.
+    const docs = (res.hits.hits ?? []).flatMap((h) => (h._source ? [h._source] : []));
     const ranges = include_ranges ? await rangesOf(deps, docs.map((d) => d.home_id), today) : null;
     const homes = docs.map((d) => {
       const home = compactHome(d, deps.config.siteBaseUrl, today);

@@ -6,6 +6,8 @@
 import { startFixture, type Fixture } from '../support/fixture';
 import { indexedHomes } from '../support/indexed';
 import type { HomeDocument } from '../../services/kernel/store/home-document';
+import { FLAG_FIELDS } from '../../services/search/filters';
+import { haversineMiles } from '../../services/search/result-shape';
 
 let fx: Fixture;
 let docs: HomeDocument[];
@@ -124,6 +126,40 @@ describe('availability_overview_tool', () => {
     if (firstUnrated >= 0) expect(ratings.slice(firstUnrated).every((r) => r === null)).toBe(true);
     const rated = ratings.filter((r): r is number => r !== null);
     expect(rated).toEqual([...rated].sort((a, b) => b - a));
+  });
+
+  it.each(Object.entries(FLAG_FIELDS))('takes the shared filter %s=true: exactly the apartments that have it', async (arg, field) => {
+    const body = await ok({ market: marketSlug, [arg]: true, per_page: 250 });
+    const expected = inMarket().filter((d) => (d as unknown as Record<string, unknown>)[field] === true).map((d) => d.slug).sort();
+    expect(body.homes.map((h) => h.sl).sort()).toEqual(expected);
+    expect(body.total_count).toBe(expected.length);
+  });
+
+  it('takes bedrooms, bathrooms and a true circle around a point', async () => {
+    const beds = await ok({ market: marketSlug, min_bedrooms: 1, max_bedrooms: 2, min_bathrooms: 1.5, per_page: 250 });
+    expect(beds.homes.map((h) => h.sl).sort()).toEqual(
+      inMarket().filter((d) => d.bedrooms >= 1 && d.bedrooms <= 2 && d.bathrooms >= 1.5).map((d) => d.slug).sort(),
+    );
+    const center = inMarket()[0].location;
+    const near = await ok({ market: marketSlug, near_latitude: center.lat, near_longitude: center.lon, near_radius_miles: 2, per_page: 250 });
+    const expected = inMarket().filter((d) => haversineMiles(center, d.location) <= 2 - 1e-6).map((d) => d.slug);
+    const got = near.homes.map((h) => h.sl);
+    // Points within a hair of the edge may go either way (ES arc distance vs haversine): everything clearly inside is there, nothing clearly outside.
+    for (const slug of expected) expect(got).toContain(slug);
+    for (const slug of got) expect(haversineMiles(center, docs.find((d) => d.slug === slug)!.location)).toBeLessThanOrEqual(2 + 1e-3);
+  });
+
+  it('sorts by earliest move-in (the default), newest and price_desc, every order ending on the apartment id', async () => {
+    const bySlug = new Map(docs.map((d) => [d.slug, d]));
+    const byDefault = await ok({ market: marketSlug, per_page: 250 });
+    const dates = byDefault.homes.map((h) => bySlug.get(h.sl)!.earliest_available_date ?? '9999-12-31');
+    expect(dates).toEqual([...dates].sort());
+    const newest = await ok({ market: marketSlug, sort_by: 'newest', per_page: 250 });
+    const created = newest.homes.map((h) => bySlug.get(h.sl)!.created_at);
+    expect(created).toEqual([...created].sort().reverse());
+    const desc = await ok({ market: marketSlug, sort_by: 'price_desc', per_page: 250 });
+    const rates = desc.homes.map((h) => bySlug.get(h.sl)!.monthly_rate);
+    expect(rates).toEqual([...rates].sort((a, b) => b - a));
   });
 
   it('narrows to a display city with scope.display_city, which wins over market, and echoes it', async () => {

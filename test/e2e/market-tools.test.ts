@@ -126,9 +126,18 @@ describe('GET /api/public/market-info', () => {
     expect(mcp.structuredContent).toEqual(body);
   });
 
-  it('answers 404 for an unknown home or market', async () => {
+  it('answers 404 for an unknown home or market, and an error result on the tool server', async () => {
     expect((await fx.get(`/api/public/market-info?market=${marketSlug}&home=no-such-home`)).status).toBe(404);
     expect((await fx.get('/api/public/market-info?market=atlantis')).body.error.code).toBe('market_not_found');
+    expect(errorOf(await callTool('get_market_info', { market: 'atlantis' })).code).toBe('market_not_found');
+    expect(errorOf(await callTool('get_market_info', { market: marketSlug, home_slug: 'no-such-home' })).code).toBe('home_not_found');
+  });
+
+  it('gives a city slug the same statistics as its market', async () => {
+    const byMarket = (await fx.get(`/api/public/market-info?market=${marketSlug}`)).body;
+    const byCity = await fx.get(`/api/public/market-info?market=${citySlug}`);
+    expect(byCity.status).toBe(200);
+    expect(byCity.body).toEqual(byMarket);
   });
 });
 

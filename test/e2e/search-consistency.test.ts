@@ -81,7 +81,15 @@ function query(args: ModelArgs, page: number, perPage: number): string {
 }
 
 async function allPages(args: ModelArgs, perPage: number) {
-  const pages: Array<{ slug: string; display_price_with_discount: number; is_price_monthly: boolean; home_url: string; latitude: number; longitude: number }[]> = [];
+  const pages: Array<{
+    slug: string;
+    display_price_with_discount: number;
+    display_price_without_discount: number;
+    is_price_monthly: boolean;
+    home_url: string;
+    latitude: number;
+    longitude: number;
+  }[]> = [];
   const first = await fx.get(`/api/public/search?${query(args, 1, perPage)}`);
   expect(first.status).toBe(200);
   pages.push(first.body.homes);
@@ -123,7 +131,13 @@ describe('search_apartments_tool: randomized consistency with the stay engine', 
       const sort = (args.sort_by as string | undefined) ?? 'price_asc';
       for (let k = 0; k < homes.length; k++) {
         const model = bySlug.get(homes[k].slug)!;
-        expect({ label, slug: homes[k].slug, price: homes[k].display_price_with_discount }).toEqual({ label, slug: model.slug, price: model.price.display_price_with_discount });
+        expect({ label, slug: homes[k].slug, price: homes[k].display_price_with_discount, before: homes[k].display_price_without_discount, monthly: homes[k].is_price_monthly }).toEqual({
+          label,
+          slug: model.slug,
+          price: model.price.display_price_with_discount,
+          before: model.price.display_price_without_discount,
+          monthly: model.price.is_price_monthly,
+        });
         if (k > 0) expect({ label, at: k, ordered: orderedPair(sort, bySlug.get(homes[k - 1].slug)!, model, world.today) }).toEqual({ label, at: k, ordered: true });
         compared += 1;
       }

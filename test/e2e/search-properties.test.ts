@@ -71,6 +71,8 @@ function byBuilding(units: ModelResult[]): Map<string, ModelResult[]> {
 const priceOf = (u: ModelResult) => u.price.display_price_with_discount;
 
 /** Every card of the search agrees with the model: units, prices, groups, counts, no building missing. */
+let anchorsSeen = 0;
+
 function expectCardsMatchModel(cards: Card[], first: Envelope, expected: ModelResult[], otherDates?: Map<string, number>) {
   const buildings = byBuilding(expected);
   expect(first.total_homes).toBe(expected.length);
@@ -89,7 +91,11 @@ function expectCardsMatchModel(cards: Card[], first: Envelope, expected: ModelRe
       const group = counts.get(g.bedrooms)!;
       expect(g.count).toBe(group.length);
       expect(g.min_price).toBe(Math.min(...group.map(priceOf)));
-      if (g.anchor_price !== null) expect(g.anchor_price).toBeGreaterThan(g.min_price);
+      // anchor_price: the cheapest unit's pre-discount price, only beside a real offer on it (ties by id).
+      const cheapestUnit = [...group].sort((a, b) => priceOf(a) - priceOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))[0];
+      const before = cheapestUnit.price.display_price_without_discount;
+      expect(g.anchor_price).toBe(before > priceOf(cheapestUnit) ? before : null);
+      anchorsSeen += g.anchor_price === null ? 0 : 1;
     }
     const mins = card.bed_groups.map((g: Card) => g.min_price);
     expect(mins).toEqual([...mins].sort((a: number, b: number) => a - b));
@@ -109,8 +115,12 @@ function expectCardsMatchModel(cards: Card[], first: Envelope, expected: ModelRe
       expect(u.price_label).toBe(model.price.display_price_label);
       expect(u.anchor_price).toBe(model.price.display_price_without_discount > priceOf(model) ? model.price.display_price_without_discount : null);
     }
-    // offer: the smallest per-bedroom saving, or null without any.
-    const savings = card.bed_groups.filter((g: Card) => g.anchor_price !== null).map((g: Card) => g.anchor_price - g.min_price);
+    // offer: the smallest per-bedroom saving, or null without any (from the model, not from the card).
+    const savings = [...counts.values()].flatMap((group) => {
+      const c = [...group].sort((a, b) => priceOf(a) - priceOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))[0];
+      const before = c.price.display_price_without_discount;
+      return before > priceOf(c) ? [before - priceOf(c)] : [];
+    });
     expect(card.offer === null ? null : card.offer.saving).toBe(savings.length ? Math.min(...savings) : null);
     if (otherDates) expect(card.other_dates_count).toBe(otherDates.get(card.id) ?? 0);
     expect(card.other_dates.length).toBeLessThanOrEqual(card.other_dates_count);
@@ -332,5 +342,11 @@ describe('search_properties_tool, randomized against the model', () => {
         expect({ label, prices }).toEqual({ label, prices: [...prices].sort((a, b) => (sort === 'price_asc' ? a - b : b - a)) });
       }
     }
+  });
+});
+
+describe('search_properties_tool offers', () => {
+  it('met real offers on bed groups in the searches above, so their anchor and saving checks ran', () => {
+    expect(anchorsSeen).toBeGreaterThan(0);
   });
 });

@@ -32,6 +32,14 @@ const INSTRUCTIONS =
 /** The SDK validates elicitation schemas with it (this server sends none); building one costs more than a request. */
 const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
+/** tools/list is the same for every request of a process: derived once per registry. */
+const LISTED = new WeakMap<readonly AnyTool[], ReturnType<typeof toolsList>>();
+function listedOnce(tools: readonly AnyTool[]): ReturnType<typeof toolsList> {
+  let listed = LISTED.get(tools);
+  if (!listed) LISTED.set(tools, (listed = toolsList(tools)));
+  return listed;
+}
+
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
 
 export function createMcpServer(
@@ -49,8 +57,7 @@ export function createMcpServer(
     instructions: INSTRUCTIONS,
   });
   registerWidgetResources(server, deps.config.publicBaseUrl);
-  const listed = toolsList(tools);
-  server.setRequestHandler(ListToolsRequestSchema, async () => listed);
+  server.setRequestHandler(ListToolsRequestSchema, async () => listedOnce(tools));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = tools.find((t) => t.name === request.params.name);
     const validate = validators.strict.get(request.params.name);
