@@ -1,10 +1,10 @@
 /**
- * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|overview]`: a CPU profile of the
+ * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|overview|buildings]`: a CPU profile of the
  * service process under a dated market search (or availability overview) load on the bench
  * inventory, written by `node --cpu-prof` to CPU_PROF_DIR (default ./profiles), with the hottest
  * functions by self time printed.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { addDays, todayIso } from '../../services/kernel/engine/dates';
 import { runLoad, row, type Probe } from './load';
@@ -43,6 +43,10 @@ async function main(): Promise<void> {
       };
     }
     const start = addDays(today, 1 + ((i * 37) % 300));
+    if (shape === 'buildings') {
+      const args = { market: markets[i % markets.length], start_date: start, end_date: addDays(start, 30 + ((i * 13) % 90)), sort_by: ['recommended', 'price_asc', 'rating_desc'][i % 3] };
+      return { method: 'POST', path: '/mcp/public', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_properties_tool', arguments: args } }) };
+    }
     if (shape === 'flex') return { path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=indefinite&committed_nights=${[180, 270, 365][i % 3]}` };
     return { path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=${addDays(start, 2 + ((i * 13) % 120))}` };
   };
@@ -50,7 +54,10 @@ async function main(): Promise<void> {
   const svc = await startServiceProcess(env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
   process.stdout.write(row(`${shape}, service, c=${connections}`, await runLoad(svc.url, probe, { connections, seconds })) + '\n');
   await svc.close();
-  const file = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
+  // The largest new profile is the main thread's (tsx's loader thread writes a small one too).
+  const file = readdirSync(dir)
+    .filter((f) => !before.has(f) && f.endsWith('.cpuprofile'))
+    .sort((a, b) => statSync(path.join(dir, b)).size - statSync(path.join(dir, a)).size)[0];
   if (!file) throw new Error('no profile written');
   const prof = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Profile;
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
