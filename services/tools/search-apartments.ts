@@ -40,7 +40,10 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     'conditioning, balcony, elevator, ground floor, self check-in, deals_only, min_rating/guest_rating, and a point ' +
     'with near_latitude/near_longitude/near_radius_miles (a true circle, default 5 miles). sort_by price_asc (default), ' +
     'price_desc, availability, newest, rating_desc. Pages of per_page (default 25, max 40) with total_count and ' +
-    'total_pages. Dates are start_date/end_date; check_in/check_out are refused.',
+    'total_pages (a very deep price-sorted dated page is refused as search_too_broad: pass min_price at the last price ' +
+    'shown to go further). Up to 5 hero photos of the page come as embedded images (include_hero_images: false ' +
+    'omits them). Dates are start_date/end_date; check_in/check_out are refused. For a map or a point of interest ' +
+    'use search_apartments_on_map; to compare buildings use search_properties_tool.',
   inputSchema,
   outputSchema: searchOutputSchema,
   annotations: READ_ONLY,
