@@ -77,8 +77,11 @@ export function toHomeDocument(
   const hero = heroPhoto(home, property);
   const flexTiers = offeredTiers(home).map((t) => t.committed_nights);
   const starts = stayStarts(home, today);
+  // The overview's rule (spec: "Windows shorter than their own minimum are omitted"): a window whose
+  // nights are fewer than its start date's minimum is left out, even when a later move-in with a
+  // smaller minimum fits (the compact form cannot say so; the apartment read shows it).
   const windows: WindowDocument[] = availability.bookable_windows
-    .filter((w) => w.fits_minimum_stay)
+    .filter((w) => w.fits_minimum_stay && (w.nights === null || w.nights >= w.minimum_nightly_stay))
     .map((w) => ({
       s: w.start_date,
       ...(w.end_date !== null ? { e: w.end_date } : {}),

@@ -11,10 +11,17 @@ import type { MarketRecord } from '../kernel/inventory/records';
 const placeSlug = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
 export const locationProperties = {
-  market: { ...placeSlug, description: 'A display-city slug (preferred) or a market slug, from list_markets_tool.' },
+  market: {
+    ...placeSlug,
+    description:
+      'A display-city slug or a market slug, from list_markets_tool. A slug that names a market covers the whole market ' +
+      '(even when its main city has the same slug): use scope.display_city for that city alone.',
+  },
   scope: {
     type: 'object',
-    description: 'Alternative to market: set exactly one of display_city (a city slug) or market (a market or city slug).',
+    description:
+      'Alternative to market: set exactly one of display_city (a city slug: that city alone) or market (a market or city ' +
+      'slug, as the market argument).',
     properties: { display_city: placeSlug, market: placeSlug },
     minProperties: 1,
     maxProperties: 1,
@@ -39,6 +46,12 @@ export async function resolveLocation(deps: Deps, args: LocationArgs): Promise<R
       'invalid_parameters',
       'A location is required: pass market (a display-city or market slug from list_markets_tool), or scope.display_city / scope.market.',
     );
+  }
+  // A slug naming a market means the whole market (most markets share their slug with their main
+  // city: "boston" the metro, "boston" the city); scope.display_city is how to ask for the city.
+  if (cityOnly === undefined) {
+    const whole = await deps.markets.bySlug(slug);
+    if (whole) return { market: whole, city: null };
   }
   const market = await deps.markets.containing(slug);
   const city = market?.cities.find((c) => c.slug === slug) ?? null;

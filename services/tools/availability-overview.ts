@@ -13,6 +13,7 @@ import { rangeSchema } from './apartment-output';
 import { placeSchema } from './output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 import { badRequest } from '../kernel/errors';
+import { sharedFiltersOf } from './search-args';
 
 /** The shared filters the overview takes: all but those marked (S) (spec: "Shared filter arguments"). */
 const { near_latitude, near_longitude, near_radius_miles, ...overviewFilters } = sharedFilterProperties;
@@ -149,8 +150,8 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
     if (page * perPage > OVERVIEW_MAX_DEPTH) {
       throw badRequest('invalid_parameters', `page × per_page reaches past apartment ${OVERVIEW_MAX_DEPTH.toLocaleString('en-US')}; narrow the search with filters (a city, bedrooms, nights) or page with a larger per_page.`);
     }
-    const { market, scope, min_price, max_price, sort_by, include_ranges, nights, page: _p, per_page: _pp, ...filters } = args;
-    void market; void scope; void _p; void _pp;
+    const { min_price, max_price, sort_by, include_ranges, nights } = args;
+    const filters = sharedFiltersOf(args);
     const res = await deps.es.search<HomeDocument>({
       index: deps.config.homesAlias,
       ...buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),

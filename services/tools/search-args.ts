@@ -92,7 +92,18 @@ export function ratingThreshold(args: SearchArgs): number | null {
   return numeric === null ? bucket : Math.max(bucket, numeric);
 }
 
+/**
+ * The shared filters of a search or overview, with the lower bounds not above the upper ones (a
+ * reversed range is a mistake to say, not an empty answer to give).
+ */
 export function sharedFiltersOf(args: object): SharedFilters {
+  const a = args as { min_price?: number; max_price?: number; min_bedrooms?: number; max_bedrooms?: number };
+  if (a.min_price !== undefined && a.max_price !== undefined && a.min_price > a.max_price) {
+    throw badRequest('invalid_parameters', `min_price ${a.min_price} is above max_price ${a.max_price}.`);
+  }
+  if (a.min_bedrooms !== undefined && a.max_bedrooms !== undefined && a.min_bedrooms > a.max_bedrooms) {
+    throw badRequest('invalid_parameters', `min_bedrooms ${a.min_bedrooms} is above max_bedrooms ${a.max_bedrooms}.`);
+  }
   const filters: Record<string, unknown> = {};
   for (const key of Object.keys(sharedFilterProperties)) {
     const value = (args as Record<string, unknown>)[key];
@@ -103,14 +114,12 @@ export function sharedFiltersOf(args: object): SharedFilters {
 
 export async function readSearchParams(deps: Deps, args: SearchArgs, today: IsoDate): Promise<SearchParams> {
   const stay = readSearchStay(args, today);
-  if (args.min_price !== undefined && args.max_price !== undefined && args.min_price > args.max_price) {
-    throw badRequest('invalid_parameters', `min_price ${args.min_price} is above max_price ${args.max_price}.`);
-  }
+  const filters = sharedFiltersOf(args);
   const shown = displayUnit(stay);
   const location = await resolveLocation(deps, args);
   return {
     location,
-    filters: sharedFiltersOf(args),
+    filters,
     stay,
     price: displayLimits(args.min_price, args.max_price, args.price_unit ?? shown, shown),
     minRating: ratingThreshold(args),

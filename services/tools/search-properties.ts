@@ -98,9 +98,6 @@ export function buildingRatingThreshold(args: BuildingArgs): number | null {
 
 export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: IsoDate): Promise<BuildingQuery> {
   const stay = readBuildingStay(args, today);
-  if (args.min_price !== undefined && args.max_price !== undefined && args.min_price > args.max_price) {
-    throw badRequest('invalid_parameters', `min_price ${args.min_price} is above max_price ${args.max_price}.`);
-  }
   const filters = sharedFiltersOf(args);
   return {
     location: await resolveLocation(deps, args),

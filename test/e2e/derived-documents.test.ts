@@ -115,3 +115,35 @@ describe('the tool server under malformed JSON-RPC', () => {
     expect(statuses.length).toBe(200);
   });
 });
+
+describe('the tool server under requests whose params do not fit their method', () => {
+  it.each([
+    ['tools/call without params', '{"jsonrpc":"2.0","id":7,"method":"tools/call"}'],
+    ['tools/call with a numeric name', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":42}}'],
+    ['tools/call with array arguments', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_markets_tool","arguments":[]}}'],
+    ['resources/read without a uri', '{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{}}'],
+  ])('answers %s with -32602 Invalid params in one line, never a validator dump', async (_what, body) => {
+    const res = await fetch(`${fx.url}/mcp/public`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { id: number; error: { code: number; message: string } };
+    expect(answer.id).toBe(7);
+    expect(answer.error.code).toBe(-32602);
+    expect(answer.error.message).toMatch(/^Invalid params for (tools\/call|resources\/read): .* expected params \{/);
+    expect(answer.error.message).not.toMatch(/[\n[{]"|invalid_type|"code"/);
+  });
+
+  it('still answers the well-formed members of a batch', async () => {
+    const res = await fetch(`${fx.url}/mcp/public`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '[{"jsonrpc":"2.0","id":1,"method":"tools/call"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_policies_faq_tool","arguments":{"topic":"pets"}}}]',
+    });
+    const answers = (await res.json()) as Array<{ id: number; error?: { code: number }; result?: { structuredContent: { entries: unknown[] } } }>;
+    expect(answers.find((a) => a.id === 1)?.error?.code).toBe(-32602);
+    expect(answers.find((a) => a.id === 2)?.result?.structuredContent.entries).toHaveLength(1);
+  });
+});

@@ -124,11 +124,12 @@ describe('HTTP transport rules', () => {
     expect(((await res.json()) as any).error.code).toBe('method_not_allowed');
   });
 
-  it('answers GET and DELETE on /mcp/public with 405 and Allow: POST', async () => {
-    for (const method of ['GET', 'DELETE']) {
+  it('answers GET, DELETE, PUT and PATCH on /mcp/public with a JSON 405 and Allow: POST', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
       const res = await fetch(fx.url + '/mcp/public', { method });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
+      expect(res.headers.get('content-type')).toMatch(/application\/json/);
     }
   });
 

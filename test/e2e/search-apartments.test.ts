@@ -92,6 +92,23 @@ describe('location arguments', () => {
     expect(byMarket.total_count).toBeGreaterThan(byCity.total_count);
   });
 
+  it('a slug naming both a market and its main city means the whole market; scope.display_city asks for the city', async () => {
+    const shared = world.markets.find((m) => m.cities.some((c) => c.slug === m.slug) && m.cities.length > 1)!;
+    expect(shared).toBeDefined();
+    for (const args of [{ market: shared.slug }, { scope: { market: shared.slug } }]) {
+      const whole = (await call('search_apartments_tool', { ...args, per_page: 1, include_hero_images: false })).structuredContent as Home;
+      expect(whole.display_city).toBeNull();
+      expect(whole.total_count).toBe(expectedResults(world, { market: shared.slug }).length);
+    }
+    const cityOnly = (await call('search_apartments_tool', { scope: { display_city: shared.slug }, per_page: 1, include_hero_images: false })).structuredContent as Home;
+    expect(cityOnly.display_city.slug).toBe(shared.slug);
+    expect(cityOnly.total_count).toBe(expectedResults(world, { scope: { display_city: shared.slug } }).length);
+    expect(cityOnly.total_count).toBeLessThan(expectedResults(world, { market: shared.slug }).length);
+    // What market-info counts for the slug is what the search returns.
+    const info = (await fx.get(`/api/public/market-info?market=${shared.slug}`)).body;
+    expect(info.inventory_count).toBe(expectedResults(world, { market: shared.slug }).length);
+  });
+
   it('takes scope.display_city over scope.market over market', async () => {
     const other = world.markets.find((m) => m.slug !== market)!;
     const a = (await call('search_apartments_tool', { market: other.slug, scope: { display_city: city }, include_hero_images: false })).structuredContent as Home;
@@ -221,8 +238,19 @@ describe('price limits and price_unit (rule 2)', () => {
     }
   });
 
-  it('refuses a min_price above max_price, and a limit past any rent (never a 5xx)', async () => {
+  it('refuses a min_price above max_price, bedrooms above max_bedrooms, and a limit past any rent (never a 5xx)', async () => {
     expect((await get(`market=${market}&min_price=3000&max_price=2000`)).body.error.code).toBe('invalid_parameters');
+    const beds = await get(`market=${market}&bedrooms=2&max_bedrooms=1`);
+    expect(beds.status).toBe(400);
+    expect(beds.body.error.message).toBe('bedrooms 2 is above max_bedrooms 1.');
+    // GET errors name the GET parameters; the tool server's name the tool arguments.
+    const noStart = await get(`market=${market}&check_out=${d(30)}`);
+    expect(noStart.status).toBe(400);
+    expect(noStart.body.error.message).toMatch(/check_in/);
+    expect(noStart.body.error.message).not.toMatch(/start_date|end_date/);
+    expect(errorOf(await call('search_apartments_tool', { market, end_date: d(30) })).message).toMatch(/start_date/);
+    expect(errorOf(await call('availability_overview_tool', { market, min_price: 3000, max_price: 2000 })).code).toBe('invalid_parameters');
+    expect(errorOf(await call('search_properties_tool', { market, min_bedrooms: 3, max_bedrooms: 1 })).code).toBe('invalid_parameters');
     const huge = await get(`market=${market}&check_in=${d(5)}&check_out=${d(9)}&max_price=99999999999&price_unit=per_night`);
     expect(huge.status).toBe(400);
     expect(huge.body.error.code).toBe('invalid_parameters');

@@ -79,8 +79,11 @@ export function busiestCity(world: World): { city: string; market: string } {
 /** The place named by the location arguments: precedence scope.display_city, scope.market, market. */
 export function placeOf(world: World, args: ModelArgs): { market: string; city: string | null } {
   const slug = (args.scope?.display_city ?? args.scope?.market ?? args.market) as string;
-  const market = world.markets.find((m) => m.slug === slug || m.cities.some((c) => c.slug === slug))!;
-  return { market: market.slug, city: market.cities.some((c) => c.slug === slug) ? slug : null };
+  // A slug that names a market means the whole market, unless it is passed as scope.display_city.
+  const whole = args.scope?.display_city === undefined ? world.markets.find((m) => m.slug === slug) : undefined;
+  if (whole) return { market: whole.slug, city: null };
+  const market = world.markets.find((m) => m.cities.some((c) => c.slug === slug))!;
+  return { market: market.slug, city: slug };
 }
 
 function flagsHold(m: ModelHome, args: ModelArgs, today: IsoDate): boolean {

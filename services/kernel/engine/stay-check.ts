@@ -142,9 +142,10 @@ export function checkStay(home: HomeRecord, stay: StayRequest, pets: Pets, today
       ? unavailable(noNightsSentence())
       : (checkFlexTier(home, stay.committed_nights) ?? unavailable(noNightsSentence()));
   }
+  // An unoffered tier first: it holds for every date, so a calendar reason would send the guest to other dates in vain.
   const verdict =
+    (stay.kind === 'flex' ? checkFlexTier(home, stay.committed_nights) : null) ??
     checkCalendar(home, stay, today) ??
-    checkPets(home, pets) ??
-    (stay.kind === 'flex' ? checkFlexTier(home, stay.committed_nights) : null);
+    checkPets(home, pets);
   return verdict ?? { available: true };
 }

@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Deps } from '../../deps';
-import { badRequest } from '../../kernel/errors';
+import { ApiError, badRequest } from '../../kernel/errors';
 import { invokeTool } from '../../tools/invoke';
 import type { AnyTool, GetRoute } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';
@@ -37,6 +37,22 @@ export function queryToArgs(
   return args;
 }
 
+/**
+ * A GET caller's error in the GET parameter names: "check_in", not the tool's "start_date" (the
+ * tool names appear in the rules the handlers share). Only whole words that are renamed change.
+ */
+export function inGetNames(route: GetRoute): (err: ApiError) => ApiError {
+  const toGet = new Map<string, string>();
+  for (const [getName, toolName] of Object.entries(route.renames ?? {})) toGet.set(toolName, getName);
+  for (const [param, toolName] of Object.entries(route.pathParams ?? {})) toGet.set(toolName, param);
+  if (toGet.size === 0) return (err) => err;
+  const words = new RegExp(`\\b(${[...toGet.keys()].join('|')})\\b`, 'g');
+  return (err) => {
+    const message = err.message.replace(words, (w) => toGet.get(w) ?? w);
+    return message === err.message ? err : new ApiError(err.code, message, err.status, err.headers);
+  };
+}
+
 export function getRoutes(tools: readonly AnyTool[], validators: Validators, deps: Deps): Router {
   const router = new Router();
   for (const tool of tools) {
@@ -44,10 +60,14 @@ export function getRoutes(tools: readonly AnyTool[], validators: Validators, dep
     if (!route) continue;
     const validate = validators.coercing.get(tool.name);
     if (!validate) throw new Error(`no validator for ${tool.name}`);
+    const speakGet = inGetNames(route);
     router.get(route.path, async (ctx) => {
       const args = queryToArgs(route, ctx.query, ctx.params as Record<string, string>);
-      const result = await invokeTool(tool, validate, args, deps);
-      ctx.body = result.data;
+      try {
+        ctx.body = (await invokeTool(tool, validate, args, deps)).data;
+      } catch (err) {
+        throw err instanceof ApiError ? speakGet(err) : err;
+      }
     });
   }
   return router;

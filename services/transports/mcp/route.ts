@@ -13,6 +13,7 @@ import type { AnyTool } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';
 import type { RateLimits } from '../rate-limit';
 import { createMcpServer } from './server';
+import { invalidParamsError } from './request-params';
 
 export const MCP_PATH = '/mcp/public';
 
@@ -43,6 +44,8 @@ export function mountMcp(
   };
   router.get(MCP_PATH, notAllowed);
   router.delete(MCP_PATH, notAllowed);
+  router.put(MCP_PATH, notAllowed);
+  router.patch(MCP_PATH, notAllowed);
 
   const loadImages = async (images: { photoId: string; meta: Record<string, unknown> }[]) => {
     const out = [];
@@ -73,6 +76,12 @@ export function mountMcp(
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
+      const deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        const refused = invalidParamsError(message);
+        if (refused) void transport.send(refused);
+        else deliver?.(message, extra);
+      };
       const response = await transport.handleRequest(webRequest(ctx), { parsedBody: body });
       ctx.status = response.status;
       response.headers.forEach((value, name) => ctx.set(name, value));

@@ -170,4 +170,12 @@ describe('checkStay: Flex stays', () => {
       unavailable_reason: 'This apartment does not offer a Flex commitment of 270 nights; offered commitments: 180 nights, 365 nights.',
     });
   });
+
+  it('names the unoffered tier, not a calendar block, when both stand in the way (no other date would help)', () => {
+    const reserved = makeHome({ flex_eligible: false, calendar: [openRange('2027-01-01', '2027-03-01'), closedRange('2027-03-01', '2028-01-01', 'reserved')] });
+    expect(checkStay(reserved, flex('2027-01-01', 180), NO_PETS, TODAY)).toEqual({
+      available: false,
+      unavailable_reason: 'This apartment does not accept Flex stays.',
+    });
+  });
 });
