@@ -26,8 +26,9 @@ export function embeddedHeroes(result: ToolResultPayload): Map<string, string> {
   return out;
 }
 
+/** The all-in price; shown with display_price_label ("per month for 2 months"), which already names the unit. */
 export function formatPrice(home: SearchHome): string {
-  return `$${home.display_price_with_discount.toLocaleString('en-US')}${home.duration_label}`;
+  return `$${home.display_price_with_discount.toLocaleString('en-US')}`;
 }
 
 export function homeFacts(home: SearchHome): string {
