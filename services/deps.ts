@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from './kernel/logger';
 import type { Collections } from './kernel/store/collections';
 import type { AggregateCache } from './markets/aggregate-cache';
+import type { BuildingRecords } from './search/building-records';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
 
@@ -18,6 +19,8 @@ export interface Deps {
   markets: MarketDirectory;
   /** Market-wide aggregations (market filters, market info), cached the same way. */
   aggregates: AggregateCache;
+  /** Building records for the building search's cards, cached the same way. */
+  buildings: BuildingRecords;
   /** Policy entries, cached the same way. */
   policies: PolicyCache;
   log: Logger;

@@ -9,6 +9,7 @@ import { createEsClient } from './kernel/store/es-client';
 import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
 import { AggregateCache } from './markets/aggregate-cache';
+import { BuildingRecords } from './search/building-records';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';
@@ -44,6 +45,7 @@ export async function startService(
     db: mongo.db,
     markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
     aggregates: new AggregateCache(config.cacheTtlMs),
+    buildings: new BuildingRecords(mongo.collections, config.cacheTtlMs),
     policies: new PolicyCache(mongo.collections, config.cacheTtlMs),
     log,
     clock: () => new Date(),

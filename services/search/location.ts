@@ -40,7 +40,8 @@ export interface ResolvedLocation {
 /** The place a search covers; a 400 when none is named, a 404 when the slug is unknown. */
 export async function resolveLocation(deps: Deps, args: LocationArgs): Promise<ResolvedLocation> {
   const cityOnly = args.scope?.display_city;
-  const slug = cityOnly ?? args.scope?.market ?? args.market;
+  // Slugs are lower-case: "Boston " is read as "boston" rather than refused.
+  const slug = (cityOnly ?? args.scope?.market ?? args.market)?.trim().toLowerCase();
   if (slug === undefined) {
     throw badRequest(
       'invalid_parameters',

@@ -8,7 +8,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { Deps } from '../deps';
-import type { IsoDate, PropertyRecord } from '../kernel/inventory/records';
+import type { IsoDate } from '../kernel/inventory/records';
 import type { HomeDocument } from '../kernel/store/home-document';
 import { shapeCard, type OtherDates, type OtherDatesUnit, type PricedUnit, type PropertyCard, type UnitDocument } from './building-cards';
 import {
@@ -84,12 +84,7 @@ export async function searchBuildings(
   }
   if (ids.length === 0) return { cards: [], totalProperties, totalHomes, stats: stats() };
 
-  const [units, other, properties] = await Promise.all([
-    pageUnits(search, filter, ids),
-    otherDates(search, q, ids),
-    deps.mongo.properties.find({ _id: { $in: ids } }).toArray(),
-  ]);
-  const byId = new Map<string, PropertyRecord>(properties.map((r) => [r._id, r]));
+  const [units, other, byId] = await Promise.all([pageUnits(search, filter, ids), otherDates(search, q, ids), deps.buildings.many(ids)]);
   const ctx = { publicBaseUrl: deps.config.publicBaseUrl, near: nearPoint(q.filters) };
   const cards = ids.flatMap((id) => {
     const property = byId.get(id);

@@ -44,6 +44,15 @@ const outputSchema = {
     start_date: { type: 'string' },
     end_date: { type: 'string' },
     warning: { type: 'string', description: 'Present only when a sent value was dropped as invalid (an unreadable phone).' },
+    requested_stay: {
+      type: 'object',
+      description:
+        'With a home and dates: whether that stay can be booked. When it cannot, the intent is still saved but checkout_url ' +
+        'leaves the dates out; tell the guest, and find bookable dates with get_apartment_tool or get_quote_tool.',
+      properties: { available: { type: 'boolean' }, unavailable_reason: { type: 'string' } },
+      required: ['available'],
+      additionalProperties: false,
+    },
   },
   required: ['checkout_url', 'intent_id', 'email'],
   additionalProperties: false,
@@ -87,6 +96,7 @@ export const bookingIntentTool = defineTool<FromSchema<typeof inputSchema>, Inte
       throw badRequest('invalid_parameters', 'Dates need the apartment they are for: pass home_slug with start_date and end_date.');
     }
     let prefill: LinkDates | null = null;
+    let requested: IntentResult['requested_stay'] | null = null;
     let link = deps.config.checkoutBaseUrl;
     if (args.home_slug !== undefined) {
       const { home } = await loadHome(deps, args.home_slug);
@@ -94,8 +104,12 @@ export const bookingIntentTool = defineTool<FromSchema<typeof inputSchema>, Inte
         const tier = checkFlexTier(home, dates.stay.committed_nights);
         if (tier && !tier.available) throw badRequest('tier_not_offered', `${tier.unavailable_reason} Check get_flex_options_tool for "${home.slug}".`);
       }
-      // A stay that cannot be booked is still recorded; only its link leaves the dates out.
-      if (dates.kind === 'stay' && checkStay(home, dates.stay, { cats: 0, dogs: 0 }, today).available) prefill = dates.stay;
+      // A stay that cannot be booked is still recorded; its link leaves the dates out, and the answer says why.
+      if (dates.kind === 'stay') {
+        const check = checkStay(home, dates.stay, { cats: 0, dogs: 0 }, today);
+        requested = check.available ? { available: true } : { available: false, unavailable_reason: check.unavailable_reason };
+        if (check.available) prefill = dates.stay;
+      }
       link = reservationLink(deps.config.checkoutBaseUrl, home.slug, prefill);
     }
     const saved = await saveIntent(
@@ -121,6 +135,7 @@ export const bookingIntentTool = defineTool<FromSchema<typeof inputSchema>, Inte
         ...(args.home_slug !== undefined ? { home_slug: args.home_slug } : {}),
         ...(args.start_date !== undefined ? { start_date: args.start_date } : {}),
         ...(args.end_date !== undefined ? { end_date: args.end_date } : {}),
+        ...(requested ? { requested_stay: requested } : {}),
         ...(args.phone !== undefined && phone === null
           ? { warning: 'The phone number could not be read and was not saved; the intent was saved without it.' }
           : {}),

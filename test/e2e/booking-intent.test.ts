@@ -127,9 +127,13 @@ describe('booking_intent_tool stays', () => {
     const { home, bookable, blocked } = stays();
     const ok = await saved({ email: 'stay-ok@example.com', home_slug: home.slug, start_date: bookable.start, end_date: bookable.end, guest_consent: true });
     expect(ok.checkout_url).toBe(`${fx.config.checkoutBaseUrl}/${home.slug}?start_date=${bookable.start}&end_date=${bookable.end}`);
-    expect(ok).toMatchObject({ home_slug: home.slug, start_date: bookable.start, end_date: bookable.end });
+    expect(ok).toMatchObject({ home_slug: home.slug, start_date: bookable.start, end_date: bookable.end, requested_stay: { available: true } });
     const no = await saved({ email: 'stay-blocked@example.com', home_slug: home.slug, start_date: blocked.start, end_date: blocked.end, guest_consent: true });
     expect(no.checkout_url).toBe(`${fx.config.checkoutBaseUrl}/${home.slug}`);
+    // The answer says the stay cannot be booked, with the quote's reason, so an agent does not promise pre-filled dates.
+    const quote = (await fx.get(`/api/public/homes/${home.slug}/quote?check_in=${blocked.start}&check_out=${blocked.end}`)).body;
+    expect(no.requested_stay).toEqual({ available: false, unavailable_reason: quote.unavailable_reason });
+    expect(no.warning).toBeUndefined();
     const record = await fx.mongo.collections.bookingIntents.findOne({ email: 'stay-blocked@example.com' });
     expect(record).toMatchObject({ home_slug: home.slug, start_date: blocked.start, end_date: blocked.end });
   });

@@ -70,3 +70,19 @@ describe('MongoDB reads on the request path', () => {
     expect(reads.map(scanOf).filter(Boolean)).toEqual([]);
   });
 });
+
+describe('building records on the building search path', () => {
+  it('are read once for a page and then served from the cache (CACHE_TTL_SECONDS) while the cards stay the same', async () => {
+    const client = await fx.mcp();
+    const home = (await fx.mongo.collections.homes.findOne({ slug: source.slug() }))!;
+    const args = { market: home.market_slug, per_page: 5 };
+    const propertyReads = () => commands.filter((e) => e.commandName === 'find' && (e.command as Record<string, unknown>).find === 'properties').length;
+    commands.length = 0;
+    const first = await client.callTool({ name: 'search_properties_tool', arguments: args });
+    const afterFirst = propertyReads();
+    const second = await client.callTool({ name: 'search_properties_tool', arguments: args });
+    expect(second.structuredContent).toEqual(first.structuredContent);
+    expect(propertyReads()).toBe(afterFirst);
+    expect((first.structuredContent as { properties: unknown[] }).properties.length).toBeGreaterThan(0);
+  });
+});

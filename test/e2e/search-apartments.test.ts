@@ -90,6 +90,10 @@ describe('location arguments', () => {
     expect(byCity.total_count).toBe(expectedResults(world, { market: city }).length);
     expect(byMarket.total_count).toBe(expectedResults(world, { market }).length);
     expect(byMarket.total_count).toBeGreaterThan(byCity.total_count);
+    // Slugs are read lower-case and trimmed.
+    const shouted = (await get(`market=${encodeURIComponent(` ${city.toUpperCase()} `)}&per_page=40`)).body;
+    expect(shouted.display_city.slug).toBe(city);
+    expect(shouted.total_count).toBe(byCity.total_count);
   });
 
   it('a slug naming both a market and its main city means the whole market; scope.display_city asks for the city', async () => {
