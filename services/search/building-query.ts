@@ -22,6 +22,7 @@ export interface BuildingQuery {
   sort: BuildingSort;
   /** Further clauses a relaxed search adds (buildings already shown, a set of cities). */
   extra?: readonly estypes.QueryDslQueryContainer[];
+  /** Most units the search may price (config SEARCH_MAX_PRICED), as for the apartment search. */
   maxPriced?: number;
 }
 
