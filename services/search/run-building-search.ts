@@ -2,9 +2,10 @@
  * Runs one building search (spec: "search_properties_tool"): the units are the matches of an
  * apartment search (ExactSearch, so a unit's price is its quote's), grouped by building in
  * Elasticsearch. Counts come from a terms aggregation; a page of buildings from collapse (ES
- * orders), a terms order on an exact indexed price (undated and Flex stays) or the price stream
- * (fixed stays); then the page's units, their open-at-other-dates siblings and the building
- * records. Nothing loads more than the page's buildings into Node.
+ * orders, sent beside the counts in one `_msearch`), a terms order on an exact indexed price
+ * (undated and Flex stays) or the price stream (fixed stays); then the page's units with their
+ * open-at-other-dates siblings (one `_msearch`) and the building records. Two round trips for an
+ * order ES applies; nothing loads more than the page's buildings into Node.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { Deps } from '../deps';
@@ -25,7 +26,7 @@ import { effectiveSort, isPriceSort, unitSearchParams, type BuildingQuery } from
 import { nearPoint } from './filters';
 import { ExactSearch, startsInPast } from './run-search';
 import { matchClauses, resultSource } from './search-body';
-import { totalOf, type SearchTransport } from './search-transport';
+import { totalOf, type SearchResponse, type SearchTransport } from './search-transport';
 
 export interface BuildingPage {
   cards: PropertyCard[];
@@ -62,7 +63,12 @@ export async function searchBuildings(
   const metric = isPriceSort(sort) ? priceMetric(q.stay) : null;
   const order = sort === 'price_desc' ? 'desc' : 'asc';
 
-  const counts = await search.send(countsBody(filter, metric ? { order, size: offset + size, metric } : undefined));
+  const countsRequest = countsBody(filter, metric ? { order, size: offset + size, metric } : undefined);
+  // An order ES applies by collapse: the page of buildings asked for beside the counts, in one round trip.
+  const collapsed = !metric && !isPriceSort(sort);
+  const [counts, collapsedPage] = collapsed
+    ? await search.sendAll([countsRequest, collapsedPageBody(filter, buildingSortClauses(sort, nearPoint(q.filters)), offset, size)])
+    : [await search.send(countsRequest), undefined];
   const aggs = (counts.aggregations ?? {}) as Record<string, unknown>;
   const buildings = aggs.buildings as TermsAgg;
   const unitsPerBuilding = new Map(buildings.buckets.map((b) => [b.key, b.doc_count]));
@@ -75,16 +81,14 @@ export async function searchBuildings(
   let ids: string[];
   if (metric) {
     ids = ((aggs.by_price as TermsAgg).buckets ?? []).slice(offset).map((b) => b.key);
-  } else if (isPriceSort(sort)) {
-    ids = await fixedStayPriceOrder(search, order, unitsPerBuilding, offset, size, totalHomes);
+  } else if (collapsedPage) {
+    ids = collapsedPage.hits.hits.map((h) => (h._source as HomeDocument).property_id);
   } else {
-    const near = nearPoint(q.filters);
-    const res = await search.send(collapsedPageBody(filter, buildingSortClauses(sort, near), offset, size));
-    ids = res.hits.hits.map((h) => (h._source as HomeDocument).property_id);
+    ids = await fixedStayPriceOrder(search, order, unitsPerBuilding, offset, size, totalHomes);
   }
   if (ids.length === 0) return { cards: [], totalProperties, totalHomes, stats: stats() };
 
-  const [units, other, byId] = await Promise.all([pageUnits(search, filter, ids), otherDates(search, q, ids), deps.buildings.many(ids)]);
+  const [[units, other], byId] = await Promise.all([unitsAndOtherDates(search, q, filter, ids), deps.buildings.many(ids)]);
   const ctx = { publicBaseUrl: deps.config.publicBaseUrl, near: nearPoint(q.filters) };
   const cards = ids.flatMap((id) => {
     const property = byId.get(id);
@@ -115,29 +119,40 @@ async function fixedStayPriceOrder(
   }
 }
 
-/** Every matching unit of the page's buildings, priced (the same prices as the apartment search). */
-async function pageUnits(search: ExactSearch, filter: estypes.QueryDslQueryContainer[], ids: readonly string[]): Promise<Map<string, PricedUnit[]>> {
+/**
+ * Every matching unit of the page's buildings, priced (the same prices as the apartment search), and
+ * their units open at other dates (none for an undated search): the first batch of units and the
+ * other dates in one round trip, further batches of units (over UNIT_BATCH) after it.
+ */
+async function unitsAndOtherDates(
+  search: ExactSearch,
+  q: BuildingQuery,
+  filter: estypes.QueryDslQueryContainer[],
+  ids: readonly string[],
+): Promise<[Map<string, PricedUnit[]>, Map<string, OtherDates>]> {
+  const source = resultSource(search.p);
+  const firstUnits = unitsBody(filter, ids, source);
+  const [unitsRes, otherRes] =
+    q.stay.kind === 'undated'
+      ? [await search.send(firstUnits), undefined]
+      : await search.sendAll([firstUnits, otherDatesBody(matchClauses({ ...search.p, stay: { kind: 'undated' }, price: { min: null, max: null } }), q.stay, ids)]);
   const byBuilding = new Map<string, PricedUnit[]>();
-  let after: estypes.SortResults | undefined;
-  for (;;) {
-    const res = await search.send(unitsBody(filter, ids, resultSource(search.p), after));
+  for (let res = unitsRes; ; ) {
     const docs = res.hits.hits.map((h) => h._source as UnitDocument);
     for (const found of search.priced(docs)) {
       const doc = found.doc as UnitDocument;
       byBuilding.set(doc.property_id, [...(byBuilding.get(doc.property_id) ?? []), { doc, priced: found.priced }]);
     }
-    if (res.hits.hits.length < UNIT_BATCH) return byBuilding;
-    after = res.hits.hits[res.hits.hits.length - 1].sort;
+    if (res.hits.hits.length < UNIT_BATCH) break;
+    res = await search.send(unitsBody(filter, ids, source, res.hits.hits[res.hits.hits.length - 1].sort));
   }
+  return [byBuilding, otherDatesOf(otherRes)];
 }
 
-/** Units of the page's buildings that meet every filter but the dates; none for an undated search. */
-async function otherDates(search: ExactSearch, q: BuildingQuery, ids: readonly string[]): Promise<Map<string, OtherDates>> {
+/** Units of the page's buildings that meet every filter but the dates, from the other-dates aggregation. */
+function otherDatesOf(res: SearchResponse | undefined): Map<string, OtherDates> {
   const found = new Map<string, OtherDates>();
-  if (q.stay.kind === 'undated') return found;
-  const base = matchClauses({ ...search.p, stay: { kind: 'undated' }, price: { min: null, max: null } });
-  const res = await search.send(otherDatesBody(base, q.stay, ids));
-  const agg = (res.aggregations as Record<string, unknown> | undefined)?.buildings as
+  const agg = (res?.aggregations as Record<string, unknown> | undefined)?.buildings as
     | { buckets: Array<TermsBucket & { soonest: { hits: { hits: Array<{ _source?: OtherDatesUnit }> } } }> }
     | undefined;
   for (const b of agg?.buckets ?? []) {

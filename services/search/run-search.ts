@@ -94,6 +94,12 @@ export class ExactSearch {
     return this.t.search(body);
   }
 
+  /** Several requests in one round trip (one `_msearch`), answered in order. */
+  sendAll(bodies: readonly estypes.SearchRequest[]): Promise<SearchResponse[]> {
+    this.stats.requests += 1;
+    return this.t.searchAll(bodies);
+  }
+
   /** The homes whose band straddles a price limit and whose exact price passes it (fixed stays with limits). */
   passingStraddlers(): Promise<string[] | undefined> {
     this.passing ??= this.findStraddlers();

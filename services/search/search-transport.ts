@@ -1,9 +1,11 @@
 /**
- * The one place an apartment search does I/O: it sends the bodies buildSearchBody made to the
- * homes alias (STYLE: Searchkit's transporter). A recorder sees each request, so the benchmark can
- * replay exactly what a search sent, straight to Elasticsearch.
+ * The one place an apartment or building search does I/O: it sends the bodies buildSearchBody and
+ * building-body.ts made to the homes alias (STYLE: Searchkit's transporter), one at a time or, when
+ * a step needs several views of the same set at once, together in one `_msearch` round trip. A
+ * recorder sees each round trip's bodies, so the benchmark can replay exactly what a search sent,
+ * straight to Elasticsearch.
  */
-import type { estypes } from '@elastic/elasticsearch';
+import { errors, type estypes } from '@elastic/elasticsearch';
 import type { EsClient } from '../kernel/store/es-client';
 import type { HomeDocument } from '../kernel/store/home-document';
 
@@ -11,13 +13,39 @@ export type SearchResponse = estypes.SearchResponse<HomeDocument>;
 
 export interface SearchTransport {
   search(body: estypes.SearchRequest): Promise<SearchResponse>;
+  /** Several searches in one round trip, answered in order; any one failing fails them all. */
+  searchAll(bodies: readonly estypes.SearchRequest[]): Promise<SearchResponse[]>;
 }
 
-export function esTransport(es: EsClient, index: string, record?: (body: estypes.SearchRequest) => void): SearchTransport {
+/** One round trip's bodies: a single search, or the searches of one `_msearch`. */
+export type RoundTrip = readonly estypes.SearchRequest[];
+
+/** The `_msearch` lines of some bodies: an empty header (the index is the request's) before each. */
+export function msearchLines(bodies: RoundTrip): estypes.MsearchRequestItem[] {
+  return bodies.flatMap((b) => [{}, b as estypes.MsearchMultisearchBody]);
+}
+
+/** Sends one round trip as recorded: a search, or an `_msearch` of several (what the bench replays). */
+export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip): Promise<SearchResponse[]> {
+  if (bodies.length === 1) return [await es.search<HomeDocument>({ index, ...bodies[0] })];
+  const res = await es.msearch<HomeDocument>({ index, searches: msearchLines(bodies) }, { meta: true });
+  return res.body.responses.map((r) => {
+    // A failed search fails the round trip as a single search would (the same error type, e.g. a missing index).
+    if ('error' in r) throw new errors.ResponseError({ ...res, body: r, statusCode: r.status });
+    return r as SearchResponse;
+  });
+}
+
+export function esTransport(es: EsClient, index: string, record?: (trip: RoundTrip) => void): SearchTransport {
   return {
     search(body) {
-      record?.(body);
+      record?.([body]);
       return es.search<HomeDocument>({ index, ...body });
+    },
+    searchAll(bodies) {
+      if (bodies.length === 0) return Promise.resolve([]);
+      record?.(bodies);
+      return sendRoundTrip(es, index, bodies);
     },
   };
 }

@@ -3,13 +3,12 @@
  * search, shape each home and the envelope (spec: "Search result", "search_apartments_on_map":
  * identical filters and per-apartment fields).
  */
-import type { estypes } from '@elastic/elasticsearch';
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
 import { nearPoint } from '../search/filters';
 import { flexSearchUrl, shapeResult, type SearchResultItem } from '../search/result-shape';
 import { searchHomes, type SearchStats } from '../search/run-search';
-import { esTransport } from '../search/search-transport';
+import { esTransport, type RoundTrip } from '../search/search-transport';
 import { readSearchParams, type SearchArgs } from './search-args';
 
 export interface SearchAnswer {
@@ -33,7 +32,7 @@ export async function answerSearch(
   today: IsoDate,
   offset: number,
   size: number,
-  record?: (body: estypes.SearchRequest) => void,
+  record?: (trip: RoundTrip) => void,
 ): Promise<SearchAnswer> {
   const params = await readSearchParams(deps, args, today);
   const near = nearPoint(params.filters);

@@ -27,6 +27,12 @@ export interface LoadResult {
 export const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/** BENCH_SHAPES=flex,overview: only the rows whose title holds one of the words are measured (all when unset). */
+export function measured(title: string): boolean {
+  const words = process.env.BENCH_SHAPES?.split(',').filter(Boolean) ?? [];
+  return words.length === 0 || words.some((w) => title.toLowerCase().includes(w.toLowerCase()));
+}
+
 export async function runLoad(
   baseUrl: string,
   next: () => Probe,

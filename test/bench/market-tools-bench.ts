@@ -8,7 +8,7 @@ import { buildMarketFiltersBody } from '../../services/tools/get-market-filters'
 import { buildMarketInfoBody } from '../../services/tools/get-market-info';
 import { buildOverviewBody } from '../../services/search/overview-query';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
-import { runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
+import { measured, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 
 let rpc = 0;
@@ -35,7 +35,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
     const homes = await ctx.mongo.homes.find({ slug: { $in: slugs } }).toArray();
     await ctx.mongo.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray();
   };
-  const shapes: Array<{ title: string; service: () => Probe; es?: () => estypes.SearchRequest; store?: () => Promise<void> }> = [
+  const shapes: Array<{ title: string; service: () => Probe; es?: () => estypes.SearchRequest; store?: () => Promise<void>; floor?: () => Probe }> = [
     {
       // The same city and page through the service and straight to ES (the tool's default sort).
       title: 'availability overview of a city, a page of 50',
@@ -48,6 +48,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
         const m = cityMarket.get(city)!;
         return buildOverviewBody({ location: { market: m, city: m.cities.find((c) => c.slug === city)! }, filters: {}, sort: 'availability', page, perPage: 50 });
       },
+      floor: () => ({ method: 'POST', path: '/es', body: JSON.stringify([[shapes[0].es!()]]) }),
     },
     {
       title: 'market filters',
@@ -64,6 +65,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
       title: 'compare 3 apartments (MongoDB only)',
       service: () => mcp('compare_apartments_tool', { home_slugs: [ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()] }),
       store: compareReads,
+      floor: () => ({ method: 'POST', path: '/compare', body: JSON.stringify([ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()]) }),
     },
   ];
   ctx.say('## Market tools and the availability overview (service, and the same ES requests sent straight to ES)');
@@ -71,11 +73,14 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
   ctx.say(TABLE_HEAD[0]);
   ctx.say(TABLE_HEAD[1]);
   for (const shape of shapes) {
+    if (!measured(shape.title)) continue;
     for (const connections of [1, 16]) {
       ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad((await ctx.service()).url, shape.service, { connections, seconds })));
       if (shape.es) ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esLoad(ctx, shape.es, connections, seconds)));
       if (shape.store) ctx.say(row(`${shape.title}, MongoDB alone, c=${connections}`, await storeLoad(shape.store, connections, seconds)));
     }
+    // The floor: the same store calls behind a bare Node server (floor-server.ts), at the target's concurrency.
+    if (shape.floor) ctx.say(row(`${shape.title}, bare Node proxy, c=16`, await runLoad((await ctx.floor()).url, shape.floor, { connections: 16, seconds })));
   }
   ctx.say('');
 }

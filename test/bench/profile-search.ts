@@ -39,7 +39,7 @@ async function main(): Promise<void> {
       return {
         method: 'POST',
         path: '/mcp/public',
-        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'availability_overview_tool', arguments: { market: markets[i % markets.length], page: 1 + (i % 3) } } }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'availability_overview_tool', arguments: { market: process.env.OV_MARKET ?? markets[i % markets.length], page: 1 + (i % 3) } } }),
       };
     }
     const start = addDays(today, 1 + ((i * 37) % 300));

@@ -89,11 +89,16 @@ async function main(): Promise<void> {
   const svc = await startService(config);
   const sample = sampleInventory({ seed: DEMO_SEED, homes: o.homes, today });
   let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
+  let floor: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   const ctx: BenchContext = {
     config, deps: svc.deps, es, mongo: mongo.collections, homes: o.homes, today, sample, say,
     async service() {
       service ??= await startServiceProcess(serviceEnv);
       return service;
+    },
+    async floor() {
+      floor ??= await startServiceProcess(serviceEnv, [], { script: 'test/bench/floor-server.ts', readyPath: '/' });
+      return floor;
     },
   };
   try {
@@ -103,6 +108,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await service?.close();
+    await floor?.close();
     await svc.close();
     await mongo.close();
     await es.close();

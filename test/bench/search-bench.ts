@@ -11,8 +11,8 @@ import { answerSearch } from '../../services/tools/search-common';
 import type { SearchArgs } from '../../services/tools/search-args';
 import { readBuildingQuery, type BuildingArgs } from '../../services/tools/search-properties';
 import { searchBuildings } from '../../services/search/run-building-search';
-import { esTransport } from '../../services/search/search-transport';
-import { percentile, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
+import { esTransport, sendRoundTrip, type RoundTrip } from '../../services/search/search-transport';
+import { measured, percentile, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 
 /** Distinct queries per shape: the load cycles through them. */
@@ -20,7 +20,8 @@ const QUERIES_PER_SHAPE = 200;
 
 interface Captured {
   args: SearchArgs | BuildingArgs;
-  requests: estypes.SearchRequest[];
+  /** The round trips it sent to Elasticsearch, in order: one search, or the searches of one `_msearch`. */
+  requests: RoundTrip[];
   priced: number;
 }
 
@@ -36,8 +37,8 @@ const mcpProbe = (args: BuildingArgs): Probe => ({
 
 /** One sampled query of a shape, run in-process once to record the ES requests it sends. */
 async function capture(ctx: BenchContext, shape: Shape): Promise<Captured> {
-  const requests: estypes.SearchRequest[] = [];
-  const record = (b: estypes.SearchRequest) => requests.push(b);
+  const requests: RoundTrip[] = [];
+  const record = (trip: RoundTrip) => requests.push(trip);
   if (shape.buildings) {
     const args = shape.args();
     const q = await readBuildingQuery(ctx.deps, args, ctx.today);
@@ -60,7 +61,7 @@ async function esReplay(ctx: BenchContext, queries: Captured[], connections: num
   let k = 0;
   return storeLoad(async () => {
     const q = queries[k++ % queries.length];
-    for (const body of q.requests) await ctx.es.search({ index: ctx.config.homesAlias, ...body });
+    for (const trip of q.requests) await sendRoundTrip(ctx.es, ctx.config.homesAlias, trip);
   }, connections, seconds);
 }
 
@@ -112,6 +113,9 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
     priced.push(
       `| ${shape.title} | ${(counts.reduce((a, b) => a + b, 0) / counts.length).toFixed(1)} | ${percentile(counts, 50)} | ${percentile(counts, 99)} | ${counts[counts.length - 1]} | ${(reqs.reduce((a, b) => a + b, 0) / reqs.length).toFixed(2)} |`,
     );
+    // BENCH_SHAPES=flex,building: measure only the shapes whose title holds one of the words (every shape is
+    // still sampled, so the queries of a shape are the same whichever are measured).
+    if (!measured(shape.title)) continue;
     let k = 0;
     for (const connections of [1, 16]) {
       ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad((await ctx.service()).url, () => {
@@ -120,6 +124,11 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
       }, { connections, seconds })));
       ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esReplay(ctx, queries, connections, seconds)));
     }
+    // The floor: the same ES requests behind a bare Node server (floor-server.ts), at the target's concurrency.
+    ctx.say(row(`${shape.title}, bare Node proxy, c=16`, await runLoad((await ctx.floor()).url, () => {
+      const q = queries[k++ % queries.length];
+      return { method: 'POST', path: '/es', body: JSON.stringify(q.requests) };
+    }, { connections: 16, seconds })));
   }
   ctx.say('');
   ctx.say(`Homes that reached the stay engine per query (${QUERIES_PER_SHAPE} sampled queries per shape, first page of 25, or of 10 buildings):`);

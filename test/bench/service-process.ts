@@ -25,9 +25,13 @@ export interface ServiceProcess {
   close(): Promise<void>;
 }
 
-export async function startServiceProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  opts: { script: string; readyPath: string } = { script: 'services/main.ts', readyPath: '/api/public/status' },
+): Promise<ServiceProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'services/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', opts.script], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -37,7 +41,7 @@ export async function startServiceProcess(env: Record<string, string>, nodeArgs:
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service process exited with ${child.exitCode}`);
     try {
-      const res = await request(`${url}/api/public/status`);
+      const res = await request(`${url}${opts.readyPath}`);
       await res.body.dump();
       if (res.statusCode === 200) break;
     } catch {

@@ -74,32 +74,45 @@ export function mountMcp(
     // The SDK's web-standard transport, answered through Koa: its Node wrapper converts every
     // response through a Web stream (a fifth of a tool call's CPU); JSON mode needs none of that.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const refused = invalidParamsError(message);
+      if (refused) void transport.send(refused);
+      else deliver?.(message, extra);
+    };
+    let response: Response;
     try {
-      await server.connect(transport);
-      const deliver = transport.onmessage;
-      transport.onmessage = (message, extra) => {
-        const refused = invalidParamsError(message);
-        if (refused) void transport.send(refused);
-        else deliver?.(message, extra);
-      };
-      const response = await transport.handleRequest(webRequest(ctx), { parsedBody: body });
-      ctx.status = response.status;
-      response.headers.forEach((value, name) => ctx.set(name, value));
-      const text = await response.text();
-      if (text) ctx.body = text;
-    } finally {
-      await transport.close();
+      response = await transport.handleRequest(webRequest(ctx), { parsedBody: body });
+    } catch (err) {
+      // Stops whatever the request left running; a request that answered left nothing (JSON mode keeps no
+      // stream, timer or pending handler once its answer is out), so it is not closed: closing builds an
+      // McpError with a stack trace for every request, a tenth of a small tool call's CPU.
       await server.close();
+      throw err;
     }
+    ctx.status = response.status;
+    response.headers.forEach((value, name) => ctx.set(name, value));
+    // The answer's bytes as the transport encoded them: no decode to a string and encode again.
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (bytes.length > 0) ctx.body = bytes;
   });
 }
 
-/** The request as the transport reads it: method, URL and headers (the body is passed parsed). */
+/**
+ * The request as the transport reads it: its method, URL and headers (the body is passed parsed, so
+ * the transport never reads it). A `Request` proper costs an AbortSignal and the Fetch spec's checks
+ * on every call, work this answer does not use: the transport gets these three fields only. The
+ * tool-server tests run every transport path (JSON-RPC errors, batches, notifications) through it.
+ */
+type TransportRequest = Pick<Request, 'method' | 'url' | 'headers'>;
+
 function webRequest(ctx: Context): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.headers)) {
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
-  return new Request(`http://${ctx.host || 'localhost'}${ctx.originalUrl}`, { method: ctx.method, headers });
+  const request: TransportRequest = { method: ctx.method, url: `http://${ctx.host || 'localhost'}${ctx.originalUrl}`, headers };
+  return request as Request;
 }

@@ -1,0 +1,60 @@
+/**
+ * The bench's floor: a bare Node HTTP server that does only what any service in front of the stores
+ * must do, with the service's own clients and nothing else (no routing, validation, pricing, shaping
+ * or tool server). `POST /es` sends the Elasticsearch round trips in its body (a search, or an `_msearch` of several), one after the other, and
+ * answers what Elasticsearch found, serialized again; `POST /compare` sends compare's two MongoDB reads
+ * for the slugs in its body. Its throughput beside the store's own is what one network hop and one
+ * parse and serialization cost on this machine: a service cannot keep more than that.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { loadConfig } from '../../services/kernel/config';
+import { createEsClient } from '../../services/kernel/store/es-client';
+import { connectMongo } from '../../services/kernel/store/mongo';
+import { sendRoundTrip, type RoundTrip } from '../../services/search/search-transport';
+
+async function bodyOf(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+function send(res: ServerResponse, status: number, value: unknown): void {
+  const json = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs });
+  const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  const server = createServer((req, res) => {
+    void (async () => {
+      try {
+        if (req.method === 'GET') return send(res, 200, { ready: true });
+        const body = await bodyOf(req);
+        if (req.url === '/es') {
+          const found = [];
+          for (const trip of body as RoundTrip[]) {
+            for (const r of await sendRoundTrip(es, config.homesAlias, trip)) found.push({ hits: r.hits, aggregations: r.aggregations });
+          }
+          return send(res, 200, found);
+        }
+        if (req.url === '/compare') {
+          const homes = await mongo.collections.homes.find({ slug: { $in: body as string[] } }).toArray();
+          const properties = await mongo.collections.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray();
+          return send(res, 200, { homes, properties });
+        }
+        send(res, 404, { error: 'unknown path' });
+      } catch (err) {
+        send(res, 500, { error: String(err) });
+      }
+    })();
+  });
+  server.listen(config.port, config.host);
+  process.on('SIGTERM', () => {
+    server.close();
+    void mongo.close().finally(() => process.exit(0));
+  });
+}
+
+void main();

@@ -1,0 +1,57 @@
+/**
+ * The search transport against the real Elasticsearch: several searches in one `_msearch` round trip
+ * answer exactly what each sent alone answers, and a round trip over a missing alias fails as a
+ * single search does, so the service answers 503 before the first index build either way.
+ */
+import { testConfig, seedWorld, dropWorld } from '../support/fixture';
+import type { Config } from '../../services/kernel/config';
+import type { MongoHandle } from '../../services/kernel/store/mongo';
+import type { EsClient } from '../../services/kernel/store/es-client';
+import { toApiError } from '../../services/kernel/errors';
+import { esTransport } from '../../services/search/search-transport';
+import type { RoundTrip } from '../../services/search/search-transport';
+
+let config: Config;
+let mongo: MongoHandle;
+let es: EsClient;
+
+beforeAll(async () => {
+  config = testConfig();
+  ({ mongo, es } = await seedWorld(config, 60));
+});
+
+afterAll(async () => {
+  if (mongo && es) await dropWorld(config, mongo, es);
+});
+
+const page = { size: 5, sort: [{ home_id: 'asc' as const }], _source: ['home_id'], query: { term: { bookable: true } } };
+const counts = { size: 0, track_total_hits: true, aggs: { buildings: { terms: { field: 'property_id', size: 100 } } } };
+
+describe('search transport', () => {
+  it('answers an _msearch round trip in order, each answer equal to the same search sent alone, and records it as one trip', async () => {
+    const trips: RoundTrip[] = [];
+    const t = esTransport(es, config.homesAlias, (trip) => trips.push(trip));
+    const [a, b] = await t.searchAll([page, counts]);
+    const aloneA = await t.search(page);
+    const aloneB = await t.search(counts);
+    expect(a.hits.hits.map((h) => h._id)).toEqual(aloneA.hits.hits.map((h) => h._id));
+    expect(a.hits.hits.length).toBe(5);
+    expect(b.hits.total).toEqual(aloneB.hits.total);
+    expect(b.aggregations).toEqual(aloneB.aggregations);
+    expect(trips.map((trip) => trip.length)).toEqual([2, 1, 1]);
+  });
+
+  it('fails a round trip over a missing alias as a single search fails: both a 503 service_unavailable', async () => {
+    const t = esTransport(es, `${config.homesAlias}-missing`);
+    const single = await t.search(page).catch((err: unknown) => err);
+    const several = await t.searchAll([page, counts]).catch((err: unknown) => err);
+    expect(toApiError(single).status).toBe(503);
+    expect(toApiError(several).status).toBe(503);
+  });
+
+  it('fails the whole round trip when one of its searches is refused (no partial answer)', async () => {
+    const t = esTransport(es, config.homesAlias);
+    const refused = { size: 1, query: { range: { home_id: { gte: 1, format: 'not-a-date-format' } } } };
+    await expect(t.searchAll([page, refused])).rejects.toThrow();
+  });
+});
