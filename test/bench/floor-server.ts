@@ -4,7 +4,9 @@
  * or tool server). `POST /es` sends the Elasticsearch round trips in its body (a search, or an `_msearch` of several), one after the other, and
  * answers what Elasticsearch found, serialized again; `POST /compare` sends compare's two MongoDB reads
  * for the slugs in its body. Its throughput beside the store's own is what one network hop and one
- * parse and serialization cost on this machine: a service cannot keep more than that.
+ * parse and serialization cost on this machine: a service cannot keep more than that. With `?mcp`,
+ * the answer is a tool server's: a JSON-RPC result carrying it twice, as a text block and as
+ * `structuredContent` (MCP's rule for structured results), still without any MCP library.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { loadConfig } from '../../services/kernel/config';
@@ -18,8 +20,11 @@ async function bodyOf(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-function send(res: ServerResponse, status: number, value: unknown): void {
-  const json = JSON.stringify(value);
+let rpc = 0;
+function send(res: ServerResponse, status: number, value: unknown, mcp = false): void {
+  const json = mcp
+    ? JSON.stringify({ jsonrpc: '2.0', id: ++rpc, result: { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value } })
+    : JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
 }
 
@@ -32,17 +37,19 @@ async function main(): Promise<void> {
       try {
         if (req.method === 'GET') return send(res, 200, { ready: true });
         const body = await bodyOf(req);
-        if (req.url === '/es') {
+        const [path, query] = (req.url ?? '').split('?');
+        const mcp = query === 'mcp';
+        if (path === '/es') {
           const found = [];
           for (const trip of body as RoundTrip[]) {
             for (const r of await sendRoundTrip(es, config.homesAlias, trip)) found.push({ hits: r.hits, aggregations: r.aggregations });
           }
-          return send(res, 200, found);
+          return send(res, 200, found, mcp);
         }
-        if (req.url === '/compare') {
+        if (path === '/compare') {
           const homes = await mongo.collections.homes.find({ slug: { $in: body as string[] } }).toArray();
           const properties = await mongo.collections.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray();
-          return send(res, 200, { homes, properties });
+          return send(res, 200, { homes, properties }, mcp);
         }
         send(res, 404, { error: 'unknown path' });
       } catch (err) {

@@ -48,7 +48,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
         const m = cityMarket.get(city)!;
         return buildOverviewBody({ location: { market: m, city: m.cities.find((c) => c.slug === city)! }, filters: {}, sort: 'availability', page, perPage: 50 });
       },
-      floor: () => ({ method: 'POST', path: '/es', body: JSON.stringify([[shapes[0].es!()]]) }),
+      floor: () => ({ method: 'POST', path: '/es?mcp', body: JSON.stringify([[shapes[0].es!()]]) }),
     },
     {
       title: 'market filters',
@@ -79,8 +79,9 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
       if (shape.es) ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esLoad(ctx, shape.es, connections, seconds)));
       if (shape.store) ctx.say(row(`${shape.title}, MongoDB alone, c=${connections}`, await storeLoad(shape.store, connections, seconds)));
     }
-    // The floor: the same store calls behind a bare Node server (floor-server.ts), at the target's concurrency.
-    if (shape.floor) ctx.say(row(`${shape.title}, bare Node proxy, c=16`, await runLoad((await ctx.floor()).url, shape.floor, { connections: 16, seconds })));
+    // The floor: the same store calls behind a bare Node server (floor-server.ts), at the target's concurrency;
+    // `/es?mcp` answers as a tool server does (the answer twice: text and structuredContent).
+    if (shape.floor) ctx.say(row(`${shape.title}, bare Node proxy${shape.floor().path.endsWith('?mcp') ? ' (tool-server answer)' : ''}, c=16`, await runLoad((await ctx.floor()).url, shape.floor, { connections: 16, seconds })));
   }
   ctx.say('');
 }

@@ -125,6 +125,7 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
       ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esReplay(ctx, queries, connections, seconds)));
     }
     // The floor: the same ES requests behind a bare Node server (floor-server.ts), at the target's concurrency.
+    // It answers what ES found (for the building search, more than the cards the service answers).
     ctx.say(row(`${shape.title}, bare Node proxy, c=16`, await runLoad((await ctx.floor()).url, () => {
       const q = queries[k++ % queries.length];
       return { method: 'POST', path: '/es', body: JSON.stringify(q.requests) };
@@ -133,7 +134,7 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
   ctx.say('');
   ctx.say(`Homes that reached the stay engine per query (${QUERIES_PER_SHAPE} sampled queries per shape, first page of 25, or of 10 buildings):`);
   ctx.say('');
-  ctx.say('| shape | mean | p50 | p99 | max | ES requests per query |');
+  ctx.say('| shape | mean | p50 | p99 | max | ES round trips per query |');
   ctx.say('|---|---|---|---|---|---|');
   for (const line of priced) ctx.say(line);
   ctx.say('');
