@@ -17,7 +17,13 @@ export const BUILDINGS_COUNTED = 20_000;
 /** Units fetched per request for a page's buildings. */
 export const UNIT_BATCH = 2_000;
 
-export const UNIT_SOURCE_EXTRA = ['unit_number', 'property_id'];
+/**
+ * The fields of a unit a building card shows and prices from (building-cards.ts UnitDocument): not
+ * the apartment card's name, city, location or rating, which would triple what a page parses.
+ */
+export const UNIT_SOURCE = [
+  'home_id', 'slug', 'unit_number', 'property_id', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date', 'hero_photo_id', 'pricing', 'reference_price',
+];
 
 /** The exact price of the stay as an aggregation, where the index holds it (not for fixed stays). */
 export function priceMetric(stay: SearchStay): { aggs: Record<string, estypes.AggregationsAggregationContainer>; path: string } | null {
@@ -95,11 +101,12 @@ export function collapsedPageBody(filter: Query[], sort: estypes.SortCombination
 }
 
 /** The matching units of some buildings, batch after batch. */
-export function unitsBody(filter: Query[], propertyIds: readonly string[], source: string[], after?: estypes.SortResults): estypes.SearchRequest {
+export function unitsBody(filter: Query[], propertyIds: readonly string[], stay: SearchStay, after?: estypes.SortResults): estypes.SearchRequest {
   return {
     track_total_hits: false,
     size: UNIT_BATCH,
-    _source: [...source, ...UNIT_SOURCE_EXTRA],
+    // A Flex stay without a tier prices the cheapest tier the unit can hold: it needs the tiers' move-in dates.
+    _source: stay.kind === 'flex' && stay.committed_nights === null ? [...UNIT_SOURCE, 'flex_stays'] : UNIT_SOURCE,
     query: { bool: { filter: [...filter, { terms: { property_id: [...propertyIds] } }] } },
     sort: [{ home_id: 'asc' }],
     ...(after ? { search_after: after } : {}),

@@ -6,15 +6,20 @@
 import type { PropertyRecord } from '../kernel/inventory/records';
 import type { HomeDocument } from '../kernel/store/home-document';
 import { photoUrl } from '../media/photos';
-import type { ResultPrice } from './result-price';
-import { haversineMiles, type ResultDocument } from './result-shape';
+import type { PricedDocument, ResultPrice } from './result-price';
+import { haversineMiles } from './result-shape';
 
 /** "units: at most three per bedroom count". */
 export const UNITS_PER_BEDROOM_COUNT = 3;
 /** Units listed under other_dates (other_dates_count counts them all). */
 export const OTHER_DATES_LISTED = 5;
 
-export type UnitDocument = ResultDocument & Pick<HomeDocument, 'unit_number' | 'property_id'>;
+/** What a card shows of a unit, and what prices it: the fields a building search fetches (building-body.ts UNIT_SOURCE). */
+export type UnitDocument = Pick<
+  HomeDocument,
+  'home_id' | 'slug' | 'unit_number' | 'property_id' | 'bedrooms' | 'bathrooms' | 'sqft' | 'earliest_available_date' | 'hero_photo_id'
+> &
+  PricedDocument;
 
 export interface PricedUnit {
   doc: UnitDocument;

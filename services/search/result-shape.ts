@@ -26,7 +26,7 @@ export function haversineMiles(a: { lat: number; lon: number }, b: { lat: number
 
 export type ResultDocument = Pick<
   HomeDocument,
-  | 'home_id' | 'slug' | 'name' | 'bedrooms' | 'bathrooms' | 'sqft' | 'city_name' | 'location' | 'rating_average' | 'rating_count'
+  | 'home_id' | 'slug' | 'name' | 'unit_number' | 'property_id' | 'bedrooms' | 'bathrooms' | 'sqft' | 'city_name' | 'location' | 'rating_average' | 'rating_count'
   | 'hero_photo_id' | 'hero_photo_source' | 'flex_eligible' | 'earliest_available_date' | 'reference_price' | 'pricing'
 > &
   PricedDocument;

@@ -25,7 +25,7 @@ import { buildingsInPriceOrder } from './building-order';
 import { effectiveSort, isPriceSort, unitSearchParams, type BuildingQuery } from './building-query';
 import { nearPoint } from './filters';
 import { ExactSearch, startsInPast } from './run-search';
-import { matchClauses, resultSource } from './search-body';
+import { matchClauses } from './search-body';
 import { totalOf, type SearchResponse, type SearchTransport } from './search-transport';
 
 export interface BuildingPage {
@@ -99,6 +99,10 @@ export async function searchBuildings(
   return { cards, totalProperties, totalHomes, stats: stats() };
 }
 
+/** What placing a building by its cheapest unit reads of each unit in the price stream: its building and price. */
+const STREAM_SOURCE = ['home_id', 'property_id', 'pricing', 'reference_price'] as const;
+type StreamedUnit = Pick<HomeDocument, 'home_id' | 'property_id' | 'pricing' | 'reference_price'>;
+
 /** Fixed stays sorted by price: the price stream of the units, read until the page's buildings are placed. */
 async function fixedStayPriceOrder(
   search: ExactSearch,
@@ -112,8 +116,8 @@ async function fixedStayPriceOrder(
   // Buildings hold about ten units; the first read covers a few per building, later ones double.
   let n = Math.min(Math.max(50, need * 4), Math.max(totalHomes, 1));
   for (;;) {
-    const { homes } = await search.homes(0, n);
-    const placed = buildingsInPriceOrder(homes.map((h) => (h.doc as UnitDocument).property_id), order, unitsPerBuilding);
+    const { homes } = await search.homes<StreamedUnit>(0, n, STREAM_SOURCE);
+    const placed = buildingsInPriceOrder(homes.map((h) => h.doc.property_id), order, unitsPerBuilding);
     if (placed.length >= need || n >= totalHomes) return placed.slice(offset, need);
     n = Math.min(n * 2, totalHomes);
   }
@@ -130,21 +134,19 @@ async function unitsAndOtherDates(
   filter: estypes.QueryDslQueryContainer[],
   ids: readonly string[],
 ): Promise<[Map<string, PricedUnit[]>, Map<string, OtherDates>]> {
-  const source = resultSource(search.p);
-  const firstUnits = unitsBody(filter, ids, source);
+  const firstUnits = unitsBody(filter, ids, search.p.stay);
   const [unitsRes, otherRes] =
     q.stay.kind === 'undated'
       ? [await search.send(firstUnits), undefined]
       : await search.sendAll([firstUnits, otherDatesBody(matchClauses({ ...search.p, stay: { kind: 'undated' }, price: { min: null, max: null } }), q.stay, ids)]);
   const byBuilding = new Map<string, PricedUnit[]>();
   for (let res = unitsRes; ; ) {
-    const docs = res.hits.hits.map((h) => h._source as UnitDocument);
-    for (const found of search.priced(docs)) {
-      const doc = found.doc as UnitDocument;
-      byBuilding.set(doc.property_id, [...(byBuilding.get(doc.property_id) ?? []), { doc, priced: found.priced }]);
+    const docs = res.hits.hits.map((h) => h._source as unknown as UnitDocument);
+    for (const { doc, priced } of search.priced(docs)) {
+      byBuilding.set(doc.property_id, [...(byBuilding.get(doc.property_id) ?? []), { doc, priced }]);
     }
     if (res.hits.hits.length < UNIT_BATCH) break;
-    res = await search.send(unitsBody(filter, ids, source, res.hits.hits[res.hits.hits.length - 1].sort));
+    res = await search.send(unitsBody(filter, ids, search.p.stay, res.hits.hits[res.hits.hits.length - 1].sort));
   }
   return [byBuilding, otherDatesOf(otherRes)];
 }

@@ -10,12 +10,15 @@ import { badRequest, type ApiError } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { HomeDocument } from '../kernel/store/home-document';
 import { priceOrder } from './price-order';
-import { resultPrice, type ResultPrice } from './result-price';
+import { resultPrice, type PricedDocument, type ResultPrice } from './result-price';
 import type { ResultDocument } from './result-shape';
 import type { estypes } from '@elastic/elasticsearch';
 import { buildSearchBody, fixedPriceClauses, matchClauses, needsPriceStream, type SearchPhase, type SortValues } from './search-body';
 import { hasPriceLimits, withinLimits, type SearchParams } from './search-params';
 import { totalOf, type SearchResponse, type SearchTransport } from './search-transport';
+
+/** What pricing a home reads: its id (each is priced once) and its pricing inputs. */
+export type PricedHome = PricedDocument & Pick<HomeDocument, 'home_id'>;
 
 export interface FoundHome {
   doc: ResultDocument;
@@ -57,7 +60,7 @@ export class PriceBook {
   private readonly prices = new Map<string, ResultPrice | null>();
   constructor(private readonly p: SearchParams, private readonly stats: SearchStats) {}
 
-  of(doc: ResultDocument): ResultPrice | null {
+  of(doc: PricedHome): ResultPrice | null {
     if (!this.prices.has(doc.home_id)) {
       const limit = this.p.maxPriced ?? DEFAULT_SEARCH_MAX_PRICED;
       if (this.stats.priced >= limit) throw tooBroad(limit);
@@ -68,7 +71,7 @@ export class PriceBook {
   }
 
   /** Every home ES returns can hold the stay, so it has a price; a missing one sorts last. */
-  amount(doc: ResultDocument): number {
+  amount(doc: PricedHome): number {
     return this.of(doc)?.price.display_price_with_discount ?? Number.MAX_SAFE_INTEGER;
   }
 }
@@ -127,31 +130,41 @@ export class ExactSearch {
     return [...matchClauses(this.p), ...fixedPriceClauses(this.p, await this.passingStraddlers())];
   }
 
-  priced(docs: ResultDocument[]): FoundHome[] {
+  priced<D extends PricedHome>(docs: D[]): Array<{ doc: D; priced: ResultPrice }> {
     return docs.flatMap((doc) => {
       const priced = this.book.of(doc);
       return priced ? [{ doc, priced }] : [];
     });
   }
 
-  /** The matching homes `[offset, offset + size)` in the search's order, with the exact total. */
-  async homes(offset: number, size: number): Promise<{ homes: FoundHome[]; total: number }> {
+  /**
+   * The matching homes `[offset, offset + size)` in the search's order, with the exact total. A fixed
+   * stay by price may read fewer fields per home (`streamSource`, for a caller that needs less than a
+   * result card; D names what those fields hold).
+   */
+  async homes<D extends PricedHome = ResultDocument>(
+    offset: number,
+    size: number,
+    streamSource?: readonly string[],
+  ): Promise<{ homes: Array<{ doc: D; priced: ResultPrice }>; total: number }> {
     const p = this.p;
     const passing = await this.passingStraddlers();
     if (needsPriceStream(p)) {
       let total = 0;
       let after: SortValues | undefined;
-      const ordered = await priceOrder<HomeDocument>(
+      const ordered = await priceOrder<D>(
         p.sort === 'price_asc' ? 'asc' : 'desc',
         offset,
         size,
         async (batchSize) => {
-          const res = await this.send(buildSearchBody(p, { kind: 'price_stream', size: batchSize, after, passing, withTotal: after === undefined }));
+          const res = await this.send(
+            buildSearchBody(p, { kind: 'price_stream', size: batchSize, after, passing, withTotal: after === undefined, source: streamSource }),
+          );
           if (after === undefined) total = totalOf(res);
           const hits = res.hits.hits;
           after = hits[hits.length - 1]?.sort;
           return {
-            items: hits.map((h) => ({ item: docOf(h), id: docOf(h).home_id, bound: Number(h.sort?.[0]) })),
+            items: hits.map((h) => ({ item: docOf(h) as unknown as D, id: docOf(h).home_id, bound: Number(h.sort?.[0]) })),
             last: hits.length < batchSize,
             total,
           };
@@ -161,7 +174,7 @@ export class ExactSearch {
       return { homes: this.priced(ordered.slice.map((s) => s.item)), total };
     }
     const res = await this.send(buildSearchBody(p, { kind: 'page', from: offset, size, passing }));
-    return { homes: this.priced(res.hits.hits.map(docOf)), total: totalOf(res) };
+    return { homes: this.priced(res.hits.hits.map((h) => docOf(h) as unknown as D)), total: totalOf(res) };
   }
 }
 

@@ -28,7 +28,7 @@ export type SortValues = estypes.SortResults;
 export type SearchPhase =
   | { kind: 'page'; from: number; size: number; passing?: readonly string[] }
   | { kind: 'straddlers'; size: number; after?: SortValues }
-  | { kind: 'price_stream'; size: number; after?: SortValues; passing?: readonly string[]; withTotal: boolean };
+  | { kind: 'price_stream'; size: number; after?: SortValues; passing?: readonly string[]; withTotal: boolean; source?: readonly string[] };
 
 /** What the results are shaped from (result-shape.ts), and what exact pricing reads. */
 export const RESULT_SOURCE = [
@@ -111,7 +111,7 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
       return {
         track_total_hits: phase.withTotal,
         size: phase.size,
-        _source: resultSource(p),
+        _source: phase.source ? [...phase.source] : resultSource(p),
         query: { bool: { filter: [...filter, ...fixedPriceClauses(p, phase.passing)] } },
         sort: pageSort(p),
         ...(phase.after ? { search_after: phase.after } : {}),
