@@ -66,9 +66,10 @@ export async function searchBuildings(
   const countsRequest = countsBody(filter, metric ? { order, size: offset + size, metric } : undefined);
   // An order ES applies by collapse: the page of buildings asked for beside the counts, in one round trip.
   const collapsed = !metric && !isPriceSort(sort);
-  const [counts, collapsedPage] = collapsed
-    ? await search.sendAll([countsRequest, collapsedPageBody(filter, buildingSortClauses(sort, nearPoint(q.filters)), offset, size)])
-    : [await search.send(countsRequest), undefined];
+  const [counts, collapsedPage] = await search.sendAll([
+    countsRequest,
+    ...(collapsed ? [collapsedPageBody(filter, buildingSortClauses(sort, nearPoint(q.filters)), offset, size)] : []),
+  ]);
   const aggs = (counts.aggregations ?? {}) as Record<string, unknown>;
   const buildings = aggs.buildings as TermsAgg;
   const unitsPerBuilding = new Map(buildings.buckets.map((b) => [b.key, b.doc_count]));
@@ -81,7 +82,7 @@ export async function searchBuildings(
   let ids: string[];
   if (metric) {
     ids = ((aggs.by_price as TermsAgg).buckets ?? []).slice(offset).map((b) => b.key);
-  } else if (collapsedPage) {
+  } else if (collapsed) {
     ids = collapsedPage.hits.hits.map((h) => (h._source as HomeDocument).property_id);
   } else {
     ids = await fixedStayPriceOrder(search, order, unitsPerBuilding, offset, size, totalHomes);
@@ -134,11 +135,11 @@ async function unitsAndOtherDates(
   filter: estypes.QueryDslQueryContainer[],
   ids: readonly string[],
 ): Promise<[Map<string, PricedUnit[]>, Map<string, OtherDates>]> {
-  const firstUnits = unitsBody(filter, ids, search.p.stay);
-  const [unitsRes, otherRes] =
-    q.stay.kind === 'undated'
-      ? [await search.send(firstUnits), undefined]
-      : await search.sendAll([firstUnits, otherDatesBody(matchClauses({ ...search.p, stay: { kind: 'undated' }, price: { min: null, max: null } }), q.stay, ids)]);
+  const base = matchClauses({ ...search.p, stay: { kind: 'undated' }, price: { min: null, max: null } });
+  const [unitsRes, otherRes] = await search.sendAll([
+    unitsBody(filter, ids, search.p.stay),
+    ...(q.stay.kind === 'undated' ? [] : [otherDatesBody(base, q.stay, ids)]),
+  ]);
   const byBuilding = new Map<string, PricedUnit[]>();
   for (let res = unitsRes; ; ) {
     const docs = res.hits.hits.map((h) => h._source as unknown as UnitDocument);

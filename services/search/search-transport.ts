@@ -38,9 +38,10 @@ export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTr
 
 export function esTransport(es: EsClient, index: string, record?: (trip: RoundTrip) => void): SearchTransport {
   return {
-    search(body) {
+    async search(body) {
       record?.([body]);
-      return es.search<HomeDocument>({ index, ...body });
+      const [res] = await sendRoundTrip(es, index, [body]);
+      return res;
     },
     searchAll(bodies) {
       if (bodies.length === 0) return Promise.resolve([]);

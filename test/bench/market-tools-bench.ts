@@ -35,7 +35,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
     const homes = await ctx.mongo.homes.find({ slug: { $in: slugs } }).toArray();
     await ctx.mongo.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray();
   };
-  const shapes: Array<{ title: string; service: () => Probe; es?: () => estypes.SearchRequest; store?: () => Promise<void>; floor?: () => Probe }> = [
+  const shapes: Array<{ title: string; service: () => Probe; es?: () => estypes.SearchRequest; store?: () => Promise<void>; floor?: { probe: () => Probe; label: string } }> = [
     {
       // The same city and page through the service and straight to ES (the tool's default sort).
       title: 'availability overview of a city, a page of 50',
@@ -48,7 +48,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
         const m = cityMarket.get(city)!;
         return buildOverviewBody({ location: { market: m, city: m.cities.find((c) => c.slug === city)! }, filters: {}, sort: 'availability', page, perPage: 50 });
       },
-      floor: () => ({ method: 'POST', path: '/es?mcp', body: JSON.stringify([[shapes[0].es!()]]) }),
+      floor: { probe: () => ({ method: 'POST', path: '/es?mcp', body: JSON.stringify([[shapes[0].es!()]]) }), label: 'bare Node proxy (tool-server answer)' },
     },
     {
       title: 'market filters',
@@ -65,7 +65,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
       title: 'compare 3 apartments (MongoDB only)',
       service: () => mcp('compare_apartments_tool', { home_slugs: [ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()] }),
       store: compareReads,
-      floor: () => ({ method: 'POST', path: '/compare', body: JSON.stringify([ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()]) }),
+      floor: { probe: () => ({ method: 'POST', path: '/compare', body: JSON.stringify([ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()]) }), label: 'bare Node proxy' },
     },
   ];
   ctx.say('## Market tools and the availability overview (service, and the same ES requests sent straight to ES)');
@@ -81,7 +81,7 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
     }
     // The floor: the same store calls behind a bare Node server (floor-server.ts), at the target's concurrency;
     // `/es?mcp` answers as a tool server does (the answer twice: text and structuredContent).
-    if (shape.floor) ctx.say(row(`${shape.title}, bare Node proxy${shape.floor().path.endsWith('?mcp') ? ' (tool-server answer)' : ''}, c=16`, await runLoad((await ctx.floor()).url, shape.floor, { connections: 16, seconds })));
+    if (shape.floor) ctx.say(row(`${shape.title}, ${shape.floor.label}, c=16`, await runLoad((await ctx.floor()).url, shape.floor.probe, { connections: 16, seconds })));
   }
   ctx.say('');
 }
