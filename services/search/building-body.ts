@@ -9,6 +9,7 @@ import type { BuildingSort } from './building-query';
 import { OTHER_DATES_LISTED } from './building-cards';
 import { availabilityClauses, flexStayFilter } from './stay-clauses';
 import type { SearchStay } from './search-params';
+import { TALLY_AGG } from './search-transport';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -47,17 +48,27 @@ export function priceMetric(stay: SearchStay): { aggs: Record<string, estypes.Ag
 }
 
 /**
- * Matching units in all (hits.total), every building with its matching units, and, for a price
- * order the index can apply, the first `size` buildings by their cheapest unit.
+ * Matching units in all (hits.total), the number of buildings they are in, and, when asked, every
+ * building with its number of matching units (a descending price stream needs it to know when a
+ * building is complete) or, for a price order the index can apply, the first `size` buildings by
+ * their cheapest unit. Without the list, the buildings are counted in Elasticsearch: their terms
+ * aggregation is named TALLY_AGG, whose buckets the transport leaves out of the answer.
  */
 export function countsBody(
   filter: Query[],
-  pricePage?: { order: 'asc' | 'desc'; size: number; metric: NonNullable<ReturnType<typeof priceMetric>> },
+  opts: {
+    unitsPerBuilding: boolean;
+    pricePage?: { order: 'asc' | 'desc'; size: number; metric: NonNullable<ReturnType<typeof priceMetric>> };
+  },
 ): estypes.SearchRequest {
+  const listed = opts.unitsPerBuilding ? UNITS_PER_BUILDING : TALLY_AGG;
   const aggs: Record<string, estypes.AggregationsAggregationContainer> = {
-    buildings: { terms: { field: 'property_id', size: BUILDINGS_COUNTED } },
-    building_count: { cardinality: { field: 'property_id', precision_threshold: 40_000 } },
+    [listed]: { terms: { field: 'property_id', size: BUILDINGS_COUNTED } },
+    // Exact: the number of buckets of the terms aggregation (while they are fewer than BUILDINGS_COUNTED).
+    [BUILDING_TOTAL]: { stats_bucket: { buckets_path: `${listed}>_count` } },
+    building_estimate: { cardinality: { field: 'property_id', precision_threshold: 40_000 } },
   };
+  const { pricePage } = opts;
   if (pricePage) {
     aggs.by_price = {
       terms: { field: 'property_id', size: pricePage.size, order: [{ [pricePage.metric.path]: pricePage.order }, { _key: 'asc' }] },
@@ -65,6 +76,30 @@ export function countsBody(
     };
   }
   return { size: 0, track_total_hits: true, query: { bool: { filter } }, aggs };
+}
+
+export const UNITS_PER_BUILDING = 'units_per_building';
+const BUILDING_TOTAL = 'building_total';
+
+interface TermsAgg {
+  buckets?: Array<{ key: string; doc_count: number }>;
+  sum_other_doc_count?: number;
+}
+
+/** What countsBody's aggregations say: buildings in all, and their matching units when listed. */
+export function readCounts(aggregations: Record<string, unknown> | undefined): {
+  totalProperties: number;
+  unitsPerBuilding: Map<string, number>;
+  byPrice: string[];
+} {
+  const aggs = aggregations ?? {};
+  const terms = (aggs[UNITS_PER_BUILDING] ?? aggs[TALLY_AGG]) as TermsAgg | undefined;
+  const counted = (aggs[BUILDING_TOTAL] as { count?: number } | undefined)?.count ?? 0;
+  const totalProperties =
+    (terms?.sum_other_doc_count ?? 0) > 0 ? ((aggs.building_estimate as { value?: number } | undefined)?.value ?? counted) : counted;
+  const unitsPerBuilding = new Map((terms?.buckets ?? []).map((b) => [b.key, b.doc_count]));
+  const byPrice = ((aggs.by_price as TermsAgg | undefined)?.buckets ?? []).map((b) => b.key);
+  return { totalProperties, unitsPerBuilding, byPrice };
 }
 
 /** Sort of the units whose best one places its building (collapse keeps each building's first unit). */
@@ -124,7 +159,7 @@ export function otherDatesBody(base: Query[], stay: SearchStay, propertyIds: rea
       },
     },
     aggs: {
-      buildings: {
+      other_dates: {
         terms: { field: 'property_id', size: propertyIds.length },
         aggs: {
           soonest: {

@@ -18,6 +18,7 @@ import {
   countsBody,
   otherDatesBody,
   priceMetric,
+  readCounts,
   UNIT_BATCH,
   unitsBody,
 } from './building-body';
@@ -40,10 +41,6 @@ interface TermsBucket {
   key: string;
   doc_count: number;
 }
-interface TermsAgg {
-  buckets: TermsBucket[];
-  sum_other_doc_count?: number;
-}
 
 const empty = (): BuildingPage => ({ cards: [], totalProperties: 0, totalHomes: 0, stats: { requests: 0, priced: 0 } });
 
@@ -63,25 +60,26 @@ export async function searchBuildings(
   const metric = isPriceSort(sort) ? priceMetric(q.stay) : null;
   const order = sort === 'price_desc' ? 'desc' : 'asc';
 
-  const countsRequest = countsBody(filter, metric ? { order, size: offset + size, metric } : undefined);
+  // A descending price stream completes a building when it has shown all its units: it needs them counted per building.
+  const stream = !metric && isPriceSort(sort);
+  const countsRequest = countsBody(filter, {
+    unitsPerBuilding: stream && order === 'desc',
+    ...(metric ? { pricePage: { order, size: offset + size, metric } } : {}),
+  });
   // An order ES applies by collapse: the page of buildings asked for beside the counts, in one round trip.
   const collapsed = !metric && !isPriceSort(sort);
   const [counts, collapsedPage] = await search.sendAll([
     countsRequest,
     ...(collapsed ? [collapsedPageBody(filter, buildingSortClauses(sort, nearPoint(q.filters)), offset, size)] : []),
   ]);
-  const aggs = (counts.aggregations ?? {}) as Record<string, unknown>;
-  const buildings = aggs.buildings as TermsAgg;
-  const unitsPerBuilding = new Map(buildings.buckets.map((b) => [b.key, b.doc_count]));
-  const totalProperties =
-    (buildings.sum_other_doc_count ?? 0) > 0 ? (aggs.building_count as { value: number }).value : buildings.buckets.length;
+  const { totalProperties, unitsPerBuilding, byPrice } = readCounts(counts.aggregations as Record<string, unknown> | undefined);
   const totalHomes = totalOf(counts);
   const stats = () => ({ requests: search.stats.requests, priced: search.stats.priced });
   if (offset >= totalProperties || size === 0) return { cards: [], totalProperties, totalHomes, stats: stats() };
 
   let ids: string[];
   if (metric) {
-    ids = ((aggs.by_price as TermsAgg).buckets ?? []).slice(offset).map((b) => b.key);
+    ids = byPrice.slice(offset);
   } else if (collapsed) {
     ids = collapsedPage.hits.hits.map((h) => (h._source as HomeDocument).property_id);
   } else {
@@ -155,7 +153,7 @@ async function unitsAndOtherDates(
 /** Units of the page's buildings that meet every filter but the dates, from the other-dates aggregation. */
 function otherDatesOf(res: SearchResponse | undefined): Map<string, OtherDates> {
   const found = new Map<string, OtherDates>();
-  const agg = (res?.aggregations as Record<string, unknown> | undefined)?.buildings as
+  const agg = (res?.aggregations as Record<string, unknown> | undefined)?.other_dates as
     | { buckets: Array<TermsBucket & { soonest: { hits: { hits: Array<{ _source?: OtherDatesUnit }> } } }> }
     | undefined;
   for (const b of agg?.buckets ?? []) {

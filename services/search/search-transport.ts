@@ -25,10 +25,36 @@ export function msearchLines(bodies: RoundTrip): estypes.MsearchRequestItem[] {
   return bodies.flatMap((b) => [{}, b as estypes.MsearchMultisearchBody]);
 }
 
+/**
+ * Parts of a search response no search reads: Elasticsearch leaves them out (`filter_path`), so it
+ * does not serialize them and the service does not parse them. A page's hits keep `_id`, `_source`
+ * and `sort` (search_after); a top_hits aggregation keeps only `_source` and its total. The buckets
+ * of an aggregation named TALLY_AGG are dropped too: it exists to be counted by a pipeline beside it.
+ */
+export const TALLY_AGG = 'tally';
+const UNREAD_PATHS = [
+  'took',
+  'timed_out',
+  '_shards',
+  'hits.max_score',
+  'hits.hits._index',
+  'hits.hits._score',
+  'hits.hits.fields',
+  `aggregations.${TALLY_AGG}.buckets`,
+  'aggregations.*.buckets.*.hits.total',
+  'aggregations.*.buckets.*.hits.max_score',
+  'aggregations.*.buckets.*.hits.hits._index',
+  'aggregations.*.buckets.*.hits.hits._id',
+  'aggregations.*.buckets.*.hits.hits._score',
+  'aggregations.*.buckets.*.hits.hits.sort',
+];
+const SEARCH_TRIM = UNREAD_PATHS.map((p) => `-${p}`);
+const MSEARCH_TRIM = ['-took', ...UNREAD_PATHS.map((p) => `-responses.${p}`)];
+
 /** Sends one round trip as recorded: a search, or an `_msearch` of several (what the bench replays). */
 export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip): Promise<SearchResponse[]> {
-  if (bodies.length === 1) return [await es.search<HomeDocument>({ index, ...bodies[0] })];
-  const res = await es.msearch<HomeDocument>({ index, searches: msearchLines(bodies) }, { meta: true });
+  if (bodies.length === 1) return [await es.search<HomeDocument>({ index, filter_path: SEARCH_TRIM, ...bodies[0] })];
+  const res = await es.msearch<HomeDocument>({ index, searches: msearchLines(bodies), filter_path: MSEARCH_TRIM }, { meta: true });
   return res.body.responses.map((r) => {
     // A failed search fails the round trip as a single search would (the same error type, e.g. a missing index).
     if ('error' in r) throw new errors.ResponseError({ ...res, body: r, statusCode: r.status });

@@ -1,14 +1,16 @@
 /**
  * The search transport against the real Elasticsearch: several searches in one `_msearch` round trip
  * answer exactly what each sent alone answers, and a round trip over a missing alias fails as a
- * single search does, so the service answers 503 before the first index build either way.
+ * single search does, so the service answers 503 before the first index build either way. Parts
+ * of an answer no search reads are left out by Elasticsearch, alone or in an `_msearch`, and what
+ * a search reads stays: ids, sources, sort values, totals, aggregations, an empty page's `[]`.
  */
 import { testConfig, seedWorld, dropWorld } from '../support/fixture';
 import type { Config } from '../../services/kernel/config';
 import type { MongoHandle } from '../../services/kernel/store/mongo';
 import type { EsClient } from '../../services/kernel/store/es-client';
 import { toApiError } from '../../services/kernel/errors';
-import { esTransport } from '../../services/search/search-transport';
+import { esTransport, TALLY_AGG } from '../../services/search/search-transport';
 import type { RoundTrip } from '../../services/search/search-transport';
 
 let config: Config;
@@ -53,5 +55,43 @@ describe('search transport', () => {
     const t = esTransport(es, config.homesAlias);
     const refused = { size: 1, query: { range: { home_id: { gte: 1, format: 'not-a-date-format' } } } };
     await expect(t.searchAll([page, refused])).rejects.toThrow();
+  });
+
+  it('leaves out what no search reads, alone and in an _msearch, and keeps ids, sources, sort values, totals and empty pages', async () => {
+    const t = esTransport(es, config.homesAlias);
+    const none = { ...page, query: { term: { home_id: 'no-such-home' } } };
+    const topHits = {
+      size: 0,
+      aggs: { by_building: { terms: { field: 'property_id', size: 2 }, aggs: { first: { top_hits: { size: 1, _source: ['home_id'] } } } } },
+    };
+    const [alone, [inMsearch, empty, grouped]] = [await t.search(page), await t.searchAll([page, none, topHits])];
+    for (const res of [alone, inMsearch]) {
+      expect(res).not.toHaveProperty('_shards');
+      expect(res).not.toHaveProperty('took');
+      expect(res.hits).not.toHaveProperty('max_score');
+      expect(res.hits.hits).toHaveLength(5);
+      for (const hit of res.hits.hits) {
+        expect(Object.keys(hit).sort()).toEqual(['_id', '_source', 'sort']);
+        expect(hit._source?.home_id).toBe(hit._id);
+      }
+    }
+    expect(empty.hits.hits).toEqual([]);
+    const buckets = (grouped.aggregations?.by_building as { buckets: Array<{ first: { hits: { hits: object[] } } }> }).buckets;
+    expect(buckets).toHaveLength(2);
+    for (const b of buckets) for (const hit of b.first.hits.hits) expect(Object.keys(hit)).toEqual(['_source']);
+  });
+
+  it(`counts the buckets of a '${TALLY_AGG}' aggregation exactly without sending them`, async () => {
+    const t = esTransport(es, config.homesAlias);
+    const listed = await t.search(counts);
+    const tallied = await t.search({
+      size: 0,
+      aggs: { [TALLY_AGG]: { terms: { field: 'property_id', size: 100 } }, n: { stats_bucket: { buckets_path: `${TALLY_AGG}>_count` } } },
+    });
+    const aggs = tallied.aggregations as Record<string, { buckets?: unknown[]; count?: number }>;
+    const buildings = (listed.aggregations?.buildings as { buckets: unknown[] }).buckets.length;
+    expect(buildings).toBeGreaterThan(1);
+    expect(aggs[TALLY_AGG]).not.toHaveProperty('buckets');
+    expect(aggs.n.count).toBe(buildings);
   });
 });
