@@ -10,6 +10,8 @@ import { buildOverviewBody } from '../../services/search/overview-query';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { measured, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
+import { CpuTable, stackPids, withCpu, type CpuPerCall } from './cpu';
+import { cpus } from 'node:os';
 
 let rpc = 0;
 const mcp = (name: string, args: Record<string, unknown>): Probe => ({
@@ -72,16 +74,41 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
   ctx.say('');
   ctx.say(TABLE_HEAD[0]);
   ctx.say(TABLE_HEAD[1]);
+  const { es, mongo } = stackPids();
+  const cpuTable = new CpuTable();
   for (const shape of shapes) {
     if (!measured(shape.title)) continue;
+    const store = shape.es ? es : mongo;
+    const cpu: { service: CpuPerCall; alone: CpuPerCall } = { service: {}, alone: {} };
     for (const connections of [1, 16]) {
-      ctx.say(row(`${shape.title}, service, c=${connections}`, await runLoad((await ctx.service()).url, shape.service, { connections, seconds })));
-      if (shape.es) ctx.say(row(`${shape.title}, ES alone, c=${connections}`, await esLoad(ctx, shape.es, connections, seconds)));
-      if (shape.store) ctx.say(row(`${shape.title}, MongoDB alone, c=${connections}`, await storeLoad(shape.store, connections, seconds)));
+      const service = await ctx.service();
+      // At concurrency 16 the processor time of each process is read too (cpu.ts).
+      const timed = (pids: Record<string, number | undefined>, load: () => Promise<LoadResult>) =>
+        connections === 16 ? withCpu(pids, load) : load().then((result) => ({ result, cpu: {} }));
+      const viaService = await timed({ store, service: service.pid, bench: process.pid }, () =>
+        runLoad(service.url, shape.service, { connections, seconds }),
+      );
+      ctx.say(row(`${shape.title}, service, c=${connections}`, viaService.result));
+      const { es: body, store: reads } = shape;
+      const alone = await timed({ store, bench: process.pid }, () =>
+        body ? esLoad(ctx, body, connections, seconds) : storeLoad(reads ?? (async () => undefined), connections, seconds),
+      );
+      ctx.say(row(`${shape.title}, ${shape.es ? 'ES' : 'MongoDB'} alone, c=${connections}`, alone.result));
+      if (connections === 16) Object.assign(cpu, { service: viaService.cpu, alone: alone.cpu });
     }
     // The floor: the same store calls behind a bare Node server (floor-server.ts), at the target's concurrency;
     // `/es?mcp` answers as a tool server does (the answer twice: text and structuredContent).
-    if (shape.floor) ctx.say(row(`${shape.title}, ${shape.floor.label}, c=16`, await runLoad((await ctx.floor()).url, shape.floor.probe, { connections: 16, seconds })));
+    let viaFloor: Awaited<ReturnType<typeof withCpu>> | undefined;
+    if (shape.floor) {
+      const floor = await ctx.floor();
+      const probe = shape.floor.probe;
+      viaFloor = await withCpu({ store, floor: floor.pid, bench: process.pid }, () => runLoad(floor.url, probe, { connections: 16, seconds }));
+      ctx.say(row(`${shape.title}, ${shape.floor.label}, c=16`, viaFloor.result));
+    }
+    cpuTable.add(shape.title, shape.es ? 'Elasticsearch' : 'MongoDB', cpu.alone, cpu.service, viaFloor?.cpu);
   }
   ctx.say('');
+  const cpuLines = cpuTable.lines(cpus().length);
+  for (const line of cpuLines) ctx.say(line);
+  if (cpuLines.length) ctx.say('');
 }

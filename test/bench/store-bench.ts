@@ -2,9 +2,6 @@
  * The embedded store's figures (issue 6): seeding, full rebuild under reads, incremental runs,
  * unique-key reads sampled over the whole inventory plus unknown slugs, and the idle cost.
  */
-import { readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../../services/kernel/store/collections';
 import type { Config } from '../../services/kernel/config';
@@ -12,6 +9,7 @@ import type { Deps } from '../../services/deps';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { runIndexerJob } from '../../indexer/runner';
 import { DEMO_SEED, seedDemoInventory } from '../../stack/demo/demo-inventory';
+import { clockTicks, cpuTicks, stackPids } from './cpu';
 import { runLoad, row, TABLE_HEAD, type Probe } from './load';
 import type { Sample } from './sample';
 
@@ -117,19 +115,13 @@ export async function lookupBench(ctx: BenchContext, seconds: number): Promise<v
   say('');
 }
 
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks
-}
-
 /** CPU of the local servers and the service process while nothing happens. */
 export async function idleBench(ctx: BenchContext, seconds: number): Promise<void> {
-  const out = execFileSync('bash', [path.resolve(__dirname, '../../stack/status.sh'), '--pids'], { encoding: 'utf8' });
-  const pids = Object.fromEntries(out.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
-  const hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  const pids = stackPids();
+  const hz = clockTicks();
   const svc = await ctx.service();
-  const local = [['Elasticsearch', Number(pids.ES_PID)], ['Mongo-wire server', Number(pids.MONGO_PID)], ['service process', svc.pid]] as const;
-  const before = local.map(([, pid]) => (pid ? cpuTicks(pid) : 0));
+  const local = [['Elasticsearch', pids.es], ['Mongo-wire server', pids.mongo], ['service process', svc.pid]] as const;
+  const before = local.map(([, pid]) => (pid ? (cpuTicks(pid) ?? 0) : 0));
   await new Promise((r) => setTimeout(r, seconds * 1_000));
   const pct = (cpuSeconds: number): string => `${((cpuSeconds / seconds) * 100).toFixed(2)} %`;
   ctx.say(`## Idle cost (${seconds} s with no requests and no changes; % of one core)`);
@@ -137,7 +129,7 @@ export async function idleBench(ctx: BenchContext, seconds: number): Promise<voi
   let total = 0;
   local.forEach(([name, pid], i) => {
     if (!pid) return;
-    const s = (cpuTicks(pid) - before[i]) / hz;
+    const s = ((cpuTicks(pid) ?? before[i]) - before[i]) / hz;
     total += s;
     ctx.say(`- ${name}: ${pct(s)}`);
   });
