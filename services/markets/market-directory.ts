@@ -19,8 +19,12 @@ function snapshot(records: MarketRecord[]): MarketSnapshot {
   return { bySlug, byCity };
 }
 
-/** A whole small collection, cached for ttlMs, refreshed once however many requests ask at once. */
-export function cachedSnapshot<T extends object>(load: () => Promise<T>, ttlMs: number): () => Promise<T> {
+/**
+ * A whole small collection, cached for ttlMs, refreshed once however many requests ask at once.
+ * A snapshot of an empty collection (before the first seed or import) is not kept: the next request
+ * reads again, so the first records written are served at once, not a time to live later.
+ */
+export function cachedSnapshot<T extends object>(load: () => Promise<T>, ttlMs: number, isEmpty: (snapshot: T) => boolean): () => Promise<T> {
   const cache = new LRUCache<'all', T>({
     max: 1,
     ttl: Math.max(1, ttlMs),
@@ -32,6 +36,7 @@ export function cachedSnapshot<T extends object>(load: () => Promise<T>, ttlMs: 
   return async () => {
     const value = await cache.fetch('all');
     if (!value) throw new Error('snapshot load returned nothing');
+    if (isEmpty(value)) cache.delete('all');
     return value;
   };
 }
@@ -41,7 +46,11 @@ export class MarketDirectory {
 
   constructor(c: Collections, ttlMs: number) {
     // The markets collection is a few dozen documents: reading it whole is a small, bounded read.
-    this.current = cachedSnapshot(async () => snapshot(await c.markets.find({}, { limit: 1_000 }).toArray()), ttlMs);
+    this.current = cachedSnapshot(
+      async () => snapshot(await c.markets.find({}, { limit: 1_000 }).toArray()),
+      ttlMs,
+      (s) => s.bySlug.size === 0,
+    );
   }
 
   async bySlug(slug: string): Promise<MarketRecord | null> {

@@ -25,7 +25,7 @@ export class PolicyCache {
     this.current = cachedSnapshot(async () => {
       const docs = await c.policies.find({}, { limit: 100 }).toArray();
       return docs.sort((a, b) => (order.get(a._id) ?? 99) - (order.get(b._id) ?? 99));
-    }, ttlMs);
+    }, ttlMs, (docs) => docs.length === 0);
   }
 
   async read(topic?: string): Promise<PolicyRecord[]> {
