@@ -63,6 +63,12 @@ export interface ToolDefinition<I = Record<string, unknown>, O = unknown> {
   rateBucket?: 'default' | 'overview';
   /** The interactive-app widget hosts show the result in (MCP Apps), named in the tool's `_meta`. */
   widget?: WidgetDefinition;
+  /**
+   * What the tool server's text block carries, when the whole answer is more than a model should
+   * read (MCP.md: tool output near 25k tokens): a brief of it. structuredContent (and GET) always
+   * carry the whole answer. Without it, the text block is the whole answer's JSON.
+   */
+  modelText?(data: O): unknown;
   /** Receives arguments already validated against inputSchema. */
   handler(args: I, ctx: ToolContext): Promise<ToolResult<O>>;
 }

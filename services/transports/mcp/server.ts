@@ -67,7 +67,8 @@ export function createMcpServer(
     try {
       await limits.consume(clientKey, tool.rateBucket ?? 'default');
       const result = await invokeTool(tool, validate, request.params.arguments ?? {}, deps);
-      const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(result.data) }];
+      const text = JSON.stringify(tool.modelText ? tool.modelText(result.data) : result.data);
+      const content: CallToolResult['content'] = [{ type: 'text', text }];
       if (result.images?.length) content.push(...(await loadImages(result.images)));
       return {
         content,
