@@ -10,9 +10,11 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
+import { badRequest } from '../kernel/errors';
 import type { HomeDocument } from '../kernel/store/home-document';
 import { shapeCard, type OtherDates, type OtherDatesUnit, type PricedUnit, type PropertyCard, type UnitDocument } from './building-cards';
 import {
+  BUILDING_WINDOW,
   buildingSortClauses,
   collapsedPageBody,
   countsBody,
@@ -62,20 +64,28 @@ export async function searchBuildings(
 
   // A descending price stream completes a building when it has shown all its units: it needs them counted per building.
   const stream = !metric && isPriceSort(sort);
+  // A page reaching past BUILDING_WINDOW asks only for the counts: empty past the last building, refused otherwise.
+  const beyondWindow = offset + size > BUILDING_WINDOW;
   const countsRequest = countsBody(filter, {
     unitsPerBuilding: stream && order === 'desc',
-    ...(metric ? { pricePage: { order, size: offset + size, metric } } : {}),
+    ...(metric && !beyondWindow ? { pricePage: { order, size: offset + size, metric } } : {}),
   });
   // An order ES applies by collapse: the page of buildings asked for beside the counts, in one round trip.
   const collapsed = !metric && !isPriceSort(sort);
   const [counts, collapsedPage] = await search.sendAll([
     countsRequest,
-    ...(collapsed ? [collapsedPageBody(filter, buildingSortClauses(sort, nearPoint(q.filters)), offset, size)] : []),
+    ...(collapsed && !beyondWindow ? [collapsedPageBody(filter, buildingSortClauses(sort, nearPoint(q.filters)), offset, size)] : []),
   ]);
   const { totalProperties, unitsPerBuilding, byPrice } = readCounts(counts.aggregations as Record<string, unknown> | undefined);
   const totalHomes = totalOf(counts);
   const stats = () => ({ requests: search.stats.requests, priced: search.stats.priced });
   if (offset >= totalProperties || size === 0) return { cards: [], totalProperties, totalHomes, stats: stats() };
+  if (beyondWindow) {
+    throw badRequest(
+      'invalid_parameters',
+      `This page reaches past building ${BUILDING_WINDOW.toLocaleString('en-US')} of ${totalProperties.toLocaleString('en-US')}; narrow the search (a city, filters, a price range) or page with a larger per_page.`,
+    );
+  }
 
   let ids: string[];
   if (metric) {

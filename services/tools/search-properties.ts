@@ -5,6 +5,7 @@ import { badRequest } from '../kernel/errors';
 import { addDays, addYears } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
 import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
+import { BUILDING_WINDOW } from '../search/building-body';
 import { BUILDING_SORTS, type BuildingQuery } from '../search/building-query';
 import { sharedFilterProperties } from '../search/filters';
 import { locationProperties, resolveLocation } from '../search/location';
@@ -19,8 +20,6 @@ import { defineTool, READ_ONLY } from './tool';
 
 /** "Limits": building search page size default 10, max 1000. */
 export const BUILDING_PAGE = { default: 10, max: 1_000 } as const;
-/** Elasticsearch pages buildings up to its result window (10,000): far past any market's buildings. */
-export const BUILDING_WINDOW = 10_000;
 
 const inputSchema = {
   type: 'object',
@@ -134,9 +133,6 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
     const page = args.page ?? 1;
     const perPage = Math.min(args.per_page ?? BUILDING_PAGE.default, BUILDING_PAGE.max);
     const offset = (page - 1) * perPage;
-    if (offset + perPage > BUILDING_WINDOW) {
-      throw badRequest('invalid_parameters', `page ${page} of ${perPage} reaches past building ${BUILDING_WINDOW}; narrow the search or use a larger per_page with an earlier page.`);
-    }
     const t = esTransport(deps.es, deps.config.homesAlias);
     const found = await searchBuildings(deps, t, q, offset, perPage, today);
     const shown = found.cards.map((c) => c.id);

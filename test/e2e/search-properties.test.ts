@@ -237,6 +237,21 @@ describe('search_properties_tool', () => {
     expect(past.properties).toEqual([]);
   });
 
+  it('answers a page past the last building empty with the totals at any depth, past building 10,000 too, for every sort and stay', async () => {
+    const stays = [{}, { start_date: d(20), end_date: d(60) }, { start_date: d(20), end_date: 'indefinite', committed_nights: 180 }];
+    for (const stay of stays) {
+      for (const sort_by of ['recommended', 'price_asc', 'price_desc', 'rating_desc'] as const) {
+        const first = await search({ market, ...stay, sort_by });
+        const deep = await search({ market, ...stay, sort_by, page: 10_000, per_page: 1000 });
+        expect(deep.properties).toEqual([]);
+        expect(deep.additional_properties).toEqual([]);
+        expect([deep.page, deep.per_page]).toEqual([10_000, 1000]);
+        expect([deep.total_properties, deep.total_homes]).toEqual([first.total_properties, first.total_homes]);
+        expect(deep.total_pages).toBe(Math.ceil(first.total_properties / 1000));
+      }
+    }
+  });
+
   it('applies its own date rules: start_date at most 365 days ahead, none over 7 days past, end_date at most 3 years ahead, foreign names refused', async () => {
     expect(errorOf(await call({ market, start_date: d(366) })).code).toBe('invalid_date');
     expect(errorOf(await call({ market, start_date: d(-8) })).code).toBe('invalid_date');
