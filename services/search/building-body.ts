@@ -83,8 +83,12 @@ export function countsBody(
 export const UNITS_PER_BUILDING = 'units_per_building';
 const BUILDING_TOTAL = 'building_total';
 
+export interface TermsBucket {
+  key: string;
+  doc_count: number;
+}
 interface TermsAgg {
-  buckets?: Array<{ key: string; doc_count: number }>;
+  buckets?: TermsBucket[];
   sum_other_doc_count?: number;
 }
 

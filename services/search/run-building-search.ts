@@ -21,6 +21,7 @@ import {
   otherDatesBody,
   priceMetric,
   readCounts,
+  type TermsBucket,
   UNIT_BATCH,
   unitsBody,
 } from './building-body';
@@ -37,11 +38,6 @@ export interface BuildingPage {
   totalHomes: number;
   /** Elasticsearch requests sent and units priced. */
   stats: { requests: number; priced: number };
-}
-
-interface TermsBucket {
-  key: string;
-  doc_count: number;
 }
 
 const empty = (): BuildingPage => ({ cards: [], totalProperties: 0, totalHomes: 0, stats: { requests: 0, priced: 0 } });

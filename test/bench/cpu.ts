@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import type { LoadResult } from './load';
 
@@ -58,6 +59,15 @@ export async function withCpu(
   return { result, cpu };
 }
 
+/** A load row, with the processor time of the named processes read only at concurrency 16 (the target's). */
+export function withCpuAt16(
+  connections: number,
+  pids: Record<string, number | undefined>,
+  load: () => Promise<LoadResult>,
+): Promise<{ result: LoadResult; cpu: CpuPerCall }> {
+  return connections === 16 ? withCpu(pids, load) : load().then((result) => ({ result, cpu: {} }));
+}
+
 const ms = (v: number | undefined): string => (v === undefined ? '' : v.toFixed(2));
 
 /**
@@ -74,14 +84,18 @@ export class CpuTable {
     this.rows.push(`| ${title} | ${store} | ${cells.join(' | ')} |`);
   }
 
-  lines(cores: number): string[] {
-    if (this.rows.length === 0) return [];
-    return [
-      `Processor time per call at concurrency 16, ms (utime + stime from /proc; ${cores} cores, shared by every process here):`,
+  /** The table and a blank line after it; nothing when no row was added. */
+  writeTo(say: (line: string) => void): void {
+    if (this.rows.length === 0) return;
+    for (const line of [
+      `Processor time per call at concurrency 16, ms (utime + stime from /proc; ${cpus().length} cores, shared by every process here):`,
       '',
       '| call | store | store alone: store | load generator | through the service: store | service | load generator | through the floor: store | floor |',
       '|---|---|---|---|---|---|---|---|---|',
       ...this.rows,
-    ];
+      '',
+    ]) {
+      say(line);
+    }
   }
 }

@@ -10,8 +10,7 @@ import { buildOverviewBody } from '../../services/search/overview-query';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { measured, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
-import { CpuTable, stackPids, withCpu, type CpuPerCall } from './cpu';
-import { cpus } from 'node:os';
+import { CpuTable, stackPids, withCpu, withCpuAt16, type CpuPerCall } from './cpu';
 
 let rpc = 0;
 const mcp = (name: string, args: Record<string, unknown>): Probe => ({
@@ -82,15 +81,12 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
     const cpu: { service: CpuPerCall; alone: CpuPerCall } = { service: {}, alone: {} };
     for (const connections of [1, 16]) {
       const service = await ctx.service();
-      // At concurrency 16 the processor time of each process is read too (cpu.ts).
-      const timed = (pids: Record<string, number | undefined>, load: () => Promise<LoadResult>) =>
-        connections === 16 ? withCpu(pids, load) : load().then((result) => ({ result, cpu: {} }));
-      const viaService = await timed({ store, service: service.pid, bench: process.pid }, () =>
+      const viaService = await withCpuAt16(connections, { store, service: service.pid, bench: process.pid }, () =>
         runLoad(service.url, shape.service, { connections, seconds }),
       );
       ctx.say(row(`${shape.title}, service, c=${connections}`, viaService.result));
       const { es: body, store: reads } = shape;
-      const alone = await timed({ store, bench: process.pid }, () =>
+      const alone = await withCpuAt16(connections, { store, bench: process.pid }, () =>
         body ? esLoad(ctx, body, connections, seconds) : storeLoad(reads ?? (async () => undefined), connections, seconds),
       );
       ctx.say(row(`${shape.title}, ${shape.es ? 'ES' : 'MongoDB'} alone, c=${connections}`, alone.result));
@@ -108,7 +104,5 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
     cpuTable.add(shape.title, shape.es ? 'Elasticsearch' : 'MongoDB', cpu.alone, cpu.service, viaFloor?.cpu);
   }
   ctx.say('');
-  const cpuLines = cpuTable.lines(cpus().length);
-  for (const line of cpuLines) ctx.say(line);
-  if (cpuLines.length) ctx.say('');
+  cpuTable.writeTo((line) => ctx.say(line));
 }

@@ -14,8 +14,7 @@ import { searchBuildings } from '../../services/search/run-building-search';
 import { esTransport, sendRoundTrip, type RoundTrip } from '../../services/search/search-transport';
 import { measured, percentile, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
-import { CpuTable, stackPids, withCpu, type CpuPerCall } from './cpu';
-import { cpus } from 'node:os';
+import { CpuTable, stackPids, withCpu, withCpuAt16, type CpuPerCall } from './cpu';
 
 /** Distinct queries per shape: the load cycles through them. */
 const QUERIES_PER_SHAPE = 200;
@@ -108,6 +107,7 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
   ctx.say(TABLE_HEAD[0]);
   ctx.say(TABLE_HEAD[1]);
   const cpuTable = new CpuTable();
+  const { es } = stackPids();
   for (const shape of shapes(ctx, markets)) {
     const queries: Captured[] = [];
     for (let i = 0; i < QUERIES_PER_SHAPE; i++) queries.push(await capture(ctx, shape));
@@ -120,21 +120,17 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
     // still sampled, so the queries of a shape are the same whichever are measured).
     if (!measured(shape.title)) continue;
     let k = 0;
-    const es = stackPids().es;
-    const cpu: { service: CpuPerCall; alone: CpuPerCall; floor: CpuPerCall } = { service: {}, alone: {}, floor: {} };
+    const cpu: { service: CpuPerCall; alone: CpuPerCall } = { service: {}, alone: {} };
     for (const connections of [1, 16]) {
       const service = await ctx.service();
-      // At concurrency 16 the processor time of each process is read too (cpu.ts).
-      const timed = (pids: Record<string, number | undefined>, load: () => Promise<LoadResult>) =>
-        connections === 16 ? withCpu(pids, load) : load().then((result) => ({ result, cpu: {} }));
-      const viaService = await timed({ store: es, service: service.pid, bench: process.pid }, () =>
+      const viaService = await withCpuAt16(connections, { store: es, service: service.pid, bench: process.pid }, () =>
         runLoad(service.url, () => {
           const q = queries[k++ % queries.length];
           return shape.buildings ? mcpProbe(q.args as BuildingArgs) : probe(q.args as SearchArgs);
         }, { connections, seconds }),
       );
       ctx.say(row(`${shape.title}, service, c=${connections}`, viaService.result));
-      const alone = await timed({ store: es, bench: process.pid }, () => esReplay(ctx, queries, connections, seconds));
+      const alone = await withCpuAt16(connections, { store: es, bench: process.pid }, () => esReplay(ctx, queries, connections, seconds));
       ctx.say(row(`${shape.title}, ES alone, c=${connections}`, alone.result));
       if (connections === 16) Object.assign(cpu, { service: viaService.cpu, alone: alone.cpu });
     }
@@ -151,9 +147,7 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
     cpuTable.add(shape.title, 'Elasticsearch', cpu.alone, cpu.service, viaFloor.cpu);
   }
   ctx.say('');
-  const cpuLines = cpuTable.lines(cpus().length);
-  for (const line of cpuLines) ctx.say(line);
-  if (cpuLines.length) ctx.say('');
+  cpuTable.writeTo((line) => ctx.say(line));
   ctx.say(`Homes that reached the stay engine per query (${QUERIES_PER_SHAPE} sampled queries per shape, first page of 25, or of 10 buildings):`);
   ctx.say('');
   ctx.say('| shape | mean | p50 | p99 | max | ES round trips per query |');
