@@ -45,7 +45,7 @@ export interface Config {
   rateLimit: RateLimitConfig;
   /** Largest accepted request body on POST /mcp/public. */
   bodyLimitBytes: number;
-  /** Origins allowed to call the tool server from a browser; '*' allows all. */
+  /** Browser origins allowed on the tool server besides the service's own and loopback ones; '*' allows all (never the default). */
   mcpAllowedOrigins: string[];
   logLevel: string;
   /** Longest a request waits for one store call; past it the answer is 503 (the stores may hang). */
@@ -107,7 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
     },
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024),
-    mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '*')
+    mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'search_too_broad'
   | 'no_home_resolved'
   | 'consent_required'
+  | 'consent_declined'
   | 'not_found'
   | 'method_not_allowed'
   | 'payload_too_large'

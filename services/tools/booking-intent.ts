@@ -85,6 +85,19 @@ export const bookingIntentTool = defineTool<FromSchema<typeof inputSchema>, Inte
   outputSchema,
   // Writes, but a repeat call with the same email changes nothing more: idempotent per email, never destructive.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  confirmation(args) {
+    if (args.guest_consent !== true) throw new ApiError('consent_required', CONSENT_RULE, 400);
+    // What saveIntent would keep (spec rule 1: email, plus phone and name if given).
+    const details: Record<string, string> = { email: args.email.trim().toLowerCase() };
+    if (args.phone !== undefined) details.phone = readPhone(args.phone) ?? `${args.phone} (unreadable: it will not be saved)`;
+    if (args.name?.trim()) details.name = args.name.trim();
+    return {
+      message:
+        'Save these contact details with the furnished-apartment operator for this booking, and let its team contact ' +
+        'you about it? ' + Object.entries(details).map(([label, value]) => `${label}: ${value}`).join('; ') + '.',
+      details,
+    };
+  },
   async handler(args, { deps, today, now }) {
     if (args.guest_consent !== true) throw new ApiError('consent_required', CONSENT_RULE, 400);
     const email = args.email.trim().toLowerCase();

@@ -44,6 +44,13 @@ export interface ToolResult<O> {
   meta?: Record<string, unknown>;
 }
 
+/** What a person is asked to confirm: a sentence and the exact details it is about. */
+export interface GuestConfirmation {
+  message: string;
+  /** Label → value, in the order shown; the confirmation is bound to exactly these. */
+  details: Record<string, string>;
+}
+
 export interface ToolContext {
   deps: Deps;
   /** The calendar date requests are judged against (UTC), read once per request. */
@@ -69,6 +76,12 @@ export interface ToolDefinition<I = Record<string, unknown>, O = unknown> {
    * carry the whole answer. Without it, the text block is the whole answer's JSON.
    */
   modelText?(data: O): unknown;
+  /**
+   * A write that saves what a person said about themselves: the details the person confirms before
+   * anything is saved, where the client can ask them (MCP 2026-07-28 elicitation). Throws the tool's
+   * own error for arguments that could never be saved, so nobody is asked in vain.
+   */
+  confirmation?(args: I): GuestConfirmation;
   /** Receives arguments already validated against inputSchema. */
   handler(args: I, ctx: ToolContext): Promise<ToolResult<O>>;
 }

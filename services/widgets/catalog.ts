@@ -32,3 +32,6 @@ export const MAP_WIDGET: WidgetDefinition = {
 };
 
 export const WIDGETS: readonly WidgetDefinition[] = [CARD_GRID_WIDGET, MAP_WIDGET];
+
+/** The MCP Apps extension as a server capability (`initialize` and `server/discover`): views are served as this MIME type. */
+export const WIDGET_EXTENSION = { 'io.modelcontextprotocol/ui': { mimeTypes: [WIDGET_MIME_TYPE] } };

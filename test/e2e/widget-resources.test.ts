@@ -61,11 +61,11 @@ describe('resources/read', () => {
     expect(html.length).toBeGreaterThan(100_000);
   });
 
-  it('answers an unknown URI with a JSON-RPC error (resource not found)', async () => {
+  it('answers an unknown URI with -32602 carrying the URI in data (SEP-2164, both eras)', async () => {
     const client = await fx.mcp();
     const read = client.readResource({ uri: 'ui://furnished-catalog/nope.html' });
     await expect(read).rejects.toBeInstanceOf(McpError);
-    await expect(read).rejects.toMatchObject({ code: -32002 });
+    await expect(read).rejects.toMatchObject({ code: -32602, data: { uri: 'ui://furnished-catalog/nope.html' } });
   });
 });
 

@@ -1,29 +1,47 @@
 /**
- * Request params checked before the SDK sees them: the SDK parses each request with its own zod
- * schema and answers a failure as -32603 Internal error carrying zod's JSON dump. A request whose
- * params do not fit its method is the client's fault: -32602 Invalid params, in one line.
+ * Request params checked before the 2025-era server sees them: a request whose params do not fit its
+ * method is the client's fault, -32602 Invalid params in one line (the SDK would answer some as
+ * -32603 with its validator's dump). Methods are looked up in a Map, so a method named after an
+ * `Object.prototype` member (`constructor`, `__proto__`, …) is just an unknown method.
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { CallToolRequestSchema, ErrorCode, InitializeRequestSchema, isJSONRPCRequest, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
-const SCHEMAS = {
-  'tools/call': { schema: CallToolRequestSchema, expects: 'params {name: string, arguments?: object}' },
-  'resources/read': { schema: ReadResourceRequestSchema, expects: 'params {uri: string}' },
-  initialize: { schema: InitializeRequestSchema, expects: 'params {protocolVersion, capabilities, clientInfo}' },
-} as const;
+type Params = Record<string, unknown>;
+const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const CHECKS = new Map<string, { fits: (params: Params) => boolean; expects: string }>([
+  ['tools/call', { fits: (p) => typeof p.name === 'string' && (p.arguments === undefined || isObject(p.arguments)), expects: 'params {name: string, arguments?: object}' }],
+  ['resources/read', { fits: (p) => typeof p.uri === 'string', expects: 'params {uri: string}' }],
+  ['prompts/get', { fits: (p) => typeof p.name === 'string' && (p.arguments === undefined || isObject(p.arguments)), expects: 'params {name: string, arguments?: object}' }],
+  [
+    'initialize',
+    {
+      fits: (p) =>
+        typeof p.protocolVersion === 'string' &&
+        isObject(p.capabilities) &&
+        isObject(p.clientInfo) &&
+        typeof p.clientInfo.name === 'string' &&
+        typeof p.clientInfo.version === 'string',
+      expects: 'params {protocolVersion, capabilities, clientInfo}',
+    },
+  ],
+]);
+
+/** The id of a JSON-RPC request body, or null (a notification, a batch, or no request at all). */
+export function requestId(body: unknown): string | number | null {
+  if (!isObject(body)) return null;
+  return typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
+}
 
 /** The JSON-RPC error answering `message`, or null when its params fit its method. */
 export function invalidParamsError(message: JSONRPCMessage): JSONRPCMessage | null {
-  if (!isJSONRPCRequest(message)) return null;
-  const known = SCHEMAS[message.method as keyof typeof SCHEMAS];
-  if (!known) return null;
-  const parsed = known.schema.safeParse(message);
-  if (parsed.success) return null;
-  const issue = parsed.error.issues[0];
-  const where = issue ? issue.path.join('.') || 'params' : 'params';
+  if (!('method' in message) || !('id' in message)) return null;
+  const check = CHECKS.get(message.method);
+  if (!check) return null;
+  if (isObject(message.params) && check.fits(message.params)) return null;
   return {
     jsonrpc: '2.0',
     id: message.id,
-    error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${where} is not valid; expected ${known.expects}.` },
+    error: { code: -32602, message: `Invalid params for ${message.method}: params is not valid; expected ${check.expects}.` },
   };
 }

@@ -1,20 +1,11 @@
 /**
  * The widgets as MCP resources (MCP Apps, MCP.md "The interactive-app extension"): `resources/list`
- * names both, `resources/read` answers the bundled HTML; an unknown URI is a JSON-RPC error.
+ * names both, `resources/read` answers the bundled HTML; an unknown URI is -32602 with the URI in
+ * `data` (SEP-2164, the same on both eras). There are no templates: the list is empty.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ListResourcesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type ListResourcesResult,
-  type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ResourceNotFoundError, type ListResourcesResult, type ReadResourceResult, type Server } from '@modelcontextprotocol/server';
 import { widgetDocuments } from '../../widgets/bundle';
 import { WIDGET_MIME_TYPE, WIDGETS, type WidgetDefinition } from '../../widgets/catalog';
-
-/** MCP's error code for a resource that does not exist. */
-export const RESOURCE_NOT_FOUND = -32002;
 
 /**
  * What the widget may load: nothing but our own photos (the hero images; the first five also come
@@ -31,8 +22,9 @@ export function widgetResourceMeta(widget: WidgetDefinition, publicBaseUrl: stri
 }
 
 export function registerWidgetResources(server: Server, publicBaseUrl: string): void {
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
   server.setRequestHandler(
-    ListResourcesRequestSchema,
+    'resources/list',
     async (): Promise<ListResourcesResult> => ({
       resources: WIDGETS.map((w) => ({
         uri: w.uri,
@@ -44,11 +36,11 @@ export function registerWidgetResources(server: Server, publicBaseUrl: string): 
       })),
     }),
   );
-  server.setRequestHandler(ReadResourceRequestSchema, async (request): Promise<ReadResourceResult> => {
+  server.setRequestHandler('resources/read', async (request): Promise<ReadResourceResult> => {
     const widget = WIDGETS.find((w) => w.uri === request.params.uri);
-    if (!widget) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri}`, { uri: request.params.uri });
+    if (!widget) throw new ResourceNotFoundError(request.params.uri);
     const html = (await widgetDocuments()).get(widget.uri);
-    if (html === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not built: ${widget.uri}`);
+    if (html === undefined) throw new ResourceNotFoundError(widget.uri);
     return { contents: [{ uri: widget.uri, mimeType: WIDGET_MIME_TYPE, text: html, _meta: widgetResourceMeta(widget, publicBaseUrl) }] };
   });
 }

@@ -1,33 +1,31 @@
 /**
- * POST /mcp/public on Koa: the official SDK's Streamable HTTP transport in stateless mode, a
- * fresh server and transport per request (MCP.md). GET and DELETE answer 405; the body size is
- * capped here (the transport has no limit); Origin is checked when present.
+ * POST /mcp/public on Koa, both protocol eras on one endpoint (MCP.md; docs/decisions.md "Two
+ * protocol eras"): a request that carries the 2026-07-28 `_meta` envelope goes to the SDK v2 entry
+ * (`createMcpHandler`: envelope, headers, discover, caching hints, input-required results); every other
+ * request is 2025-11-25 / 2025-06-18 and goes to a per-request stateless transport answering JSON, as
+ * before. Both build the same server (./server.ts). GET, DELETE, PUT and PATCH answer 405; the body is
+ * capped here; Origin and Host are checked before anything runs (./origin-guard.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type Router from '@koa/router';
 import getRawBody from 'raw-body';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Context } from 'koa';
 import type { Deps } from '../../deps';
 import type { PhotoStore } from '../../media/photos';
-import type { AnyTool } from '../../tools/tool';
+import type { AnyTool, EmbeddedImage } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';
 import type { RateLimits } from '../rate-limit';
-import { createMcpServer } from './server';
-import { invalidParamsError } from './request-params';
+import { checkOriginAndHost } from './origin-guard';
+import { invalidParamsError, requestId } from './request-params';
+import { createMcpServer, type ToolServerContext } from './server';
 
 export const MCP_PATH = '/mcp/public';
 
-function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
+function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
   ctx.status = status;
   ctx.type = 'application/json';
-  ctx.body = { jsonrpc: '2.0', id: null, error: { code, message } };
-}
-
-export function originAllowed(origin: string | undefined, allowed: string[], publicBaseUrl: string): boolean {
-  if (!origin) return true; // server-to-server clients send no Origin
-  if (allowed.includes('*')) return true;
-  const own = new URL(publicBaseUrl).origin;
-  return origin === own || allowed.includes(origin);
+  ctx.body = { jsonrpc: '2.0', id, error: { code, message } };
 }
 
 export function mountMcp(
@@ -47,7 +45,7 @@ export function mountMcp(
   router.put(MCP_PATH, notAllowed);
   router.patch(MCP_PATH, notAllowed);
 
-  const loadImages = async (images: { photoId: string; meta: Record<string, unknown> }[]) => {
+  const loadImages = async (images: EmbeddedImage[]) => {
     const out = [];
     for (const img of images) {
       const jpeg = await photos.embedded(img.photoId);
@@ -55,11 +53,17 @@ export function mountMcp(
     }
     return out;
   };
+  const context: ToolServerContext = { tools, validators, deps, limits, loadImages };
+  // The SDK's factory sees the request, not Koa's context: the client's key (rate limits) rides along.
+  const clientKeys = new AsyncLocalStorage<string>();
+  const modern = createMcpHandler(() => createMcpServer(context, clientKeys.getStore() ?? 'unknown'), {
+    // JSON unless a handler sends a notification first (none does); 'json' itself would warn at every start.
+    legacy: 'reject',
+    onerror: (err) => deps.log.debug({ err }, 'tool server refused a request'),
+  });
+  const policy = { allowedOrigins: deps.config.mcpAllowedOrigins, publicBaseUrl: deps.config.publicBaseUrl, listenHost: deps.config.host };
 
   router.post(MCP_PATH, async (ctx) => {
-    if (!originAllowed(ctx.get('Origin') || undefined, deps.config.mcpAllowedOrigins, deps.config.publicBaseUrl)) {
-      return jsonRpcError(ctx, 403, -32000, 'Origin not allowed.');
-    }
     let body: unknown;
     try {
       const raw = await getRawBody(ctx.req, { limit: deps.config.bodyLimitBytes, encoding: 'utf8' });
@@ -70,40 +74,52 @@ export function mountMcp(
         ? jsonRpcError(ctx, 413, -32600, `Request body over ${deps.config.bodyLimitBytes} bytes.`)
         : jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not valid JSON.');
     }
-    const server = createMcpServer(tools, validators, deps, limits, ctx.ip, loadImages);
-    // The SDK's web-standard transport, answered through Koa: its Node wrapper converts every
-    // response through a Web stream (a fifth of a tool call's CPU); JSON mode needs none of that.
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      const refused = invalidParamsError(message);
-      if (refused) void transport.send(refused);
-      else deliver?.(message, extra);
-    };
+    const verdict = checkOriginAndHost(ctx.get('Origin') || undefined, ctx.get('Host') || undefined, policy);
+    if (!verdict.allowed) return jsonRpcError(ctx, 403, -32000, verdict.reason, requestId(body));
+
+    const request = webRequest(ctx);
     let response: Response;
-    try {
-      response = await transport.handleRequest(webRequest(ctx), { parsedBody: body });
-    } catch (err) {
-      // Stops whatever the request left running; a request that answered left nothing (JSON mode keeps no
-      // stream, timer or pending handler once its answer is out), so it is not closed: closing builds an
-      // McpError with a stack trace for every request, a tenth of a small tool call's CPU.
-      await server.close();
-      throw err;
+    if (await isLegacyRequest(request, body)) {
+      response = await serveLegacy(context, ctx.ip, request, body);
+    } else {
+      response = await clientKeys.run(ctx.ip, () => modern.fetch(request, { parsedBody: body }));
     }
     ctx.status = response.status;
     response.headers.forEach((value, name) => ctx.set(name, value));
-    // The answer's bytes as the transport encoded them: no decode to a string and encode again.
+    // The answer's bytes as the SDK encoded them: no decode to a string and encode again. A notification's
+    // 202 has no body at all (Koa would otherwise write the status text).
     const bytes = Buffer.from(await response.arrayBuffer());
-    if (bytes.length > 0) ctx.body = bytes;
+    ctx.body = bytes.length > 0 ? bytes : null;
   });
 }
 
 /**
- * The request as the transport reads it: its method, URL and headers (the body is passed parsed, so
- * the transport never reads it). A `Request` proper costs an AbortSignal and the Fetch spec's checks
- * on every call, work this answer does not use: the transport gets these three fields only. The
- * tool-server tests run every transport path (JSON-RPC errors, batches, notifications) through it.
+ * A 2025-era request: a fresh server and a stateless transport in JSON mode (a fifth of a small call's
+ * CPU went to the Node wrapper's Web streams; JSON mode needs none). A request that answered left
+ * nothing running, so it is not closed (closing builds an error with a stack trace per call).
+ */
+async function serveLegacy(context: ToolServerContext, clientKey: string, request: Request, body: unknown): Promise<Response> {
+  const server = createMcpServer(context, clientKey);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const refused = invalidParamsError(message);
+    if (refused) void transport.send(refused);
+    else deliver?.(message, extra);
+  };
+  try {
+    return await transport.handleRequest(request, { parsedBody: body });
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+}
+
+/**
+ * The request as the SDK reads it: its method, URL and headers (the body is passed parsed, so it is
+ * never read). A `Request` proper costs an AbortSignal and the Fetch spec's checks on every call, work
+ * this answer does not use. The tool-server tests run every transport path through it.
  */
 type TransportRequest = Pick<Request, 'method' | 'url' | 'headers'>;
 

@@ -1,36 +1,52 @@
 /**
- * The MCP server of one request (stateless Streamable HTTP: a fresh server per request).
- * Unknown tools are JSON-RPC errors; invalid arguments and business failures are tool results
- * with `isError: true` carrying the spec's error object (DESIGN: "One registry, two transports").
- * The widgets are its resources (./resources.ts).
+ * The MCP server of one request, for both protocol eras (SDK v2's low-level `Server`, so tools keep
+ * our own JSON Schemas and error object). Unknown tools are JSON-RPC errors; invalid arguments and
+ * business failures are tool results with `isError: true` carrying the spec's error object (DESIGN:
+ * "One registry, two transports"). The widgets are its resources (./resources.ts), the prompts come
+ * from the registry (../../tools/prompts.ts), and a write that needs the guest's word asks for it
+ * where the client can answer (./guest-confirmation.ts).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { Deps } from '../../deps';
 import { toApiError } from '../../kernel/errors';
 import { invokeTool } from '../../tools/invoke';
+import { PROMPTS, promptMessages } from '../../tools/prompts';
 import type { AnyTool, EmbeddedImage } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';
+import { WIDGET_EXTENSION } from '../../widgets/catalog';
 import type { RateLimits } from '../rate-limit';
+import { askGuestToConfirm } from './guest-confirmation';
 import { registerWidgetResources } from './resources';
 import { toolsList } from './tool-list';
 
 export const SERVER_INFO = { name: 'furnished-catalog', title: 'Furnished apartment catalog', version: '1.0.0' };
 
-const INSTRUCTIONS =
+export const INSTRUCTIONS =
   'Public catalog of furnished apartments for fixed stays and open-ended Flex stays. Typical flow: ' +
   'list_markets_tool to find a market or city slug; search with that slug and dates; get_quote_tool for the chosen ' +
   'home and the same dates. Dates are YYYY-MM-DD (start_date/end_date). Quote display_price_with_discount, never a bare rate.';
 
-/** The SDK validates elicitation schemas with it (this server sends none); building one costs more than a request. */
-const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+/** What this server honours, the same in `initialize` and `server/discover`: nothing changes while it runs. */
+export const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false, subscribe: false },
+  prompts: { listChanged: false },
+  extensions: WIDGET_EXTENSION,
+};
+
+/**
+ * Caching hints of 2026-07-28 results: the lists, the widgets and discovery change only with a new
+ * release, and are the same for every caller, so any cache may keep them for five minutes.
+ */
+const FIVE_MINUTES_PUBLIC = { ttlMs: 300_000, cacheScope: 'public' } as const;
+const CACHE_HINTS = {
+  'tools/list': FIVE_MINUTES_PUBLIC,
+  'resources/list': FIVE_MINUTES_PUBLIC,
+  'resources/templates/list': FIVE_MINUTES_PUBLIC,
+  'resources/read': FIVE_MINUTES_PUBLIC,
+  'prompts/list': FIVE_MINUTES_PUBLIC,
+  'server/discover': FIVE_MINUTES_PUBLIC,
+};
 
 /** tools/list is the same for every request of a process: derived once per registry. */
 const LISTED = new WeakMap<readonly AnyTool[], ReturnType<typeof toolsList>>();
@@ -42,31 +58,49 @@ function listedOnce(tools: readonly AnyTool[]): ReturnType<typeof toolsList> {
 
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
 
-export function createMcpServer(
-  tools: readonly AnyTool[],
-  validators: Validators,
-  deps: Deps,
-  limits: RateLimits,
-  clientKey: string,
-  loadImages: ImageLoader,
-): Server {
-  const server = new Server(SERVER_INFO, {
-    // One validator per process: the SDK would build a new Ajv (schemas, formats) for every stateless request.
-    jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } },
-    instructions: INSTRUCTIONS,
-  });
+/** What a tool call needs besides the registry: the stores, the limits and who is calling. */
+export interface ToolServerContext {
+  tools: readonly AnyTool[];
+  validators: Validators;
+  deps: Deps;
+  limits: RateLimits;
+  loadImages: ImageLoader;
+}
+
+function errorResult(err: unknown, deps: Deps, tool: string): CallToolResult {
+  const apiError = toApiError(err);
+  if (apiError.status >= 500) deps.log.error({ err, tool }, 'tool call failed');
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
+}
+
+export function createMcpServer(context: ToolServerContext, clientKey: string): Server {
+  const { tools, validators, deps, limits, loadImages } = context;
+  const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   registerWidgetResources(server, deps.config.publicBaseUrl);
-  server.setRequestHandler(ListToolsRequestSchema, async () => listedOnce(tools));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const tool = tools.find((t) => t.name === request.params.name);
-    const validate = validators.strict.get(request.params.name);
+  server.setRequestHandler('tools/list', async () => listedOnce(tools));
+  server.setRequestHandler('prompts/list', async () => ({ prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) }));
+  server.setRequestHandler('prompts/get', async (request) => {
+    const prompt = PROMPTS.find((p) => p.name === request.params.name);
+    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+    const messages = promptMessages(prompt, request.params.arguments ?? {});
+    if (typeof messages === 'string') throw new ProtocolError(ProtocolErrorCode.InvalidParams, messages);
+    return { description: prompt.description, messages };
+  });
+  server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
+    const name = request.params.name;
+    const tool = tools.find((t) => t.name === name);
+    const validate = validators.strict.get(name);
     if (!tool || !validate) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
+    const rawArgs = request.params.arguments ?? {};
     try {
       await limits.consume(clientKey, tool.rateBucket ?? 'default');
-      const result = await invokeTool(tool, validate, request.params.arguments ?? {}, deps);
+      if (tool.confirmation) {
+        const asked = askGuestToConfirm(tool, validate(rawArgs), ctx);
+        if (asked) return asked;
+      }
+      const result = await invokeTool(tool, validate, rawArgs, deps);
       const text = JSON.stringify(tool.modelText ? tool.modelText(result.data) : result.data);
       const content: CallToolResult['content'] = [{ type: 'text', text }];
       if (result.images?.length) content.push(...(await loadImages(result.images)));
@@ -76,9 +110,7 @@ export function createMcpServer(
         ...(result.meta ? { _meta: result.meta } : {}),
       };
     } catch (err) {
-      const apiError = toApiError(err);
-      if (apiError.status >= 500) deps.log.error({ err, tool: tool.name }, 'tool call failed');
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
+      return errorResult(err, deps, tool.name);
     }
   });
   return server;

@@ -2,17 +2,17 @@
 import type { AnyTool } from '../../tools/tool';
 
 /** Where a host finds the tool's widget: MCP Apps' key and ChatGPT's older one, the same `ui://` URI. */
-export interface ListedToolMeta {
+export type ListedToolMeta = {
   ui: { resourceUri: string };
   'openai/outputTemplate': string;
-}
+};
 
 export interface ListedTool {
   name: string;
   title: string;
   description: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown>;
+  inputSchema: { type: 'object'; [keyword: string]: unknown };
+  outputSchema: { type: 'object'; [keyword: string]: unknown };
   annotations: { title: string } & AnyTool['annotations'];
   _meta?: ListedToolMeta;
 }
@@ -22,8 +22,8 @@ export function listedTool(tool: AnyTool): ListedTool {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: tool.inputSchema as Record<string, unknown>,
-    outputSchema: tool.outputSchema as Record<string, unknown>,
+    inputSchema: tool.inputSchema as ListedTool['inputSchema'],
+    outputSchema: tool.outputSchema as ListedTool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
     ...(tool.widget ? { _meta: { ui: { resourceUri: tool.widget.uri }, 'openai/outputTemplate': tool.widget.uri } } : {}),
   };

@@ -3,7 +3,6 @@ import { ApiError } from '../../../services/kernel/errors';
 import { defineTool, READ_ONLY } from '../../../services/tools/tool';
 import { buildValidators } from '../../../services/tools/validate';
 import { queryToArgs } from '../../../services/transports/http/get-routes';
-import { originAllowed } from '../../../services/transports/mcp/route';
 
 const tool = defineTool<{ start_date?: string; bedrooms?: number; flag?: boolean }, unknown>({
   name: 'sample_tool',
@@ -82,17 +81,5 @@ describe('GET query → tool arguments', () => {
 
   it('rejects the tool name when the GET name is a rename (one name per argument on GET)', () => {
     expect(errorOf(() => queryToArgs(route, { start_date: '2027-01-01' }, {})).code).toBe('unknown_parameter');
-  });
-});
-
-describe('tool server Origin check', () => {
-  it('passes requests without Origin (server-to-server clients)', () => {
-    expect(originAllowed(undefined, [], 'http://localhost:3000')).toBe(true);
-  });
-  it('passes the service own origin and listed ones, refuses others', () => {
-    expect(originAllowed('http://localhost:3000', [], 'http://localhost:3000')).toBe(true);
-    expect(originAllowed('https://ok.example', ['https://ok.example'], 'http://localhost:3000')).toBe(true);
-    expect(originAllowed('https://evil.example', ['https://ok.example'], 'http://localhost:3000')).toBe(false);
-    expect(originAllowed('https://any.example', ['*'], 'http://localhost:3000')).toBe(true);
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * DNS-rebinding protection of the tool server (MCP 2025-11-25 and 2026-07-28, "Security Warning":
+ * servers MUST validate Origin; bound to loopback, they SHOULD refuse a foreign Host). A refused
+ * request is answered before anything reads it, so it changes nothing.
+ */
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** A host name (no port) that reaches this machine only: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackHostname(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/** The host name of a `Host` header value (`name:port`, `[v6]:port`), or null when it is not one. */
+function hostnameOf(hostHeader: string): string | null {
+  try {
+    return new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+function originOf(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface OriginPolicy {
+  /** Exact origins allowed besides the service's own and loopback ones; '*' allows every origin. */
+  allowedOrigins: readonly string[];
+  /** PUBLIC_BASE_URL: its origin is always allowed, and its host is a valid Host behind a local proxy. */
+  publicBaseUrl: string;
+  /** The address the service listens on (HOST). */
+  listenHost: string;
+}
+
+export type GuardVerdict = { allowed: true } | { allowed: false; reason: string };
+
+/**
+ * Requests without `Origin` (server-side clients) pass; a browser origin passes when it is the
+ * service's own, a loopback one, or listed. Listening on loopback, a `Host` that does not name this
+ * machine (or the public base URL) is refused: that is what a rebound DNS name looks like.
+ */
+export function checkOriginAndHost(origin: string | undefined, host: string | undefined, policy: OriginPolicy): GuardVerdict {
+  const own = new URL(policy.publicBaseUrl);
+  if (isLoopbackHostname(policy.listenHost) && host !== undefined) {
+    const hostname = hostnameOf(host);
+    if (hostname === null || (!isLoopbackHostname(hostname) && hostname !== own.hostname)) {
+      return { allowed: false, reason: 'Host not allowed: this server listens on a loopback address.' };
+    }
+  }
+  if (origin === undefined) return { allowed: true };
+  if (policy.allowedOrigins.includes('*')) return { allowed: true };
+  const normalized = originOf(origin);
+  if (normalized !== null) {
+    if (normalized === own.origin || isLoopbackHostname(new URL(normalized).hostname)) return { allowed: true };
+    if (policy.allowedOrigins.some((allowed) => originOf(allowed) === normalized)) return { allowed: true };
+  }
+  return { allowed: false, reason: 'Origin not allowed on this tool server (set MCP_ALLOWED_ORIGINS to allow a browser origin).' };
+}
