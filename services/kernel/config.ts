@@ -47,6 +47,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Browser origins allowed on the tool server besides the service's own and loopback ones; '*' allows all (never the default). */
   mcpAllowedOrigins: string[];
+  /** Lists the official conformance suite's diagnostic tools (its server-stateless scenario); tests only. */
+  mcpConformanceTools: boolean;
   logLevel: string;
   /** Longest a request waits for one store call; past it the answer is 503 (the stores may hang). */
   storeDeadlineMs: number;
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    mcpConformanceTools: bool(env, 'MCP_CONFORMANCE_TOOLS', false),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     storeDeadlineMs: Math.max(100, int(env, 'STORE_DEADLINE_MS', 2_000)),
     cacheTtlMs: int(env, 'CACHE_TTL_SECONDS', 30) * 1_000,

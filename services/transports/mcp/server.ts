@@ -15,6 +15,7 @@ import type { AnyTool, EmbeddedImage } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';
 import { WIDGET_EXTENSION } from '../../widgets/catalog';
 import type { RateLimits } from '../rate-limit';
+import { DIAGNOSTIC_TOOLS, runDiagnostic } from './conformance-diagnostics';
 import { askGuestToConfirm } from './guest-confirmation';
 import { registerWidgetResources } from './resources';
 import { toolsList } from './tool-list';
@@ -50,10 +51,10 @@ const CACHE_HINTS = {
 
 /** tools/list is the same for every request of a process: derived once per registry. */
 const LISTED = new WeakMap<readonly AnyTool[], ReturnType<typeof toolsList>>();
-function listedOnce(tools: readonly AnyTool[]): ReturnType<typeof toolsList> {
+function listedOnce(tools: readonly AnyTool[], diagnostics: boolean): ReturnType<typeof toolsList> {
   let listed = LISTED.get(tools);
   if (!listed) LISTED.set(tools, (listed = toolsList(tools)));
-  return listed;
+  return diagnostics ? { tools: [...listed.tools, ...DIAGNOSTIC_TOOLS] } : listed;
 }
 
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
@@ -77,7 +78,8 @@ export function createMcpServer(context: ToolServerContext, clientKey: string): 
   const { tools, validators, deps, limits, loadImages } = context;
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   registerWidgetResources(server, deps.config.publicBaseUrl);
-  server.setRequestHandler('tools/list', async () => listedOnce(tools));
+  const diagnostics = deps.config.mcpConformanceTools;
+  server.setRequestHandler('tools/list', async () => listedOnce(tools, diagnostics));
   server.setRequestHandler('prompts/list', async () => ({ prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) }));
   server.setRequestHandler('prompts/get', async (request) => {
     const prompt = PROMPTS.find((p) => p.name === request.params.name);
@@ -91,6 +93,8 @@ export function createMcpServer(context: ToolServerContext, clientKey: string): 
     const tool = tools.find((t) => t.name === name);
     const validate = validators.strict.get(name);
     if (!tool || !validate) {
+      const diagnostic = diagnostics ? runDiagnostic(name, ctx) : null;
+      if (diagnostic) return diagnostic;
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     const rawArgs = request.params.arguments ?? {};
