@@ -89,7 +89,8 @@ export function mountMcp(
     // The answer's bytes as the SDK encoded them: no decode to a string and encode again. A notification's
     // 202 has no body at all (Koa would otherwise write the status text).
     const bytes = Buffer.from(await response.arrayBuffer());
-    ctx.body = bytes.length > 0 ? bytes : null;
+    ctx.body = bytes.length > 0 ? bytes : '';
+    if (bytes.length === 0 && !response.headers.has('content-type')) ctx.remove('Content-Type');
   });
 }
 
