@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import cors from '@koa/cors';
 import type { Deps } from './deps';
 import { ApiError } from './kernel/errors';
+import { serverCard, serverJson } from './docs/discovery';
 import { openApiDocument } from './docs/openapi';
 import { toolsMarkdown } from './docs/tools-markdown';
 import { parseMediaFile, PhotoStore } from './media/photos';
@@ -66,6 +67,10 @@ export function createApp(deps: Deps, tools: readonly AnyTool[] = TOOLS): Koa {
   api.get('/tools.json', (ctx) => {
     ctx.body = listed;
   });
+  const registryEntry = serverJson(deps.config.publicBaseUrl, MCP_PATH);
+  api.get('/server.json', (ctx) => {
+    ctx.body = registryEntry;
+  });
   api.get('/tools', (ctx) => {
     ctx.type = 'text/markdown; charset=utf-8';
     ctx.body = markdown;
@@ -82,6 +87,11 @@ export function createApp(deps: Deps, tools: readonly AnyTool[] = TOOLS): Koa {
     ctx.set('Cache-Control', 'public, max-age=86400, immutable');
     ctx.body = parsed.variant === 'widget' ? blob.widget : blob.full;
   });
+  const card = serverCard(deps.config.publicBaseUrl, MCP_PATH);
+  root.get('/.well-known/mcp/server-card.json', (ctx) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.body = card;
+  });
   root.get('/', (ctx) => {
     ctx.body = {
       service: 'furnished-catalog',
@@ -89,6 +99,7 @@ export function createApp(deps: Deps, tools: readonly AnyTool[] = TOOLS): Koa {
       openapi: `${deps.config.publicBaseUrl}/api/public/openapi.json`,
       tools: `${deps.config.publicBaseUrl}/api/public/tools`,
       mcp: `${deps.config.publicBaseUrl}${MCP_PATH}`,
+      server_card: `${deps.config.publicBaseUrl}/.well-known/mcp/server-card.json`,
     };
   });
   mountMcp(root, tools, validators, deps, limits, photos);

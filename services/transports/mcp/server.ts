@@ -11,6 +11,7 @@ import type { Deps } from '../../deps';
 import { toApiError } from '../../kernel/errors';
 import { invokeTool } from '../../tools/invoke';
 import { PROMPTS, promptMessages } from '../../tools/prompts';
+import { SERVER_IDENTITY } from '../../tools/server-identity';
 import type { AnyTool, EmbeddedImage } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';
 import { WIDGET_EXTENSION } from '../../widgets/catalog';
@@ -20,7 +21,7 @@ import { askGuestToConfirm } from './guest-confirmation';
 import { registerWidgetResources } from './resources';
 import { toolsList } from './tool-list';
 
-export const SERVER_INFO = { name: 'furnished-catalog', title: 'Furnished apartment catalog', version: '1.0.0' };
+export const SERVER_INFO = { name: SERVER_IDENTITY.name, title: SERVER_IDENTITY.title, version: SERVER_IDENTITY.version };
 
 export const INSTRUCTIONS =
   'Public catalog of furnished apartments for fixed stays and open-ended Flex stays. Typical flow: ' +
