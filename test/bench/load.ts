@@ -10,6 +10,8 @@ export interface Probe {
   method?: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** Extra request headers (a 2026-07-28 tool call's Mcp-* headers). */
+  headers?: Record<string, string>;
 }
 
 export interface LoadResult {
@@ -55,7 +57,7 @@ export async function runLoad(
           dispatcher: agent,
           method: probe.method ?? 'GET',
           body: probe.body,
-          headers: probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {},
+          headers: { ...(probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}), ...probe.headers },
         });
         await res.body.dump();
         key = `${Math.floor(res.statusCode / 100)}xx`;

@@ -18,6 +18,7 @@ import { idleBench, indexingBench, lookupBench, type BenchContext } from './stor
 import { mixedLoadBench } from './mixed-load';
 import { marketToolsBench } from './market-tools-bench';
 import { searchBench } from './search-bench';
+import { toolServerBench } from './tool-server-bench';
 import { startServiceProcess } from './service-process';
 
 interface Options {
@@ -49,6 +50,7 @@ function options(argv: string[]): Options {
 const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Promise<void> }> = [
   { name: 'indexing', run: (ctx) => indexingBench(ctx) },
   { name: 'lookups', run: (ctx, o) => lookupBench(ctx, o.seconds) },
+  { name: 'tool-server', run: (ctx, o) => toolServerBench(ctx, o.seconds) },
   { name: 'market-tools', run: (ctx, o) => marketToolsBench(ctx, o.seconds) },
   { name: 'search', run: (ctx, o) => searchBench(ctx, o.seconds) },
   { name: 'mixed', run: (ctx, o) => mixedLoadBench(ctx, o.soakSeconds) },

@@ -43,11 +43,22 @@ afterAll(async () => {
   await fx?.close();
 });
 
-async function widgetHtml(client: Client, uri: string): Promise<string> {
+/** What a host needs of its MCP client: the SDK 1.x client (2025-11-25) and the SDK v2 client (2026-07-28) both are one. */
+interface ToolClient {
+  readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+
+/** Hosts of both protocol eras read the same widget and the same result. */
+const ERAS = [['2025-11-25'], ['2026-07-28']] as const;
+const clientOf = (era: string): Promise<ToolClient> => (era === '2026-07-28' ? fx.mcpModern() : fx.mcp());
+const shotName = (file: string, era: string): string => (era === '2026-07-28' ? file.replace('.png', '-2026.png') : file);
+
+async function widgetHtml(client: ToolClient, uri: string): Promise<string> {
   return ((await client.readResource({ uri })).contents[0] as { text: string }).text;
 }
 
-async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<HostedResult> {
+async function callTool(client: ToolClient, name: string, args: Record<string, unknown>): Promise<HostedResult> {
   const result = (await client.callTool({ name, arguments: args })) as HostedResult;
   expect(result.isError).toBeFalsy();
   return result;
@@ -95,8 +106,8 @@ async function screenshot(page: Page, file: string): Promise<void> {
 const homesOf = (result: HostedResult): Home[] => (result.structuredContent as { homes: Home[] }).homes;
 
 describe('the card-grid widget (search_apartments_tool)', () => {
-  it('shows one card per home of the real result, and a click names its home and asks the host about it', async () => {
-    const client = await fx.mcp();
+  it.each(ERAS)('shows one card per home of the real result, and a click names its home and asks the host about it (%s host)', async (era) => {
+    const client = await clientOf(era);
     const input = { market: city, per_page: 12 };
     const result = await callTool(client, 'search_apartments_tool', input);
     const homes = homesOf(result);
@@ -126,7 +137,7 @@ describe('the card-grid widget (search_apartments_tool)', () => {
 
       await photosSettled(view.locator('.card img'));
       expect(await view.locator('.card img').count()).toBe(homes.length); // the rest loaded from the service
-      await screenshot(page, 'search-cards.png');
+      await screenshot(page, shotName('search-cards.png', era));
     } finally {
       await page.close();
     }
@@ -165,8 +176,8 @@ describe('the card-grid widget (search_apartments_tool)', () => {
 });
 
 describe('the map widget (search_apartments_on_map)', () => {
-  it('draws one pin per home over the bundled basemap without a single request, and a click on a pin names its home', async () => {
-    const client = await fx.mcp();
+  it.each(ERAS)('draws one pin per home over the bundled basemap without a single request, and a click on a pin names its home (%s host)', async (era) => {
+    const client = await clientOf(era);
     const input = { market: city };
     const result = await callTool(client, 'search_apartments_on_map', input);
     const homes = homesOf(result);
@@ -204,7 +215,7 @@ describe('the map widget (search_apartments_on_map)', () => {
       expect(messages.map((m) => m.content[0].text)).toEqual([expect.stringContaining(chosen.slug)]);
 
       expect(requests).toEqual([]); // no CDN, no tile server
-      await screenshot(page, 'search-map.png');
+      await screenshot(page, shotName('search-map.png', era));
     } finally {
       await page.close();
     }

@@ -4,6 +4,7 @@
  * free port. `close()` drops all of it.
  */
 import { randomBytes } from 'node:crypto';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadConfig, type Config } from '../../services/kernel/config';
@@ -26,7 +27,10 @@ export interface Fixture {
   url: string;
   today: string;
   get(path: string): Promise<{ status: number; body: any; headers: Headers }>;
+  /** The SDK 1.x client, on 2025-11-25 (initialize). */
   mcp(): Promise<McpClient>;
+  /** The SDK v2 client, pinned to 2026-07-28 (no handshake, `_meta` envelope). */
+  mcpModern(capabilities?: Record<string, unknown>): Promise<ModernClient>;
   close(): Promise<void>;
 }
 
@@ -74,7 +78,7 @@ export async function startFixture(
   const config = testConfig(opts.env);
   const { mongo, es, today } = await seedWorld(config, opts.homes ?? 150, opts.seed);
   const svc = await startService(config, { logDestination: opts.logDestination });
-  const clients: McpClient[] = [];
+  const clients: Array<{ close(): Promise<void> }> = [];
   return {
     config,
     es,
@@ -96,6 +100,12 @@ export async function startFixture(
     async mcp() {
       const client = new McpClient({ name: 'catalog-tests', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(svc.url + '/mcp/public')));
+      clients.push(client);
+      return client;
+    },
+    async mcpModern(capabilities = {}) {
+      const client = new ModernClient({ name: 'catalog-tests', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new ModernTransport(new URL(svc.url + '/mcp/public')));
       clients.push(client);
       return client;
     },
