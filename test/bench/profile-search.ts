@@ -1,5 +1,5 @@
 /**
- * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|overview|buildings]`: a CPU profile of the
+ * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|overview|buildings|apartment|apartment-mcp|apartment-mcp-2026]`: a CPU profile of the
  * service process under a dated market search (or availability overview) load on the bench
  * inventory, written by `node --cpu-prof` to CPU_PROF_DIR (default ./profiles), with the hottest
  * functions by self time printed.
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, MONGO_DB: 'catalog_bench' });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
   const markets = (await mongo.collections.markets.find({}).toArray()).map((m) => m.slug);
+  const homeSlugs = (await mongo.collections.homes.find({}, { projection: { slug: 1 } }).toArray()).map((h) => h.slug);
   await mongo.close();
   const today = todayIso(new Date());
   let i = 0;
@@ -43,6 +44,20 @@ async function main(): Promise<void> {
       };
     }
     const start = addDays(today, 1 + ((i * 37) % 300));
+    if (shape === 'apartment' || shape === 'apartment-mcp' || shape === 'apartment-mcp-2026') {
+      // The apartment read of a home drawn over the whole bench inventory, as a GET or a tool call (issue 17 §6).
+      const slug = homeSlugs[(i * 7919) % homeSlugs.length];
+      if (shape === 'apartment') return { path: `/api/public/homes/${slug}` };
+      const params: Record<string, unknown> = { name: 'get_apartment_tool', arguments: { slug } };
+      if (shape === 'apartment-mcp') return { method: 'POST', path: '/mcp/public', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params }) };
+      params._meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+      return {
+        method: 'POST',
+        path: '/mcp/public',
+        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params }),
+        headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_apartment_tool' },
+      };
+    }
     if (shape === 'buildings') {
       const args = { market: markets[i % markets.length], start_date: start, end_date: addDays(start, 30 + ((i * 13) % 90)), sort_by: ['recommended', 'price_asc', 'rating_desc'][i % 3] };
       return { method: 'POST', path: '/mcp/public', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_properties_tool', arguments: args } }) };
@@ -64,7 +79,12 @@ async function main(): Promise<void> {
   const self = new Map<string, number>();
   for (const s of prof.samples) {
     const n = byId.get(s)!;
-    const key = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, 'nm/').replace(/^.*\/main\//, '')}:${n.callFrame.lineNumber}`;
+    const file = n.callFrame.url.replace(/^.*node_modules\//, 'nm/').replace(/^.*\/main\//, '');
+    // PROFILE_BY=package: self time by package (node_modules/<name>) or project folder, to see where a layer's cost goes.
+    const key =
+      process.env.PROFILE_BY === 'package'
+        ? file.startsWith('nm/') ? file.split('/').slice(0, file.startsWith('nm/@') ? 3 : 2).join('/') : file.split('/').slice(0, 2).join('/') || `(${n.callFrame.functionName || 'native'})`
+        : `${n.callFrame.functionName || '(anonymous)'} ${file}:${n.callFrame.lineNumber}`;
     self.set(key, (self.get(key) ?? 0) + 1);
   }
   const total = prof.samples.length;
