@@ -47,6 +47,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Browser origins allowed on the tool server besides the service's own and loopback ones; '*' allows all (never the default). */
   mcpAllowedOrigins: string[];
+  /** Answers the plainest tools/call without an SDK server per request (same answer, a fraction of the CPU). */
+  mcpFastToolCalls: boolean;
   /** Lists the official conformance suite's diagnostic tools (its server-stateless scenario); tests only. */
   mcpConformanceTools: boolean;
   logLevel: string;
@@ -113,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    mcpFastToolCalls: bool(env, 'MCP_FAST_TOOL_CALLS', true),
     mcpConformanceTools: bool(env, 'MCP_CONFORMANCE_TOOLS', false),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     storeDeadlineMs: Math.max(100, int(env, 'STORE_DEADLINE_MS', 2_000)),

@@ -4,7 +4,8 @@
  * (`createMcpHandler`: envelope, headers, discover, caching hints, input-required results); every other
  * request is 2025-11-25 / 2025-06-18 and goes to a per-request stateless transport answering JSON, as
  * before. Both build the same server (./server.ts). GET, DELETE, PUT and PATCH answer 405; the body is
- * capped here; Origin and Host are checked before anything runs (./origin-guard.ts).
+ * capped here; Origin and Host are checked before anything runs (./origin-guard.ts). The plainest tool
+ * calls skip the SDK's per-request machinery (./fast-tool-call.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Router from '@koa/router';
@@ -18,7 +19,9 @@ import type { Validators } from '../../tools/validate';
 import type { RateLimits } from '../rate-limit';
 import { checkOriginAndHost } from './origin-guard';
 import { invalidParamsError, requestId } from './request-params';
-import { createMcpServer, type ToolServerContext } from './server';
+import { answerFastToolCall, fastToolCall } from './fast-tool-call';
+import { createMcpServer } from './server';
+import type { ToolServerContext } from './tool-call';
 
 export const MCP_PATH = '/mcp/public';
 
@@ -77,6 +80,13 @@ export function mountMcp(
     const verdict = checkOriginAndHost(ctx.get('Origin') || undefined, ctx.get('Host') || undefined, policy);
     if (!verdict.allowed) return jsonRpcError(ctx, 403, -32000, verdict.reason, requestId(body));
 
+    const fast = deps.config.mcpFastToolCalls ? fastToolCall(body, ctx.headers, context) : null;
+    if (fast) {
+      ctx.status = 200;
+      ctx.body = await answerFastToolCall(fast, context, ctx.ip);
+      ctx.set('Content-Type', 'application/json'); // as the SDK sends it (Koa's type would add a charset)
+      return;
+    }
     const request = webRequest(ctx);
     let response: Response;
     if (await isLegacyRequest(request, body)) {

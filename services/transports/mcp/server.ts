@@ -6,19 +6,15 @@
  * from the registry (../../tools/prompts.ts), and a write that needs the guest's word asks for it
  * where the client can answer (./guest-confirmation.ts).
  */
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
-import type { Deps } from '../../deps';
-import { toApiError } from '../../kernel/errors';
-import { invokeTool } from '../../tools/invoke';
+import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { PROMPTS, promptMessages } from '../../tools/prompts';
 import { SERVER_IDENTITY } from '../../tools/server-identity';
-import type { AnyTool, EmbeddedImage } from '../../tools/tool';
-import type { Validators } from '../../tools/validate';
+import type { AnyTool } from '../../tools/tool';
 import { WIDGET_EXTENSION } from '../../widgets/catalog';
-import type { RateLimits } from '../rate-limit';
 import { DIAGNOSTIC_TOOLS, runDiagnostic } from './conformance-diagnostics';
 import { askGuestToConfirm } from './guest-confirmation';
 import { registerWidgetResources } from './resources';
+import { callTool, errorResult, registeredTool, type ToolServerContext } from './tool-call';
 import { toolsList } from './tool-list';
 
 export const SERVER_INFO = { name: SERVER_IDENTITY.name, title: SERVER_IDENTITY.title, version: SERVER_IDENTITY.version };
@@ -58,25 +54,8 @@ function listedOnce(tools: readonly AnyTool[], diagnostics: boolean): ReturnType
   return diagnostics ? { tools: [...listed.tools, ...DIAGNOSTIC_TOOLS] } : listed;
 }
 
-type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
-
-/** What a tool call needs besides the registry: the stores, the limits and who is calling. */
-export interface ToolServerContext {
-  tools: readonly AnyTool[];
-  validators: Validators;
-  deps: Deps;
-  limits: RateLimits;
-  loadImages: ImageLoader;
-}
-
-function errorResult(err: unknown, deps: Deps, tool: string): CallToolResult {
-  const apiError = toApiError(err);
-  if (apiError.status >= 500) deps.log.error({ err, tool }, 'tool call failed');
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
-}
-
 export function createMcpServer(context: ToolServerContext, clientKey: string): Server {
-  const { tools, validators, deps, limits, loadImages } = context;
+  const { tools, deps } = context;
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   registerWidgetResources(server, deps.config.publicBaseUrl);
   const diagnostics = deps.config.mcpConformanceTools;
@@ -91,32 +70,22 @@ export function createMcpServer(context: ToolServerContext, clientKey: string): 
   });
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const name = request.params.name;
-    const tool = tools.find((t) => t.name === name);
-    const validate = validators.strict.get(name);
-    if (!tool || !validate) {
+    const found = registeredTool(context, name);
+    if (!found) {
       const diagnostic = diagnostics ? runDiagnostic(name, ctx) : null;
       if (diagnostic) return diagnostic;
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     const rawArgs = request.params.arguments ?? {};
-    try {
-      await limits.consume(clientKey, tool.rateBucket ?? 'default');
-      if (tool.confirmation) {
-        const asked = askGuestToConfirm(tool, validate(rawArgs), ctx);
+    if (found.tool.confirmation) {
+      try {
+        const asked = askGuestToConfirm(found.tool, found.validate(rawArgs), ctx);
         if (asked) return asked;
+      } catch (err) {
+        return errorResult(err, deps, name);
       }
-      const result = await invokeTool(tool, validate, rawArgs, deps);
-      const text = JSON.stringify(tool.modelText ? tool.modelText(result.data) : result.data);
-      const content: CallToolResult['content'] = [{ type: 'text', text }];
-      if (result.images?.length) content.push(...(await loadImages(result.images)));
-      return {
-        content,
-        structuredContent: result.data as Record<string, unknown>,
-        ...(result.meta ? { _meta: result.meta } : {}),
-      };
-    } catch (err) {
-      return errorResult(err, deps, tool.name);
     }
+    return callTool(context, clientKey, found.tool, found.validate, rawArgs);
   });
   return server;
 }

@@ -1,0 +1,89 @@
+/**
+ * The plainest tools/call answered without building an SDK server for it (docs/decisions.md "A tool
+ * call as cheap as its GET"): per request, the SDK's server and transport cost ~270 µs of machinery,
+ * ten times what encoding an apartment read costs, so a tool call kept 66 % of its GET's throughput.
+ *
+ * Only a request the SDK would serve without a question takes this path: one JSON-RPC request (no
+ * batch) for `tools/call` of a registry tool that needs no confirmation, with params of nothing but
+ * `name`, `arguments` and the era's `_meta`, and headers the SDK accepts for its era. The SDK's own
+ * classifier judges the 2026-07-28 envelope and the protocol-version header; the Mcp-* headers must
+ * name what the body names. Anything else, however slightly off, goes to the SDK, which answers it
+ * (and every error) as always. The answer is the one the SDK writes: a test compares both for every
+ * tool on both eras (test/e2e/mcp-fast-path.test.ts).
+ */
+import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/server';
+import { SERVER_IDENTITY } from '../../tools/server-identity';
+import { callTool, registeredTool, type ToolServerContext } from './tool-call';
+
+const MODERN = '2026-07-28';
+const SERVER_INFO = { name: SERVER_IDENTITY.name, title: SERVER_IDENTITY.title, version: SERVER_IDENTITY.version };
+
+/** The request headers the decision reads (lower-case names, as Node gives them). */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export interface FastToolCall {
+  era: 'legacy' | 'modern';
+  id: string | number;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const header = (headers: RequestHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+const onlyKeys = (o: Record<string, unknown>, allowed: readonly string[]): boolean => Object.keys(o).every((k) => allowed.includes(k));
+
+/** The tool call to answer here, or null: the SDK answers it. */
+export function fastToolCall(body: unknown, headers: RequestHeaders, context: ToolServerContext): FastToolCall | null {
+  if (!isObject(body) || body.method !== 'tools/call' || body.jsonrpc !== '2.0' || !onlyKeys(body, ['jsonrpc', 'id', 'method', 'params'])) return null;
+  const id = body.id;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return null;
+  const params = body.params;
+  if (!isObject(params) || typeof params.name !== 'string' || !onlyKeys(params, ['name', 'arguments', '_meta'])) return null;
+  const args = params.arguments ?? {};
+  if (!isObject(args)) return null;
+  const found = registeredTool(context, params.name);
+  if (!found || found.tool.confirmation) return null;
+  const contentType = header(headers, 'content-type') ?? '';
+  if (!contentType.includes('application/json')) return null;
+
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: header(headers, 'mcp-protocol-version'),
+    mcpMethodHeader: header(headers, 'mcp-method'),
+    mcpNameHeader: header(headers, 'mcp-name'),
+    body,
+  });
+  if (outcome.kind === 'modern') {
+    const meta = params._meta;
+    const named =
+      header(headers, 'mcp-protocol-version')?.trim() === MODERN &&
+      header(headers, 'mcp-method')?.trim() === 'tools/call' &&
+      header(headers, 'mcp-name')?.trim() === params.name;
+    const plainEnvelope =
+      isObject(meta) &&
+      meta['io.modelcontextprotocol/protocolVersion'] === MODERN &&
+      onlyKeys(meta, ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo']);
+    return named && plainEnvelope ? { era: 'modern', id, name: params.name, args } : null;
+  }
+  if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim' || params._meta !== undefined) return null;
+  const accept = header(headers, 'accept') ?? '';
+  const version = header(headers, 'mcp-protocol-version');
+  const versionServed = version === undefined || (SUPPORTED_PROTOCOL_VERSIONS.includes(version) && version !== MODERN);
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !versionServed) return null;
+  if (header(headers, 'mcp-session-id') !== undefined) return null;
+  return { era: 'legacy', id, name: params.name, args };
+}
+
+/** The JSON-RPC answer's text, as the SDK writes it for the call's era. */
+export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, clientKey: string): Promise<string> {
+  const found = registeredTool(context, call.name)!;
+  const result: CallToolResult = await callTool(context, clientKey, found.tool, found.validate, call.args);
+  const wire =
+    call.era === 'modern'
+      ? { ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } }
+      : result;
+  return JSON.stringify({ result: wire, jsonrpc: '2.0', id: call.id });
+}

@@ -1,0 +1,56 @@
+/**
+ * One registry tool called for the tool server, whichever way the request came in (through the SDK's
+ * server or the fast path): the client's rate limit, the arguments validated, the handler run, and the
+ * answer shaped as MCP wants it: the JSON as text (or the tool's brief of it) and as
+ * structuredContent, embedded photos, the result's `_meta`; a failure is an `isError` result carrying
+ * the spec's error object (DESIGN: "One registry, two transports").
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Deps } from '../../deps';
+import { toApiError } from '../../kernel/errors';
+import { invokeTool } from '../../tools/invoke';
+import type { AnyTool, EmbeddedImage } from '../../tools/tool';
+import type { Validator, Validators } from '../../tools/validate';
+import type { RateLimits } from '../rate-limit';
+
+type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
+
+/** What a tool call needs besides the registry: the stores, the limits and the photos. */
+export interface ToolServerContext {
+  tools: readonly AnyTool[];
+  validators: Validators;
+  deps: Deps;
+  limits: RateLimits;
+  loadImages: ImageLoader;
+}
+
+export function errorResult(err: unknown, deps: Deps, tool: string): CallToolResult {
+  const apiError = toApiError(err);
+  if (apiError.status >= 500) deps.log.error({ err, tool }, 'tool call failed');
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
+}
+
+/** The registry tool of this name and its validator, or null (an unknown tool is a protocol error). */
+export function registeredTool(context: ToolServerContext, name: string): { tool: AnyTool; validate: Validator } | null {
+  const tool = context.tools.find((t) => t.name === name);
+  const validate = context.validators.strict.get(name);
+  return tool && validate ? { tool, validate } : null;
+}
+
+export async function callTool(context: ToolServerContext, clientKey: string, tool: AnyTool, validate: Validator, rawArgs: unknown): Promise<CallToolResult> {
+  const { deps, limits, loadImages } = context;
+  try {
+    await limits.consume(clientKey, tool.rateBucket ?? 'default');
+    const result = await invokeTool(tool, validate, rawArgs, deps);
+    const text = JSON.stringify(tool.modelText ? tool.modelText(result.data) : result.data);
+    const content: CallToolResult['content'] = [{ type: 'text', text }];
+    if (result.images?.length) content.push(...(await loadImages(result.images)));
+    return {
+      content,
+      structuredContent: result.data as Record<string, unknown>,
+      ...(result.meta ? { _meta: result.meta } : {}),
+    };
+  } catch (err) {
+    return errorResult(err, deps, tool.name);
+  }
+}

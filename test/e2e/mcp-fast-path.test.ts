@@ -1,0 +1,62 @@
+/**
+ * The fast path of a plain tools/call (services/transports/mcp/fast-tool-call.ts) answers exactly what
+ * the SDK answers: the same service on the same world with the fast path off is asked the same call of
+ * every tool, on both eras and with an invalid argument, and the two answers must be equal.
+ */
+import { startService, type RunningService } from '../../services/main';
+import { TOOLS } from '../../services/tools/registry';
+import { startFixture, type Fixture } from '../support/fixture';
+import { TOOL_SAMPLES, worldSamples, type SampleSource } from '../support/tool-samples';
+
+const MODERN = '2026-07-28';
+let fx: Fixture;
+let sdkOnly: RunningService;
+let samples: SampleSource;
+
+beforeAll(async () => {
+  fx = await startFixture({ homes: 80, seed: 29 });
+  sdkOnly = await startService({ ...fx.config, mcpFastToolCalls: false });
+  samples = await worldSamples(fx, { homes: 20 });
+});
+afterAll(async () => {
+  await sdkOnly?.close();
+  await fx?.close();
+});
+
+type Era = 'legacy' | 'legacy-with-version' | 'modern';
+
+function request(era: Era, name: string, args: Record<string, unknown>, id: number): { headers: Record<string, string>; body: string } {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const params: Record<string, unknown> = { name, arguments: args };
+  if (era === 'legacy-with-version') headers['mcp-protocol-version'] = '2025-11-25';
+  if (era === 'modern') {
+    Object.assign(headers, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name });
+    params._meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
+  }
+  return { headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }) };
+}
+
+async function answer(base: string, req: { headers: Record<string, string>; body: string }): Promise<{ status: number; type: string | null; json: unknown }> {
+  const res = await fetch(base + '/mcp/public', { method: 'POST', headers: req.headers, body: req.body });
+  return { status: res.status, type: res.headers.get('content-type'), json: await res.json() };
+}
+
+const READS = TOOLS.filter((t) => t.name !== 'booking_intent_tool').map((t) => t.name);
+const ERAS: Era[] = ['legacy', 'legacy-with-version', 'modern'];
+
+describe('a plain tools/call answers what the SDK answers', () => {
+  it.each(READS.flatMap((name) => ERAS.map((era) => [name, era] as const)))('%s on %s', async (name, era) => {
+    const args = TOOL_SAMPLES[name](samples);
+    const req = request(era, name, args, 41);
+    const [fast, sdk] = [await answer(fx.url, req), await answer(sdkOnly.url, req)];
+    expect(fast).toEqual(sdk);
+    expect(fast.status).toBe(200);
+  });
+
+  it.each(ERAS.map((era) => [era]))('an invalid argument is the same isError result on %s', async (era) => {
+    const req = request(era, 'get_policies_faq_tool', { topic: 'weather' }, 'x-1' as unknown as number);
+    const [fast, sdk] = [await answer(fx.url, req), await answer(sdkOnly.url, req)];
+    expect(fast).toEqual(sdk);
+    expect((fast.json as { result: { isError: boolean } }).result.isError).toBe(true);
+  });
+});
