@@ -77,13 +77,17 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
   return { era: 'legacy', id, name: params.name, args };
 }
 
-/** The JSON-RPC answer's text, as the SDK writes it for the call's era. */
+/** The JSON-RPC answer's text, as the SDK writes it for the call's era (the same JSON; keys may come in another order). */
 export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, clientKey: string): Promise<string> {
   const found = registeredTool(context, call.name)!;
   const result: CallToolResult = await callTool(context, clientKey, found.tool, found.validate, call.args);
-  const wire =
-    call.era === 'modern'
-      ? { ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } }
-      : result;
-  return JSON.stringify({ result: wire, jsonrpc: '2.0', id: call.id });
+  const { structuredContent, ...rest } = result;
+  const wire = call.era === 'modern' ? { ...rest, resultType: 'complete', _meta: { ...rest._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } } : rest;
+  const tail = `,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
+  if (structuredContent === undefined) return `{"result":${JSON.stringify(wire)}${tail}`;
+  // The text block of a tool without a brief is structuredContent's own JSON: written once, used twice.
+  const first = rest.content[0];
+  const structuredJson = !found.tool.modelText && first?.type === 'text' ? first.text : JSON.stringify(structuredContent);
+  const head = JSON.stringify(wire);
+  return `{"result":${head.slice(0, -1)},"structuredContent":${structuredJson}}${tail}`;
 }
