@@ -12,11 +12,10 @@
  * tool on both eras (test/e2e/mcp-fast-path.test.ts).
  */
 import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/server';
-import { SERVER_IDENTITY } from '../../tools/server-identity';
+import { SERVER_INFO } from '../../tools/server-identity';
 import { callTool, registeredTool, type ToolServerContext } from './tool-call';
 
 const MODERN = '2026-07-28';
-const SERVER_INFO = { name: SERVER_IDENTITY.name, title: SERVER_IDENTITY.title, version: SERVER_IDENTITY.version };
 
 /** The request headers the decision reads (lower-case names, as Node gives them). */
 export type RequestHeaders = Record<string, string | string[] | undefined>;
@@ -49,6 +48,15 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
   const contentType = header(headers, 'content-type') ?? '';
   if (!contentType.includes('application/json')) return null;
 
+  if (params._meta === undefined) {
+    // No envelope claim: a 2025-era call, judged as the SDK's stateless transport judges it.
+    const accept = header(headers, 'accept') ?? '';
+    const version = header(headers, 'mcp-protocol-version');
+    const versionServed = version === undefined || (SUPPORTED_PROTOCOL_VERSIONS.includes(version) && version !== MODERN);
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !versionServed) return null;
+    if (header(headers, 'mcp-session-id') !== undefined) return null;
+    return { era: 'legacy', id, name: params.name, args };
+  }
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader: header(headers, 'mcp-protocol-version'),
@@ -56,25 +64,17 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
     mcpNameHeader: header(headers, 'mcp-name'),
     body,
   });
-  if (outcome.kind === 'modern') {
-    const meta = params._meta;
-    const named =
-      header(headers, 'mcp-protocol-version')?.trim() === MODERN &&
-      header(headers, 'mcp-method')?.trim() === 'tools/call' &&
-      header(headers, 'mcp-name')?.trim() === params.name;
-    const plainEnvelope =
-      isObject(meta) &&
-      meta['io.modelcontextprotocol/protocolVersion'] === MODERN &&
-      onlyKeys(meta, ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo']);
-    return named && plainEnvelope ? { era: 'modern', id, name: params.name, args } : null;
-  }
-  if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim' || params._meta !== undefined) return null;
-  const accept = header(headers, 'accept') ?? '';
-  const version = header(headers, 'mcp-protocol-version');
-  const versionServed = version === undefined || (SUPPORTED_PROTOCOL_VERSIONS.includes(version) && version !== MODERN);
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !versionServed) return null;
-  if (header(headers, 'mcp-session-id') !== undefined) return null;
-  return { era: 'legacy', id, name: params.name, args };
+  if (outcome.kind !== 'modern') return null;
+  const meta = params._meta;
+  const named =
+    header(headers, 'mcp-protocol-version')?.trim() === MODERN &&
+    header(headers, 'mcp-method')?.trim() === 'tools/call' &&
+    header(headers, 'mcp-name')?.trim() === params.name;
+  const plainEnvelope =
+    isObject(meta) &&
+    meta['io.modelcontextprotocol/protocolVersion'] === MODERN &&
+    onlyKeys(meta, ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo']);
+  return named && plainEnvelope ? { era: 'modern', id, name: params.name, args } : null;
 }
 
 /** The JSON-RPC answer's text, as the SDK writes it for the call's era (the same JSON; keys may come in another order). */

@@ -8,7 +8,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { PROMPTS, promptMessages } from '../../tools/prompts';
-import { SERVER_IDENTITY } from '../../tools/server-identity';
+import { SERVER_INFO } from '../../tools/server-identity';
 import type { AnyTool } from '../../tools/tool';
 import { WIDGET_EXTENSION } from '../../widgets/catalog';
 import { DIAGNOSTIC_TOOLS, runDiagnostic } from './conformance-diagnostics';
@@ -16,8 +16,6 @@ import { askGuestToConfirm } from './guest-confirmation';
 import { registerWidgetResources } from './resources';
 import { callTool, errorResult, registeredTool, type ToolServerContext } from './tool-call';
 import { toolsList } from './tool-list';
-
-export const SERVER_INFO = { name: SERVER_IDENTITY.name, title: SERVER_IDENTITY.title, version: SERVER_IDENTITY.version };
 
 export const INSTRUCTIONS =
   'Public catalog of furnished apartments for fixed stays and open-ended Flex stays. Typical flow: ' +
