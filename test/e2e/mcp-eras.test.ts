@@ -150,6 +150,18 @@ describe('2026-07-28 on the wire', () => {
     expect(padded.json.result.structuredContent.markets.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['resources/read', {}],
+    ['prompts/get', {}],
+    ['tools/call', { name: 42 }],
+    ['tools/call', { name: 'list_markets_tool', arguments: [] }],
+  ])('answers %s with params that do not fit (%j) with -32602 in one line, never an internal error', async (method, params) => {
+    const { status, json } = await modernPost(method, params, typeof (params as { name?: unknown }).name === 'string' ? 'list_markets_tool' : undefined, 'p-1');
+    expect(status).toBeLessThan(500);
+    expect(json).toEqual(expect.objectContaining({ id: 'p-1', error: expect.objectContaining({ code: -32602, message: expect.stringMatching(/^Invalid params for /) }) }));
+    expect(json.error.message).not.toMatch(/\n|invalid_type/);
+  });
+
   it('answers an unknown resource with -32602 and the URI in data', async () => {
     const uri = 'ui://furnished-catalog/none.html';
     const { json } = await modernPost('resources/read', { uri }, uri);

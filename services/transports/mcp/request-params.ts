@@ -1,7 +1,7 @@
 /**
- * Request params checked before the 2025-era server sees them: a request whose params do not fit its
- * method is the client's fault, -32602 Invalid params in one line (the SDK would answer some as
- * -32603 with its validator's dump). Methods are looked up in a Map, so a method named after an
+ * Request params checked before the SDK sees them, on both eras: a request whose params do not fit its
+ * method is the client's fault, -32602 Invalid params in one line (SDK 2.4 answers them with its
+ * validator's dump, and as -32603 Internal error for resources/read, prompts/get and initialize). Methods are looked up in a Map, so a method named after an
  * `Object.prototype` member (`constructor`, `__proto__`, …) is just an unknown method.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
@@ -27,15 +27,21 @@ const CHECKS = new Map<string, { fits: (params: Params) => boolean; expects: str
   ],
 ]);
 
+/** A single JSON-RPC message object (not a batch): what invalidParamsError judges. */
+export function isJSONRPCMessage(body: unknown): body is JSONRPCMessage {
+  return isObject(body) && body.jsonrpc === '2.0';
+}
+
 /** The id of a JSON-RPC request body, or null (a notification, a batch, or no request at all). */
 export function requestId(body: unknown): string | number | null {
   if (!isObject(body)) return null;
   return typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
 }
 
-/** The JSON-RPC error answering `message`, or null when its params fit its method. */
-export function invalidParamsError(message: JSONRPCMessage): JSONRPCMessage | null {
+/** The JSON-RPC error answering `message`, or null when its params fit its method (2026-07-28 has no `initialize`: the SDK refuses it). */
+export function invalidParamsError(message: JSONRPCMessage, era: 'legacy' | 'modern' = 'legacy'): JSONRPCMessage | null {
   if (!('method' in message) || !('id' in message)) return null;
+  if (era === 'modern' && message.method === 'initialize') return null;
   const check = CHECKS.get(message.method);
   if (!check) return null;
   if (isObject(message.params) && check.fits(message.params)) return null;

@@ -10,7 +10,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Router from '@koa/router';
 import getRawBody from 'raw-body';
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Context } from 'koa';
 import type { Deps } from '../../deps';
 import type { PhotoStore } from '../../media/photos';
@@ -18,12 +18,18 @@ import type { AnyTool, EmbeddedImage } from '../../tools/tool';
 import type { Validators } from '../../tools/validate';
 import type { RateLimits } from '../rate-limit';
 import { checkOriginAndHost } from './origin-guard';
-import { invalidParamsError, requestId } from './request-params';
+import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
 import { answerFastToolCall, fastToolCall } from './fast-tool-call';
 import { createMcpServer } from './server';
 import type { ToolServerContext } from './tool-call';
 
 export const MCP_PATH = '/mcp/public';
+
+function sendJson(ctx: Context, message: JSONRPCMessage): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = message;
+}
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
   ctx.status = status;
@@ -92,6 +98,10 @@ export function mountMcp(
     if (await isLegacyRequest(request, body)) {
       response = await serveLegacy(context, ctx.ip, request, body);
     } else {
+      // The SDK answers params that do not fit their method with its validator's dump (-32603 for some):
+      // -32602 in one line, as on the 2025 path (request-params.ts).
+      const refused = isJSONRPCMessage(body) ? invalidParamsError(body, 'modern') : null;
+      if (refused) return sendJson(ctx, refused);
       response = await clientKeys.run(ctx.ip, () => modern.fetch(request, { parsedBody: body }));
     }
     ctx.status = response.status;
