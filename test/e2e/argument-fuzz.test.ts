@@ -35,11 +35,18 @@ interface Answer {
   text: string;
 }
 
-async function rawToolCall(name: string, argumentsJson: string): Promise<Answer> {
+type Era = '2025-11-25' | '2026-07-28';
+const ENVELOPE = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},';
+
+/** A tools/call as a client of the era sends it (2026-07-28: the envelope and the Mcp-* headers). */
+async function rawToolCall(name: string, argumentsJson: string, era: Era = '2025-11-25'): Promise<Answer> {
+  const modern = era === '2026-07-28';
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  if (modern) Object.assign(headers, { 'mcp-protocol-version': era, 'mcp-method': 'tools/call', 'mcp-name': name });
   const res = await fetch(`${fx.url}/mcp/public`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsJson}}}`,
+    headers,
+    body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{${modern ? ENVELOPE : ''}"name":${JSON.stringify(name)},"arguments":${argumentsJson}}}`,
   });
   return { status: res.status, text: await res.text() };
 }
@@ -60,14 +67,14 @@ function failures(answers: Array<{ what: string } & Answer>): string[] {
 }
 
 describe('hostile arguments on the tool server', () => {
-  it.each(TOOLS.map((t) => [t.name]))('%s answers every extreme or mistyped argument without a 5xx or an internal error', async (name) => {
+  it.each(TOOLS.flatMap((t) => (['2025-11-25', '2026-07-28'] as const).map((era) => [t.name, era] as const)))('%s (%s) answers every extreme or mistyped argument without a 5xx or an internal error', async (name, era) => {
     const tool = TOOLS.find((t) => t.name === name)!;
     const keys = Object.keys((tool.inputSchema as { properties: Record<string, unknown> }).properties);
     const answers: Array<{ what: string } & Answer> = [];
     for (const key of keys) {
       for (const raw of HOSTILE_VALUES) {
         const base = TOOL_SAMPLES[name](samples);
-        answers.push({ what: `${name} ${key}=${raw.slice(0, 40)}`, ...(await rawToolCall(name, withRawValue(base, key, raw))) });
+        answers.push({ what: `${name} ${key}=${raw.slice(0, 40)}`, ...(await rawToolCall(name, withRawValue(base, key, raw), era)) });
       }
     }
     expect(answers.length).toBe(keys.length * HOSTILE_VALUES.length);
