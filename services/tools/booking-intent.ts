@@ -4,7 +4,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { ApiError, badRequest } from '../kernel/errors';
 import { checkFlexTier, checkStay } from '../kernel/engine/stay-check';
 import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
-import { saveIntent } from '../homes/booking-intents';
+import { saveIntent } from '../booking-intents/store';
 import { reservationLink, type LinkDates } from '../homes/links';
 import { loadHome } from '../homes/repository';
 import { QUOTE_POLICY } from './get-quote';

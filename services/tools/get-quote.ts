@@ -2,7 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
 import { priceStay } from '../kernel/engine/pricing';
-import { checkFlexTier, checkStay } from '../kernel/engine/stay-check';
+import { checkFlexTier, checkStay, MAX_PETS_PER_STAY, petsOverLimit } from '../kernel/engine/stay-check';
 import type { StayRequest } from '../kernel/engine/types';
 import { mediaItems } from '../homes/photos';
 import { loadHome } from '../homes/repository';
@@ -15,8 +15,8 @@ const inputSchema = {
   properties: {
     home_slug: { type: 'string', minLength: 1, maxLength: 200, description: 'Apartment slug.' },
     ...stayArgProperties,
-    cats: { type: 'integer', minimum: 0, maximum: 2, default: 0, description: 'Number of cats; omit or 0 for none.' },
-    dogs: { type: 'integer', minimum: 0, maximum: 2, default: 0, description: 'Number of dogs; omit or 0 for none.' },
+    cats: { type: 'integer', minimum: 0, maximum: MAX_PETS_PER_STAY, default: 0, description: 'Number of cats; omit or 0 for none.' },
+    dogs: { type: 'integer', minimum: 0, maximum: MAX_PETS_PER_STAY, default: 0, description: 'Number of dogs; omit or 0 for none.' },
   },
   required: ['home_slug', 'start_date', 'end_date'],
   additionalProperties: false,
@@ -52,7 +52,8 @@ export const getQuoteTool = defineTool<Args, Quote>({
   },
   async handler(args, { deps, today }) {
     const pets = { cats: args.cats ?? 0, dogs: args.dogs ?? 0 };
-    if (pets.cats + pets.dogs > 2) throw badRequest('invalid_parameters', 'At most 2 pets per stay, cats and dogs combined.');
+    const overLimit = petsOverLimit(pets);
+    if (overLimit) throw badRequest('invalid_parameters', overLimit);
     const dates = readStayArgs(args, today, QUOTE_POLICY);
     if (dates.kind !== 'stay') throw badRequest('invalid_parameters', 'start_date and end_date are required.');
     const { home, property } = await loadHome(deps, args.home_slug);

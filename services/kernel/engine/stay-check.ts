@@ -110,6 +110,14 @@ function checkCalendar(home: HomeRecord, stay: StayRequest, today: IsoDate): Sta
   return null;
 }
 
+/** Spec Limits: "pets per quote: at most 2, cats and dogs combined". */
+export const MAX_PETS_PER_STAY = 2;
+
+/** The pets limit's sentence when the pets are more than a stay takes, else null (an error, not an unavailable stay). */
+export function petsOverLimit(pets: Pets): string | null {
+  return pets.cats + pets.dogs > MAX_PETS_PER_STAY ? `At most ${MAX_PETS_PER_STAY} pets per stay, cats and dogs combined.` : null;
+}
+
 /** "get_quote_tool" rules: a pet type the apartment does not allow makes the stay unavailable. */
 function checkPets(home: HomeRecord, pets: Pets): StayCheck | null {
   if (pets.cats > 0 && !home.cats_allowed) return unavailable(petsSentence('cats'));

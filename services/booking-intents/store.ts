@@ -8,8 +8,9 @@ import { MongoServerError } from 'mongodb';
 import type { Collections } from '../kernel/store/collections';
 import type { BookingIntentRecord } from '../kernel/inventory/records';
 
-/** "Booking-intent repeat window: 30 days, during which contact details are not overwritten." */
-export const CONTACT_WINDOW_MS = 30 * 86_400_000;
+/** Spec Limits: "booking-intent repeat window: 30 days, during which contact details are not overwritten". */
+export const REPEAT_WINDOW_DAYS = 30;
+const REPEAT_WINDOW_MS = REPEAT_WINDOW_DAYS * 86_400_000;
 
 export type IntentInput = Pick<BookingIntentRecord, 'email' | 'phone' | 'name' | 'home_slug' | 'start_date' | 'end_date' | 'committed_nights'>;
 
@@ -43,7 +44,7 @@ export async function saveIntent(c: Collections, input: IntentInput, now: Date):
         await c.bookingIntents.insertOne(record);
         return { intentId: record._id, contactSaved: true };
       }
-      const contactSaved = now.getTime() - existing.contact_saved_at.getTime() >= CONTACT_WINDOW_MS;
+      const contactSaved = now.getTime() - existing.contact_saved_at.getTime() >= REPEAT_WINDOW_MS;
       const stay = { home_slug: input.home_slug, start_date: input.start_date, end_date: input.end_date, committed_nights: input.committed_nights };
       const contact = contactSaved ? { phone: input.phone, name: input.name, contact_saved_at: now } : {};
       await c.bookingIntents.updateOne({ _id: existing._id }, { $set: { ...stay, ...contact, guest_consent: true, updated_at: now } });
