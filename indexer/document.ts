@@ -11,6 +11,7 @@ import { OPEN_WINDOW_END, type DateRangeValue, type FlexStayDocument, type HomeD
 import { stayStarts, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { PricingInputs } from '../services/kernel/engine/types';
 import { addDays } from '../services/kernel/engine/dates';
+import { overviewWindows } from '../services/kernel/engine/overview-windows';
 import { priceBands } from './price-bands';
 import { withBuildingRules } from '../services/kernel/engine/building-rules';
 
@@ -77,19 +78,7 @@ export function toHomeDocument(
   const hero = heroPhoto(home, property);
   const flexTiers = offeredTiers(home).map((t) => t.committed_nights);
   const starts = stayStarts(home, today);
-  // The overview's rule (spec: "Windows shorter than their own minimum are omitted"): a window whose
-  // nights are fewer than its start date's minimum is left out, even when a later move-in with a
-  // smaller minimum fits (the compact form cannot say so; the apartment read shows it).
-  const windows: WindowDocument[] = availability.bookable_windows
-    .filter((w) => w.fits_minimum_stay && (w.nights === null || w.nights >= w.minimum_nightly_stay))
-    .map((w) => ({
-      s: w.start_date,
-      ...(w.end_date !== null ? { e: w.end_date } : {}),
-      ...(w.nights !== null ? { n: w.nights } : {}),
-      mi: w.can_move_in_at_start,
-      mo: w.can_move_out_at_end,
-      ...(w.minimum_nightly_stay > home.minimum_nightly_stay ? { ms: w.minimum_nightly_stay } : {}),
-    }));
+  const windows: WindowDocument[] = overviewWindows(availability.bookable_windows, home.minimum_nightly_stay);
   return {
     home_id: home._id,
     slug: home.slug,

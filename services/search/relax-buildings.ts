@@ -17,11 +17,11 @@ import type { IsoDate } from '../kernel/inventory/records';
 import type { HomeDocument } from '../kernel/store/home-document';
 import { collapsedPageBody } from './building-body';
 import { unitSearchParams, type BuildingQuery } from './building-query';
-import { FLAG_FIELDS, nearPoint, type SharedFilters } from './filters';
 import type { PropertyCard } from './building-cards';
 import { ExactSearch } from './run-search';
 import { searchBuildings } from './run-building-search';
 import type { SearchTransport } from './search-transport';
+import { categorySearch, extendedDuration, HOT_CITIES, hotCities, hotCitiesLookup, nearby, nearestCityLookup, nearestDisplayCity } from './relax-steps';
 
 export type AdditionalType = (typeof ADDITIONAL_TYPES)[number];
 
@@ -29,63 +29,30 @@ export type AdditionalType = (typeof ADDITIONAL_TYPES)[number];
 export const THIN_SEARCH = 3;
 /** Additional buildings shown at most. */
 export const ADDITIONAL_LIMIT = 10;
-export const NEARBY_RADIUS_FACTOR = 3;
-export const MAX_RADIUS_MILES = 100;
-export const HOT_CITIES = 3;
 
 type Relaxer = (q: BuildingQuery) => Promise<BuildingQuery | null>;
 
-function withoutCategories(f: SharedFilters): SharedFilters | null {
-  const kept: Record<string, unknown> = {};
-  let dropped = false;
-  for (const [k, v] of Object.entries(f)) {
-    if (k in FLAG_FIELDS && v === true) dropped = true;
-    else kept[k] = v;
-  }
-  return dropped ? (kept as SharedFilters) : null;
-}
-
+/** The steps in their order; the two that need the inventory ask Elasticsearch once, the rest are pure (./relax-steps.ts). */
 function relaxers(t: SearchTransport): Array<[AdditionalType, Relaxer]> {
   return [
-    ['extended_duration', async (q) => (q.stay.kind === 'fixed' ? { ...q, stay: { kind: 'start_only', start_date: q.stay.start_date } } : null)],
-    [
-      'category_search',
-      async (q) => {
-        const filters = withoutCategories(q.filters);
-        return filters ? { ...q, filters } : null;
-      },
-    ],
-    [
-      'nearby',
-      async (q) => {
-        const near = nearPoint(q.filters);
-        if (!near || near.miles >= MAX_RADIUS_MILES) return null;
-        return { ...q, filters: { ...q.filters, near_radius_miles: Math.min(MAX_RADIUS_MILES, near.miles * NEARBY_RADIUS_FACTOR) }, sort: 'distance' };
-      },
-    ],
+    ['extended_duration', async (q) => extendedDuration(q)],
+    ['category_search', async (q) => categorySearch(q)],
+    ['nearby', async (q) => nearby(q)],
     [
       'nearest_display_city',
       async (q) => {
-        const city = q.location.city;
-        if (!city) return null;
-        // The nearest matching building outside the city names the city to show.
-        const market: BuildingQuery = { ...q, location: { market: q.location.market, city: null }, extra: [...(q.extra ?? []), { bool: { must_not: [{ term: { city_slug: city.slug } }] } }] };
-        const search = new ExactSearch(t, unitSearchParams(market));
-        const sort: estypes.SortCombinations[] = [
-          { _geo_distance: { location: { lat: city.latitude, lon: city.longitude }, order: 'asc', unit: 'mi', distance_type: 'arc' } },
-          { property_id: 'asc' },
-        ];
-        const res = await search.send(collapsedPageBody(await search.filter(), sort, 0, 1));
-        const slug = (res.hits.hits[0]?._source as HomeDocument | undefined)?.city_slug;
-        const nearest = q.location.market.cities.find((c) => c.slug === slug);
-        return nearest ? { ...q, location: { market: q.location.market, city: nearest } } : null;
+        const lookup = nearestCityLookup(q);
+        if (!lookup) return null;
+        const search = new ExactSearch(t, unitSearchParams(lookup.query));
+        const res = await search.send(collapsedPageBody(await search.filter(), lookup.sort, 0, 1));
+        return nearestDisplayCity(q, (res.hits.hits[0]?._source as HomeDocument | undefined)?.city_slug);
       },
     ],
     [
       'hot_cities',
       async (q) => {
-        if (q.stay.kind === 'undated') return null;
-        const undated: BuildingQuery = { ...q, stay: { kind: 'undated' }, location: { market: q.location.market, city: null } };
+        const undated = hotCitiesLookup(q);
+        if (!undated) return null;
         const search = new ExactSearch(t, unitSearchParams(undated));
         const res = await search.send({
           size: 0,
@@ -93,7 +60,7 @@ function relaxers(t: SearchTransport): Array<[AdditionalType, Relaxer]> {
           aggs: { cities: { terms: { field: 'city_slug', size: HOT_CITIES } } },
         });
         const buckets = ((res.aggregations as Record<string, { buckets: Array<{ key: string }> }> | undefined)?.cities?.buckets ?? []).map((b) => b.key);
-        return buckets.length ? { ...undated, extra: [...(undated.extra ?? []), { terms: { city_slug: buckets } }] } : null;
+        return hotCities(undated, buckets);
       },
     ],
   ];

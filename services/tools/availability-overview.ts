@@ -3,6 +3,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { computeAvailability } from '../kernel/engine/availability';
 import { withBuildingRules } from '../kernel/engine/building-rules';
+import { earliestAhead, windowsStillOpen } from '../kernel/engine/overview-windows';
 import type { HomeDocument } from '../kernel/store/home-document';
 import { homeUrl } from '../homes/links';
 import { sharedFilterProperties } from '../search/filters';
@@ -100,10 +101,9 @@ type Overview = FromSchema<typeof outputSchema>;
 type OverviewHome = Overview['homes'][number];
 
 function compactHome(doc: HomeDocument, siteBaseUrl: string, today: string): OverviewHome {
-  // Indexed in compact keys already, without windows that cannot host a stay; those ended by today go.
-  const windows = doc.windows.filter((w) => w.e === undefined || w.e > today);
-  // "ed, never in the past": the index is built for its day; past that day, the first window still ahead.
-  const ed = doc.earliest_available_date !== null && doc.earliest_available_date >= today ? doc.earliest_available_date : windows.find((w) => w.s >= today && w.mi)?.s;
+  // Indexed in compact keys already (kernel/engine/overview-windows.ts); those ended by today go, ed stays ahead.
+  const windows = windowsStillOpen(doc.windows, today);
+  const ed = earliestAhead(doc.earliest_available_date, windows, today);
   return {
     sl: doc.slug,
     n: doc.name,

@@ -3,6 +3,7 @@
  * what the search tools read. Every field is mapped in mappings/homes.json (a test checks it).
  */
 
+import type { CompactWindow } from '../engine/overview-windows';
 import type { PricingInputs } from '../engine/types';
 
 /**
@@ -11,14 +12,8 @@ import type { PricingInputs } from '../engine/types';
  * s start, e end (absent: open-ended), n nights (absent: open-ended), mi/mo move-in at start /
  * move-out at end, ms the window's minimum when stricter than the home's floor.
  */
-export interface WindowDocument {
-  s: string;
-  e?: string;
-  n?: number;
-  mi: boolean;
-  mo: boolean;
-  ms?: number;
-}
+/** A window of the availability overview, as the engine writes it (kernel/engine/overview-windows.ts). */
+export type WindowDocument = CompactWindow;
 
 /** A date range as Elasticsearch's `date_range` field takes it: `[gte, lt)`, no `lt` when open-ended. */
 export interface DateRangeValue {
