@@ -21,7 +21,8 @@ import { mountMcp, MCP_PATH } from './transports/mcp/route';
 import { toolsList } from './transports/mcp/tool-list';
 import { createRateLimits } from './transports/rate-limit';
 
-const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'];
+/** What a browser MCP client sends: 2025's session and version headers, and 2026-07-28's Mcp-Method and Mcp-Name. */
+const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-ID'];
 
 export function createApp(deps: Deps, tools: readonly AnyTool[] = TOOLS): Koa {
   // The client IP (rate limits) comes from X-Forwarded-For only as far as trusted proxies appended it.

@@ -5,7 +5,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from './kernel/logger';
 import type { Collections } from './kernel/store/collections';
 import type { AggregateCache } from './markets/aggregate-cache';
-import type { BuildingRecords } from './search/building-records';
+import type { BuildingRecords } from './buildings/building-records';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
 

@@ -9,7 +9,7 @@ import { createEsClient } from './kernel/store/es-client';
 import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
 import { AggregateCache } from './markets/aggregate-cache';
-import { BuildingRecords } from './search/building-records';
+import { BuildingRecords } from './buildings/building-records';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';

@@ -1,7 +1,7 @@
 /** The `property` block of the apartment read: rating and scores omitted when absent. */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { PropertyRecord } from '../kernel/inventory/records';
-import type { propertyBlockSchema } from '../tools/output-pieces';
+import type { propertyBlockSchema } from '../contracts/output-pieces';
 
 export type PropertyBlock = FromSchema<typeof propertyBlockSchema>;
 

@@ -11,7 +11,7 @@
  * 5. hot_cities: a dated search shown undated in the market's three cities with the most matching units.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { ADDITIONAL_TYPES } from '../tools/properties-output';
+import type { ADDITIONAL_TYPES } from '../contracts/properties-output';
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { HomeDocument } from '../kernel/store/home-document';

@@ -10,8 +10,8 @@ import { sharedFilterProperties } from '../search/filters';
 import { locationProperties, resolveLocation } from '../search/location';
 import { buildOverviewBody } from '../search/overview-query';
 import { SEARCH_SORTS } from '../search/sorts';
-import { rangeSchema } from './apartment-output';
-import { placeSchema } from './output-pieces';
+import { rangeSchema } from '../contracts/apartment-output';
+import { displayCitySchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 import { badRequest } from '../kernel/errors';
 import { sharedFiltersOf } from './search-args';
@@ -56,12 +56,7 @@ const outputSchema = {
   type: 'object',
   properties: {
     market: { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'], additionalProperties: false },
-    display_city: {
-      anyOf: [
-        placeSchema,
-        { type: 'null' },
-      ],
-    },
+    display_city: displayCitySchema,
     page: { type: 'integer' },
     per_page: { type: 'integer' },
     count: { type: 'integer', description: 'Apartments on this page.' },

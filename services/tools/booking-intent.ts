@@ -9,7 +9,7 @@ import { reservationLink, type LinkDates } from '../homes/links';
 import { loadHome } from '../homes/repository';
 import { QUOTE_POLICY } from './get-quote';
 import { readStayArgs } from './stay-args';
-import { defineTool } from './tool';
+import { defineTool, type ToolContext } from './tool';
 
 const inputSchema = {
   type: 'object',
@@ -71,7 +71,40 @@ export function readPhone(raw: string): string | null {
   return parsed?.isValid() ? parsed.number : null;
 }
 
-export const bookingIntentTool = defineTool<FromSchema<typeof inputSchema>, IntentResult>({
+type IntentArgs = FromSchema<typeof inputSchema>;
+
+/** The intent as it would be saved, every rule checked (consent, dates as the quote reads them, home, tier); no write. */
+async function prepareIntent(args: IntentArgs, { deps, today }: ToolContext) {
+  if (args.guest_consent !== true) throw new ApiError('consent_required', CONSENT_RULE, 400);
+  const email = args.email.trim().toLowerCase();
+  const phone = args.phone !== undefined ? readPhone(args.phone) : null;
+  const name = args.name?.trim() || null;
+  // Dates are read as the quote reads them (spec: booking_intent_tool "checked as the quote checks them").
+  const dates = readStayArgs(args, today, QUOTE_POLICY);
+  if (dates.kind !== 'none' && args.home_slug === undefined) {
+    throw badRequest('invalid_parameters', 'Dates need the apartment they are for: pass home_slug with start_date and end_date.');
+  }
+  let prefill: LinkDates | null = null;
+  let requested: IntentResult['requested_stay'] | null = null;
+  let link = deps.config.checkoutBaseUrl;
+  if (args.home_slug !== undefined) {
+    const { home } = await loadHome(deps, args.home_slug);
+    if (dates.kind === 'stay' && dates.stay.kind === 'flex') {
+      const tier = checkFlexTier(home, dates.stay.committed_nights);
+      if (tier && !tier.available) throw badRequest('tier_not_offered', `${tier.unavailable_reason} Check get_flex_options_tool for "${home.slug}".`);
+    }
+    // A stay that cannot be booked is still recorded; its link leaves the dates out, and the answer says why.
+    if (dates.kind === 'stay') {
+      const check = checkStay(home, dates.stay, { cats: 0, dogs: 0 }, today);
+      requested = check.available ? { available: true } : { available: false, unavailable_reason: check.unavailable_reason };
+      if (check.available) prefill = dates.stay;
+    }
+    link = reservationLink(deps.config.checkoutBaseUrl, home.slug, prefill);
+  }
+  return { email, phone, name, dates, link, requested };
+}
+
+export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
   name: 'booking_intent_tool',
   title: 'Save a booking intent and get the checkout link',
   description:
@@ -85,48 +118,25 @@ export const bookingIntentTool = defineTool<FromSchema<typeof inputSchema>, Inte
   outputSchema,
   // Writes, but a repeat call with the same email changes nothing more: idempotent per email, never destructive.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  confirmation(args) {
-    if (args.guest_consent !== true) throw new ApiError('consent_required', CONSENT_RULE, 400);
+  async confirmation(args, ctx) {
+    // Everything the write would refuse is refused before the guest is asked (nobody confirms a call bound to fail).
+    const intent = await prepareIntent(args, ctx);
     // What saveIntent would keep (spec rule 1: email, plus phone and name if given).
-    const details: Record<string, string> = { email: args.email.trim().toLowerCase() };
-    if (args.phone !== undefined) details.phone = readPhone(args.phone) ?? `${args.phone} (unreadable: it will not be saved)`;
-    if (args.name?.trim()) details.name = args.name.trim();
+    const details: Record<string, string> = { email: intent.email };
+    if (args.phone !== undefined) details.phone = intent.phone ?? `${args.phone} (unreadable: it will not be saved)`;
+    if (intent.name) details.name = intent.name;
     return {
       message:
         'Save these contact details with the furnished-apartment operator for this booking, and let its team contact ' +
-        'you about it? ' + Object.entries(details).map(([label, value]) => `${label}: ${value}`).join('; ') + '.',
+        // Each value quoted: a name cannot pass itself off as another detail.
+        'you about it? ' + Object.entries(details).map(([label, value]) => `${label}: ${JSON.stringify(value)}`).join('; ') + '.',
       details,
     };
   },
-  async handler(args, { deps, today, now }) {
-    if (args.guest_consent !== true) throw new ApiError('consent_required', CONSENT_RULE, 400);
-    const email = args.email.trim().toLowerCase();
-    const phone = args.phone !== undefined ? readPhone(args.phone) : null;
-    const name = args.name?.trim() || null;
-    // Dates are read as the quote reads them (spec: booking_intent_tool "checked as the quote checks them").
-    const dates = readStayArgs(args, today, QUOTE_POLICY);
-    if (dates.kind !== 'none' && args.home_slug === undefined) {
-      throw badRequest('invalid_parameters', 'Dates need the apartment they are for: pass home_slug with start_date and end_date.');
-    }
-    let prefill: LinkDates | null = null;
-    let requested: IntentResult['requested_stay'] | null = null;
-    let link = deps.config.checkoutBaseUrl;
-    if (args.home_slug !== undefined) {
-      const { home } = await loadHome(deps, args.home_slug);
-      if (dates.kind === 'stay' && dates.stay.kind === 'flex') {
-        const tier = checkFlexTier(home, dates.stay.committed_nights);
-        if (tier && !tier.available) throw badRequest('tier_not_offered', `${tier.unavailable_reason} Check get_flex_options_tool for "${home.slug}".`);
-      }
-      // A stay that cannot be booked is still recorded; its link leaves the dates out, and the answer says why.
-      if (dates.kind === 'stay') {
-        const check = checkStay(home, dates.stay, { cats: 0, dogs: 0 }, today);
-        requested = check.available ? { available: true } : { available: false, unavailable_reason: check.unavailable_reason };
-        if (check.available) prefill = dates.stay;
-      }
-      link = reservationLink(deps.config.checkoutBaseUrl, home.slug, prefill);
-    }
+  async handler(args, ctx) {
+    const { email, phone, name, dates, link, requested } = await prepareIntent(args, ctx);
     const saved = await saveIntent(
-      deps.mongo,
+      ctx.deps.mongo,
       {
         email,
         phone,
@@ -136,7 +146,7 @@ export const bookingIntentTool = defineTool<FromSchema<typeof inputSchema>, Inte
         end_date: args.end_date ?? null,
         committed_nights: dates.kind === 'stay' && dates.stay.kind === 'flex' ? dates.stay.committed_nights : null,
       },
-      now,
+      ctx.now,
     );
     return {
       data: {

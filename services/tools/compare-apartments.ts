@@ -8,7 +8,7 @@ import { findHomes, type HomeContext } from '../homes/repository';
 import { mediaItems } from '../homes/photos';
 import { homeUrl } from '../homes/links';
 import { priceForView } from '../homes/pricing-view';
-import { displayPriceProperties, mediaSchema, petPolicySchema } from './output-pieces';
+import { displayPriceProperties, mediaSchema, petPolicySchema, ratingSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {
@@ -48,12 +48,7 @@ const apartmentSchema = {
       type: 'object',
       properties: {
         name: { type: 'string' },
-        member_rating: {
-          type: 'object',
-          properties: { average: { type: 'number' }, count: { type: 'integer' } },
-          required: ['average', 'count'],
-          additionalProperties: false,
-        },
+        member_rating: ratingSchema,
       },
       required: ['name'],
       additionalProperties: false,

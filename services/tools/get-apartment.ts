@@ -10,7 +10,7 @@ import { detailPhotos, heroPhotoId, mediaItems } from '../homes/photos';
 import { homeUrl, reservationLink, type LinkDates } from '../homes/links';
 import { priceForView } from '../homes/pricing-view';
 import { propertyBlock } from '../homes/property-block';
-import { apartmentOutputSchema } from './apartment-output';
+import { apartmentOutputSchema } from '../contracts/apartment-output';
 import { APARTMENT_READ_POLICY, readStayArgs, stayArgProperties, stayClip, type RequestedDates } from './stay-args';
 import { defineTool, READ_ONLY, type ToolResult } from './tool';
 

@@ -5,7 +5,7 @@ import type { MarketRecord } from '../kernel/inventory/records';
 import { FLAG_FIELDS } from '../search/filters';
 import { resolveLocation } from '../search/location';
 import { SEARCH_SORTS } from '../search/sorts';
-import { placeSchema } from './output-pieces';
+import { placeSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {

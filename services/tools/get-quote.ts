@@ -6,7 +6,7 @@ import { checkFlexTier, checkStay, MAX_PETS_PER_STAY, petsOverLimit } from '../k
 import type { StayRequest } from '../kernel/engine/types';
 import { mediaItems } from '../homes/photos';
 import { loadHome } from '../homes/repository';
-import { quoteOutputSchema } from './quote-output';
+import { quoteOutputSchema } from '../contracts/quote-output';
 import { readStayArgs, stayArgProperties, type DatePolicy } from './stay-args';
 import { defineTool, READ_ONLY } from './tool';
 

@@ -4,7 +4,7 @@
  */
 import type { Deps } from '../deps';
 import { todayIso } from '../kernel/engine/dates';
-import type { AnyTool, ToolResult } from './tool';
+import type { AnyTool, ToolContext, ToolResult } from './tool';
 import type { Validator } from './validate';
 
 export async function invokeTool(
@@ -13,7 +13,11 @@ export async function invokeTool(
   rawArgs: unknown,
   deps: Deps,
 ): Promise<ToolResult<unknown>> {
-  const args = validator(rawArgs);
+  return tool.handler(validator(rawArgs) as never, toolContext(deps));
+}
+
+/** The context of one call: the stores, and the moment and day requests are judged against (read once). */
+export function toolContext(deps: Deps): ToolContext {
   const now = deps.clock();
-  return tool.handler(args as never, { deps, now, today: todayIso(now) });
+  return { deps, now, today: todayIso(now) };
 }

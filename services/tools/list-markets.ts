@@ -1,7 +1,7 @@
 /** list_markets_tool — GET /api/public/markets (spec: "Market and city"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { listedPlaces } from '../markets/listed-places';
-import { placeSchema } from './output-pieces';
+import { placeSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {

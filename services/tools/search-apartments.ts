@@ -4,7 +4,7 @@ import { FLAG_FIELDS } from '../search/filters';
 import { CARD_GRID_WIDGET } from '../widgets/catalog';
 import { answerSearch } from './search-common';
 import { searchArgProperties } from './search-args';
-import { searchOutputSchema } from './search-output';
+import { searchOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 
 /** "Limits": search page size default 25, max 40; embedded hero photos up to 5 per page. */

@@ -3,7 +3,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { MAP_WIDGET } from '../widgets/catalog';
 import { answerSearch } from './search-common';
 import { searchArgProperties } from './search-args';
-import { mapOutputSchema } from './search-output';
+import { mapOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 
 /** "Limits": map search pins per call, at most 250. */

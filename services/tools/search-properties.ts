@@ -13,7 +13,7 @@ import { relaxThinSearch, THIN_SEARCH } from '../search/relax-buildings';
 import { searchBuildings } from '../search/run-building-search';
 import type { SearchStay } from '../search/search-params';
 import { esTransport } from '../search/search-transport';
-import { propertiesOutputSchema } from './properties-output';
+import { propertiesOutputSchema } from '../contracts/properties-output';
 import { GUEST_RATING_BUCKETS, MAX_PRICE_USD, SEARCH_PAST_DAYS, SEARCH_START_AHEAD_DAYS, sharedFiltersOf } from './search-args';
 import { requireDate } from './stay-args';
 import { defineTool, READ_ONLY } from './tool';

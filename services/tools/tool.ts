@@ -79,9 +79,9 @@ export interface ToolDefinition<I = Record<string, unknown>, O = unknown> {
   /**
    * A write that saves what a person said about themselves: the details the person confirms before
    * anything is saved, where the client can ask them (MCP 2026-07-28 elicitation). Throws the tool's
-   * own error for arguments that could never be saved, so nobody is asked in vain.
+   * own error for arguments the write would refuse, so nobody is asked in vain.
    */
-  confirmation?(args: I): GuestConfirmation;
+  confirmation?(args: I, ctx: ToolContext): Promise<GuestConfirmation>;
   /** Receives arguments already validated against inputSchema. */
   handler(args: I, ctx: ToolContext): Promise<ToolResult<O>>;
 }

@@ -27,7 +27,8 @@ export type Validator = (args: unknown) => Record<string, unknown>;
 
 /** The schema's own description of a top-level argument: what to send instead. */
 function hint(schema: object, arg: string): string {
-  const d = (schema as { properties?: Record<string, { description?: string }> }).properties?.[arg]?.description;
+  const properties = (schema as { properties?: Record<string, { description?: string }> }).properties ?? {};
+  const d = Object.hasOwn(properties, arg) ? properties[arg]?.description : undefined;
   return d ? ` ${d}` : '';
 }
 
@@ -37,7 +38,8 @@ function describe(err: ErrorObject, schema: object): string {
     case 'additionalProperties': {
       const extra = String((err.params as { additionalProperty: string }).additionalProperty);
       const full = where ? `${where}.${extra}` : extra;
-      const better = FOREIGN_DATE_NAMES[extra];
+      // Own keys only: an argument named `constructor` is just unknown (no Object.prototype member in a message).
+      const better = Object.hasOwn(FOREIGN_DATE_NAMES, extra) ? FOREIGN_DATE_NAMES[extra] : undefined;
       return better ? `Unknown argument "${full}": dates are passed as ${better} (YYYY-MM-DD).` : `Unknown argument "${full}".`;
     }
     case 'required': {

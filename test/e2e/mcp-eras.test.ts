@@ -190,6 +190,36 @@ describe('the endpoint is robust and changes nothing it refuses', () => {
     expect(modern.json.error.code).toBe(-32602);
   });
 
+  it('answers prompts/get with a non-text argument and a list with a non-text cursor with -32602 in one line, on both eras', async () => {
+    for (const [method, params] of [['prompts/get', { name: 'find_a_stay', arguments: { place: 5 } }], ['tools/list', { cursor: 3 }], ['resources/list', { cursor: null }]] as const) {
+      for (const answer of [await post({ jsonrpc: '2.0', id: 'c-1', method, params }), await modernPost(method, params, method === 'prompts/get' ? 'find_a_stay' : undefined, 'c-1')]) {
+        expect(answer.status).toBeLessThan(500);
+        expect(answer.json).toEqual(expect.objectContaining({ id: 'c-1', error: expect.objectContaining({ code: -32602, message: expect.stringMatching(/^Invalid params for /) }) }));
+      }
+    }
+  });
+
+  it('names an argument called after an Object.prototype member as unknown, in plain words', async () => {
+    const res = await modernPost('tools/call', { name: 'search_apartments_tool', arguments: { market: 'x', constructor: '2027-01-10' } }, 'search_apartments_tool');
+    const message = JSON.parse(res.json.result.content[0].text).error.message as string;
+    expect(message).toBe('Unknown argument "constructor".');
+  });
+
+  it('gives an HTTP-level refusal the request id too (a 2025 call that does not accept event streams)', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 'h-1', method: 'tools/list' }, { accept: 'application/json' });
+    expect(res.status).toBe(406);
+    expect(res.json.id).toBe('h-1');
+  });
+
+  it('lets a browser client send the 2026-07-28 headers (CORS preflight)', async () => {
+    const res = await fetch(fx.url + '/mcp/public', {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,mcp-protocol-version,mcp-method,mcp-name' },
+    });
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    for (const h of ['mcp-protocol-version', 'mcp-method', 'mcp-name']) expect(allowed).toContain(h);
+  });
+
   it('answers a notification with 202 and no body', async () => {
     const res = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(res.status).toBe(202);
@@ -238,9 +268,9 @@ describe('the guest confirms what a booking intent saves, where the client can a
     expect(res.isError ?? false).toBe(false);
     expect(res.structuredContent).toEqual(expect.objectContaining({ email, phone: '+14155550100', name: 'Ada Guest' }));
     expect(asked).toHaveLength(1);
-    expect(asked[0].message).toContain(`email: ${email}`);
-    expect(asked[0].message).toContain('phone: +14155550100');
-    expect(asked[0].message).toContain('name: Ada Guest');
+    expect(asked[0].message).toContain(`email: "${email}"`);
+    expect(asked[0].message).toContain('phone: "+14155550100"');
+    expect(asked[0].message).toContain('name: "Ada Guest"');
     expect(await fx.mongo.collections.bookingIntents.countDocuments({ email })).toBe(1);
   });
 
@@ -261,6 +291,42 @@ describe('the guest confirms what a booking intent saves, where the client can a
     const res = await client.callTool({ name: 'booking_intent_tool', arguments: intentArgs(email) });
     expect(res.isError).toBe(true);
     expect(await fx.mongo.collections.bookingIntents.countDocuments({ email })).toBe(0);
+  });
+
+  it('refuses a call bound to fail before the guest is asked', async () => {
+    const client = await modernClient({ elicitation: { form: {} } });
+    let asked = 0;
+    client.setRequestHandler('elicitation/create', async () => {
+      asked += 1;
+      return { action: 'accept', content: { confirm: true } };
+    });
+    const res = await client.callTool({ name: 'booking_intent_tool', arguments: { ...intentArgs(`confirm-nohome-${Date.now()}@example.com`), home_slug: 'no-such-home' } });
+    expect(JSON.parse((res.content as Array<{ text: string }>)[0].text).error.code).toBe('home_not_found');
+    expect(asked).toBe(0);
+  });
+
+  it('honours a decline even from a client that did not declare elicitation, and an answer only for the call it was given for', async () => {
+    const email = `confirm-raw-${Date.now()}@example.com`;
+    const args = intentArgs(email);
+    const ask = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'booking_intent_tool', arguments: args, _meta: envelope({ elicitation: {} }) } },
+      { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'booking_intent_tool' },
+    );
+    expect(ask.json.result.resultType).toBe('input_required');
+    const state = ask.json.result.requestState as string;
+    const retry = (meta: Record<string, unknown>, answer: Record<string, unknown>, callArgs: Record<string, unknown>) =>
+      post(
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'booking_intent_tool', arguments: callArgs, _meta: meta, inputResponses: { guest_confirmation: answer }, requestState: state } },
+        { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'booking_intent_tool' },
+      );
+    const declined = await retry(envelope(), { action: 'decline' }, args);
+    expect(JSON.parse(declined.json.result.content[0].text).error.code).toBe('consent_declined');
+    const otherCall = await retry(envelope({ elicitation: {} }), { action: 'accept', content: { confirm: true } }, { ...args, name: 'Someone Else' });
+    expect(JSON.parse(otherCall.json.result.content[0].text).error.message).toMatch(/not one given for this call/);
+    expect(await fx.mongo.collections.bookingIntents.countDocuments({ email })).toBe(0);
+    const accepted = await retry(envelope({ elicitation: {} }), { action: 'accept', content: { confirm: true } }, args);
+    expect(accepted.json.result.structuredContent.email).toBe(email);
+    expect(await fx.mongo.collections.bookingIntents.countDocuments({ email })).toBe(1);
   });
 
   it('does not ask a client without elicitation, nor for consent that was never given', async () => {

@@ -2,13 +2,14 @@
  * The guest's own word before a write (spec: booking_intent_tool rule 1; MCP 2026-07-28 input-required
  * results). When the client declared elicitation, the first call answers with a form that shows the
  * exact details to be saved; the client asks the person and calls again with the answer. Only an
- * accepted, ticked answer about the same details lets the write run; anything else saves nothing.
- * Clients without elicitation (and every 2025 client) are served as before: guest_consent decides.
+ * accepted, ticked answer to the question asked for this very call lets the write run; anything else
+ * saves nothing. Clients without elicitation that send no answer (and every 2025 client) are served as
+ * before: guest_consent decides.
  */
 import { createHash } from 'node:crypto';
 import { inputRequired, inputResponse, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { ApiError } from '../../kernel/errors';
-import type { AnyTool } from '../../tools/tool';
+import type { AnyTool, ToolContext } from '../../tools/tool';
 
 /** The key of the one input request, in `inputRequests` and `inputResponses`. */
 export const CONFIRMATION_KEY = 'guest_confirmation';
@@ -23,10 +24,23 @@ const CONFIRM_SCHEMA = {
 
 const DECLINED =
   'The guest did not confirm the details to be saved, so nothing was saved. Ask again only if the guest wants to go on.';
+const NOT_THIS_CALL =
+  'The confirmation sent is not one given for this call (other arguments, or no request state from the question): ' +
+  'nothing was saved; call again without inputResponses to ask the guest.';
 
-/** Binds an answer to the details it was given for: a retry with other details is asked again. */
-function detailsDigest(details: Record<string, string>): string {
-  return createHash('sha256').update(JSON.stringify(details)).digest('base64url');
+/** Binds an answer to the call it was given for (every argument): a retry about anything else is refused. */
+function callDigest(args: unknown): string {
+  return createHash('sha256').update(stableJson(args)).digest('base64url');
+}
+
+/** JSON with object keys sorted, so the same arguments give the same digest whatever their order. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** Whether this request's client said it can show a form to its user (2026-07-28 envelope). */
@@ -42,23 +56,26 @@ export function canElicitForm(ctx: ServerContext): boolean {
 }
 
 /**
- * null: go on with the write (confirmed, or this client cannot be asked). Otherwise the answer to send
- * now: the question, or the refusal of a declined, cancelled or changed confirmation.
+ * null: go on with the write (confirmed, or this client cannot be asked and gave no answer). Otherwise the
+ * answer to send now: the question, or the refusal of a declined, cancelled, unticked or foreign answer.
+ * An answer is judged whenever one is sent, even by a client that did not declare elicitation: a guest's
+ * "no" is never overruled by guest_consent.
  */
-export function askGuestToConfirm(tool: AnyTool, args: unknown, ctx: ServerContext): InputRequiredResult | CallToolResult | null {
-  if (!tool.confirmation || !canElicitForm(ctx)) return null;
-  const { message, details } = tool.confirmation(args as never);
-  const digest = detailsDigest(details);
+export async function askGuestToConfirm(tool: AnyTool, args: unknown, ctx: ServerContext, toolCtx: ToolContext): Promise<InputRequiredResult | CallToolResult | null> {
+  if (!tool.confirmation) return null;
   const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRMATION_KEY);
+  if (answer.kind === 'missing' && !canElicitForm(ctx)) return null;
+  // Every rule of the write first: a call bound to fail is refused before anyone is asked.
+  const { message } = await tool.confirmation(args as never, toolCtx);
+  const digest = callDigest(args);
   if (answer.kind === 'missing') {
     return inputRequired({
       inputRequests: { [CONFIRMATION_KEY]: inputRequired.elicit({ mode: 'form', message, requestedSchema: CONFIRM_SCHEMA }) },
       requestState: digest,
     });
   }
-  const sameDetails = ctx.mcpReq.requestState() === digest;
   const confirmed = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true;
-  if (confirmed && sameDetails) return null;
-  const reason = confirmed ? 'The details changed after the guest confirmed them: nothing was saved; call again to ask the guest.' : DECLINED;
+  if (confirmed && ctx.mcpReq.requestState() === digest) return null;
+  const reason = confirmed ? NOT_THIS_CALL : DECLINED;
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(new ApiError('consent_declined', reason, 400).toBody()) }] };
 }

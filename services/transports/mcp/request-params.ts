@@ -12,7 +12,16 @@ const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== nul
 const CHECKS = new Map<string, { fits: (params: Params) => boolean; expects: string }>([
   ['tools/call', { fits: (p) => typeof p.name === 'string' && (p.arguments === undefined || isObject(p.arguments)), expects: 'params {name: string, arguments?: object}' }],
   ['resources/read', { fits: (p) => typeof p.uri === 'string', expects: 'params {uri: string}' }],
-  ['prompts/get', { fits: (p) => typeof p.name === 'string' && (p.arguments === undefined || isObject(p.arguments)), expects: 'params {name: string, arguments?: object}' }],
+  [
+    'prompts/get',
+    {
+      fits: (p) => typeof p.name === 'string' && (p.arguments === undefined || (isObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === 'string'))),
+      expects: 'params {name: string, arguments?: object of strings}',
+    },
+  ],
+  ...['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'].map(
+    (method) => [method, { fits: (p: Params) => p.cursor === undefined || typeof p.cursor === 'string', expects: 'params {cursor?: string}' }] as const,
+  ),
   [
     'initialize',
     {
@@ -44,6 +53,8 @@ export function invalidParamsError(message: JSONRPCMessage, era: 'legacy' | 'mod
   if (era === 'modern' && message.method === 'initialize') return null;
   const check = CHECKS.get(message.method);
   if (!check) return null;
+  // A list request may leave its params out; every other checked method needs them.
+  if (message.params === undefined && message.method.endsWith('/list')) return null;
   if (isObject(message.params) && check.fits(message.params)) return null;
   return {
     jsonrpc: '2.0',

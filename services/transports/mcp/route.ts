@@ -108,10 +108,27 @@ export function mountMcp(
     response.headers.forEach((value, name) => ctx.set(name, value));
     // The answer's bytes as the SDK encoded them: no decode to a string and encode again. A notification's
     // 202 has no body at all (Koa would otherwise write the status text).
-    const bytes = Buffer.from(await response.arrayBuffer());
+    let bytes: Buffer = Buffer.from(await response.arrayBuffer());
+    if (response.status >= 400) bytes = withRequestId(bytes, body);
     ctx.body = bytes.length > 0 ? bytes : '';
     if (bytes.length === 0 && !response.headers.has('content-type')) ctx.remove('Content-Type');
   });
+}
+
+/**
+ * An HTTP-level refusal of the SDK's (406 Accept, 415 Content-Type, an unsupported version header) names
+ * no id even when the body had one: every error carries the request's id (MCP 2026-07-28).
+ */
+function withRequestId(bytes: Buffer, body: unknown): Buffer {
+  const id = requestId(body);
+  if (id === null || bytes.length === 0) return bytes;
+  try {
+    const answer = JSON.parse(bytes.toString('utf8')) as { id?: unknown; error?: unknown };
+    if (answer.error === undefined || answer.id !== null) return bytes;
+    return Buffer.from(JSON.stringify({ ...answer, id }));
+  } catch {
+    return bytes;
+  }
 }
 
 /**

@@ -7,6 +7,7 @@
  * where the client can answer (./guest-confirmation.ts).
  */
 import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { toolContext } from '../../tools/invoke';
 import { PROMPTS, promptMessages } from '../../tools/prompts';
 import { SERVER_INFO } from '../../tools/server-identity';
 import type { AnyTool } from '../../tools/tool';
@@ -77,7 +78,7 @@ export function createMcpServer(context: ToolServerContext, clientKey: string): 
     const rawArgs = request.params.arguments ?? {};
     if (found.tool.confirmation) {
       try {
-        const asked = askGuestToConfirm(found.tool, found.validate(rawArgs), ctx);
+        const asked = await askGuestToConfirm(found.tool, found.validate(rawArgs), ctx, toolContext(deps));
         if (asked) return asked;
       } catch (err) {
         return errorResult(err, deps, name);

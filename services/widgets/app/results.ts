@@ -1,6 +1,6 @@
 /** The two search results as the widgets read them; the types come from the tools' output schemas. */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { mapOutputSchema, searchOutputSchema } from '../../tools/search-output';
+import type { mapOutputSchema, searchOutputSchema } from '../../contracts/search-output';
 import type { ToolResultPayload } from './bridge';
 
 export type SearchPage = FromSchema<typeof searchOutputSchema>;

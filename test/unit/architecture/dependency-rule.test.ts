@@ -35,9 +35,21 @@ interface Rule {
 
 const inside = (dir: string) => (target: string) => target === dir || target.startsWith(dir + path.sep);
 
+/** The service's upper floors: the tools, the transports and the documents derived from them, and the app that mounts them. */
+const UPPER = ['services/tools', 'services/transports', 'services/docs', 'services/app', 'services/main'];
+const upper = (target: string) => UPPER.some((dir) => inside(dir)(target));
+/** The rooms the tools stand on: none of them may reach back up to a tool, a transport or a document. */
+const LOWER_ROOMS = ['services/search', 'services/homes', 'services/widgets', 'services/markets', 'services/media', 'services/policies', 'services/buildings', 'services/booking-intents', 'services/contracts'];
+
 export const RULES: Rule[] = [
   { files: 'services/kernel', may: inside('services/kernel'), says: 'the kernel imports nothing outside itself' },
   { files: 'services', may: (t) => !inside('indexer')(t) && !inside('stack')(t), says: 'services/ imports neither indexer/ nor stack/' },
+  ...LOWER_ROOMS.map((room) => ({ files: room, may: (t: string) => !upper(t), says: `${room.slice('services/'.length)}/ sits below the tools: it imports no tool, transport or document` })),
+  {
+    files: 'services/contracts',
+    may: (t: string) => inside('services/contracts')(t) || inside('services/kernel')(t),
+    says: 'contracts/ (the answers\' schemas, shared by the rooms above) imports only the kernel',
+  },
   {
     files: 'indexer',
     may: (t) => inside('services/kernel')(t) || inside('mappings')(t) || inside('indexer')(t),
@@ -56,11 +68,57 @@ export function violations(files: Array<{ file: string; imports: string[] }>): s
   return out;
 }
 
+/** The room a file belongs to: its first folder under services/ (a file directly in services/ is a room of its own). */
+function roomOf(file: string): string | null {
+  const parts = path.normalize(file).split(path.sep);
+  if (parts[0] !== 'services') return null;
+  return parts.length > 2 ? parts[1] : parts[1].replace(/\.ts$/, '');
+}
+
+/** Cycles between rooms of services/ (type-only imports included), each as the rooms it passes. */
+export function roomCycles(files: Array<{ file: string; imports: string[] }>): string[][] {
+  const edges = new Map<string, Set<string>>();
+  for (const { file, imports } of files) {
+    const from = roomOf(file);
+    if (!from) continue;
+    for (const target of imports) {
+      const to = roomOf(target);
+      if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  const cycles: string[][] = [];
+  const visit = (room: string, trail: string[]): void => {
+    for (const next of edges.get(room) ?? []) {
+      const at = trail.indexOf(next);
+      if (at >= 0) cycles.push([...trail.slice(at), next]);
+      else visit(next, [...trail, next]);
+    }
+  };
+  for (const room of edges.keys()) visit(room, [room]);
+  return cycles;
+}
+
 describe('the dependency rule', () => {
   it('holds for every source file of services/, indexer/ and stack/', () => {
     const files = ['services', 'indexer', 'stack'].flatMap(sourceFiles).map((file) => ({ file, imports: localImports(file) }));
     expect(files.length).toBeGreaterThan(50);
     expect(violations(files)).toEqual([]);
+  });
+
+  it('leaves no cycle between the rooms of services/, type-only imports included', () => {
+    const files = sourceFiles('services').map((file) => ({ file, imports: localImports(file) }));
+    expect(roomCycles(files)).toEqual([]);
+  });
+
+  it('reports a room below the tools that imports a tool, and a cycle between two rooms', () => {
+    const search = 'services/search/relax-buildings.ts';
+    const found = violations([{ file: search, imports: localImports(search, "import type { A } from '../tools/properties-output';") }]);
+    expect(found).toEqual(['services/search/relax-buildings.ts imports services/tools/properties-output: search/ sits below the tools: it imports no tool, transport or document']);
+    const cycle = roomCycles([
+      { file: 'services/deps.ts', imports: localImports('services/deps.ts', "import type { B } from './search/building-records';") },
+      { file: 'services/search/location.ts', imports: localImports('services/search/location.ts', "import type { Deps } from '../deps';") },
+    ]);
+    expect(cycle[0]).toEqual(['deps', 'search', 'deps']);
   });
 
   it('reports a kernel file that imports the service, and a service file that imports the indexer', () => {

@@ -1,5 +1,5 @@
 /** Output schema of search_properties_tool (spec: "Property card (building search result)" and its envelope). */
-import { placeSchema, propertyBlockSchema } from './output-pieces';
+import { displayCitySchema, propertyBlockSchema, ratingSchema } from './output-pieces';
 
 /** The building facts a card shares with the apartment read's property block. */
 const { id, slug, name, address, city, state, latitude, longitude, amenities, description } = propertyBlockSchema.properties;
@@ -23,13 +23,7 @@ export const propertyCardSchema = {
     state,
     latitude,
     longitude,
-    rating: {
-      type: ['object', 'null'],
-      description: 'Guest survey rating of the building; null when it has none.',
-      properties: { average: { type: 'number' }, count: { type: 'integer' } },
-      required: ['average', 'count'],
-      additionalProperties: false,
-    },
+    rating: { ...ratingSchema, type: ['object', 'null'], description: 'Guest survey rating of the building; null when it has none.' },
     images: { type: 'array', items: { type: 'string' }, description: 'Building photos in order, bare URLs without sizing.' },
     amenities: { ...amenities, description: 'Every building amenity.' },
     description,
@@ -110,7 +104,7 @@ export const propertiesOutputSchema = {
   type: 'object',
   properties: {
     market: { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'], additionalProperties: false },
-    display_city: { anyOf: [placeSchema, { type: 'null' }], description: 'The display city searched, when one was.' },
+    display_city: { ...displayCitySchema, description: 'The display city searched, when one was.' },
     properties: { type: 'array', items: propertyCardSchema, description: "This page's buildings." },
     page: { type: 'integer' },
     per_page: { type: 'integer' },

@@ -1,5 +1,5 @@
 /** Output schema of get_apartment_tool (spec: "Apartment detail" and "`availability`"). */
-import { displayPriceProperties, mediaSchema, petPolicySchema, propertyBlockSchema, stayCheckSchema } from './output-pieces';
+import { displayCitySchema, displayPriceProperties, mediaSchema, petPolicySchema, propertyBlockSchema, stayCheckSchema } from './output-pieces';
 
 const windowSchema = {
   type: 'object',
@@ -67,17 +67,7 @@ export const apartmentOutputSchema = {
       required: ['slug', 'name'],
       additionalProperties: false,
     },
-    display_city: {
-      anyOf: [
-        {
-          type: 'object',
-          properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } },
-          required: ['slug', 'name', 'state'],
-          additionalProperties: false,
-        },
-        { type: 'null' },
-      ],
-    },
+    display_city: displayCitySchema,
     ...displayPriceProperties,
     eligible_for_flex: { type: 'boolean' },
     amenities: { type: 'array', items: { type: 'string' }, description: 'Amenities of the apartment itself.' },

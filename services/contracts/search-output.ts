@@ -1,5 +1,5 @@
 /** Output schemas of search_apartments_tool and search_apartments_on_map (spec: "Search result"). */
-import { displayPriceProperties, mediaSchema } from './output-pieces';
+import { displayCitySchema, displayPriceProperties, mediaSchema, ratingSchema } from './output-pieces';
 
 export const searchResultSchema = {
   type: 'object',
@@ -37,12 +37,7 @@ export const searchResultSchema = {
       type: 'object',
       description: 'Omitted when the building has no guest rating.',
       properties: {
-        member_rating: {
-          type: 'object',
-          properties: { average: { type: 'number' }, count: { type: 'integer' } },
-          required: ['average', 'count'],
-          additionalProperties: false,
-        },
+        member_rating: ratingSchema,
       },
       required: ['member_rating'],
       additionalProperties: false,
@@ -57,23 +52,12 @@ export const searchResultSchema = {
   additionalProperties: false,
 } as const;
 
-const displayCitySchema = {
-  anyOf: [
-    {
-      type: 'object',
-      properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } },
-      required: ['slug', 'name', 'state'],
-      additionalProperties: false,
-    },
-    { type: 'null' },
-  ],
-  description: 'The display city searched (echoed); null when a market was searched.',
-} as const;
+const searchedCitySchema = { ...displayCitySchema, description: 'The display city searched (echoed); null when a market was searched.' } as const;
 
 /** What both searches answer around their homes. */
 export const searchEnvelopeProperties = {
   market: { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'], additionalProperties: false },
-  display_city: displayCitySchema,
+  display_city: searchedCitySchema,
   total_count: { type: 'integer', description: 'Matching apartments over all pages.' },
   count: { type: 'integer', description: 'Apartments in this answer.' },
   flex_search_url: { type: 'string', description: 'Present when any apartment here is Flex-eligible: the website search for Flex stays in this place.' },

@@ -65,6 +65,14 @@ const [walk, walkText] = score('Walk');
 const [transit, transitText] = score('Transit');
 const [bike, bikeText] = score('Bike');
 
+/** A building's guest rating, `{average, count}` (spec: "Only the aggregate rating is exposed"). */
+export const ratingSchema = {
+  type: 'object',
+  properties: { average: { type: 'number' }, count: { type: 'integer' } },
+  required: ['average', 'count'],
+  additionalProperties: false,
+} as const;
+
 /** The building block of the apartment read (spec: Apartment detail, `property`). */
 export const propertyBlockSchema = {
   type: 'object',
@@ -79,13 +87,7 @@ export const propertyBlockSchema = {
     longitude: { type: 'number' },
     amenities: { type: 'array', items: { type: 'string' } },
     description: { type: 'string' },
-    member_rating: {
-      type: 'object',
-      description: "Guest survey rating of the building; omitted when it has none.",
-      properties: { average: { type: 'number' }, count: { type: 'integer' } },
-      required: ['average', 'count'],
-      additionalProperties: false,
-    },
+    member_rating: { ...ratingSchema, description: 'Guest survey rating of the building; omitted when it has none.' },
     walk_score: walk,
     walk_score_description: walkText,
     transit_score: transit,
@@ -104,3 +106,7 @@ export const placeSchema = {
   required: ['slug', 'name', 'state'],
   additionalProperties: false,
 } as const;
+
+/** `display_city` of an answer: the display city searched, or null when a market was (spec: search response). */
+export const displayCitySchema = { anyOf: [placeSchema, { type: 'null' }] } as const;
+
