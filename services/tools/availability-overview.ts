@@ -15,6 +15,7 @@ import { displayCitySchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 import { badRequest } from '../kernel/errors';
 import { sharedFiltersOf } from './search-args';
+import { priceLimitSchema } from '../kernel/inventory/schema-pieces';
 
 /** The shared filters the overview takes: all but those marked (S) (spec: "Shared filter arguments"). */
 const { near_latitude, near_longitude, near_radius_miles, ...overviewFilters } = sharedFilterProperties;
@@ -33,8 +34,8 @@ const inputSchema = {
     near_longitude: sharedFilterProperties.near_longitude,
     near_radius_miles: sharedFilterProperties.near_radius_miles,
     // Capped: a larger integer makes Elasticsearch refuse the range (a 500 instead of a 400).
-    min_price: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'Minimum base monthly rate, USD (no dates: the rate before discounts).' },
-    max_price: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'Maximum base monthly rate, USD.' },
+    min_price: { ...priceLimitSchema, description: 'Minimum base monthly rate, USD (no dates: the rate before discounts).' },
+    max_price: { ...priceLimitSchema, description: 'Maximum base monthly rate, USD.' },
     sort_by: { type: 'string', enum: SEARCH_SORTS, default: 'availability', description: 'Order of the apartments; rating_desc puts unrated last.' },
     include_ranges: { type: 'boolean', default: false, description: 'True adds the raw occupancy ranges of each apartment (av.r).' },
     nights: { type: 'integer', minimum: 1, maximum: 365, description: "Drops apartments whose minimum stay (av.ms) exceeds this many nights." },

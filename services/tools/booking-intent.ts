@@ -3,7 +3,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { ApiError, badRequest } from '../kernel/errors';
 import { checkFlexTier, checkStay } from '../kernel/engine/stay-check';
-import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
+import { committedNightsSchema, endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
 import { saveIntent } from '../booking-intents/store';
 import { reservationLink, type LinkDates } from '../homes/links';
 import { loadHome } from '../homes/repository';
@@ -20,7 +20,7 @@ const inputSchema = {
     home_slug: { type: 'string', minLength: 1, maxLength: 200, description: 'Optional apartment the guest intends to book.' },
     start_date: { ...isoDateSchema, description: 'Optional move-in date, YYYY-MM-DD.' },
     end_date: endDateSchema,
-    committed_nights: { type: 'integer', minimum: 1, maximum: 1100, description: 'Flex tier; required with end_date "indefinite". An unoffered tier is refused.' },
+    committed_nights: { ...committedNightsSchema, description: 'Flex tier; required with end_date "indefinite". An unoffered tier is refused.' },
     guest_consent: {
       type: 'boolean',
       description:

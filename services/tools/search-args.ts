@@ -8,7 +8,7 @@ import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
 import { addDays, addYears, daysBetween } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
-import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
+import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { sharedFilterProperties, type SharedFilters } from '../search/filters';
 import { locationProperties, resolveLocation } from '../search/location';
 import { displayLimits, displayUnit, type SearchParams, type SearchStay } from '../search/search-params';
@@ -21,20 +21,16 @@ export const DEFAULT_SEARCH_SORT: SearchSort = 'price_asc';
 /** "guest_rating" buckets and their thresholds. */
 export const GUEST_RATING_BUCKETS = { EXCELLENT: 4.5, VERY_GOOD: 4.0, GOOD: 3.5 } as const;
 
-/** Far above any rent, and small enough that a nightly limit times 30 still fits the index's integers. */
-export const MAX_PRICE_USD = 1_000_000;
 
 export const searchArgProperties = {
   ...locationProperties,
   ...sharedFilterProperties,
-  min_price: { type: 'integer', minimum: 0, maximum: MAX_PRICE_USD, description: 'USD budget floor, compared with the all-in price for the dates (unit: price_unit).' },
-  max_price: { type: 'integer', minimum: 0, maximum: MAX_PRICE_USD, description: 'USD budget ceiling, compared with the all-in price for the dates (unit: price_unit).' },
+  min_price: { ...priceLimitSchema, description: 'USD budget floor, compared with the all-in price for the dates (unit: price_unit).' },
+  max_price: { ...priceLimitSchema, description: 'USD budget ceiling, compared with the all-in price for the dates (unit: price_unit).' },
   start_date: { ...isoDateSchema, description: 'Move-in date, YYYY-MM-DD, at most 365 days ahead. Omit for an undated search.' },
   end_date: { ...endDateSchema, description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay. Needs start_date.' },
   committed_nights: {
-    type: 'integer',
-    minimum: 1,
-    maximum: 1100,
+    ...committedNightsSchema,
     description: 'Flex tier (nights committed), only with end_date "indefinite"; without it every apartment open to a Flex stay is listed.',
   },
   price_unit: {
@@ -42,7 +38,7 @@ export const searchArgProperties = {
     enum: ['per_night', 'per_month'],
     description: 'Unit of min_price/max_price; default per_night for stays under 30 nights, per_month otherwise.',
   },
-  min_rating: { type: 'number', minimum: 1, maximum: 5, description: "Lowest building guest rating (1-5); unrated buildings are left out." },
+  min_rating: { ...ratingThresholdSchema, description: 'Lowest building guest rating (1-5); unrated buildings are left out.' },
   guest_rating: {
     type: 'string',
     enum: Object.keys(GUEST_RATING_BUCKETS) as Array<keyof typeof GUEST_RATING_BUCKETS>,

@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
 import { addDays, addYears } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
-import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
+import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { BUILDING_WINDOW } from '../search/building-body';
 import { BUILDING_SORTS, type BuildingQuery } from '../search/building-query';
 import { sharedFilterProperties } from '../search/filters';
@@ -14,7 +14,7 @@ import { searchBuildings } from '../search/run-building-search';
 import type { SearchStay } from '../search/search-params';
 import { esTransport } from '../search/search-transport';
 import { propertiesOutputSchema } from '../contracts/properties-output';
-import { GUEST_RATING_BUCKETS, MAX_PRICE_USD, SEARCH_PAST_DAYS, SEARCH_START_AHEAD_DAYS, sharedFiltersOf } from './search-args';
+import { GUEST_RATING_BUCKETS, SEARCH_PAST_DAYS, SEARCH_START_AHEAD_DAYS, sharedFiltersOf } from './search-args';
 import { requireDate } from './stay-args';
 import { defineTool, READ_ONLY } from './tool';
 
@@ -32,14 +32,12 @@ const inputSchema = {
     },
     end_date: { ...endDateSchema, description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay (then committed_nights is required).' },
     committed_nights: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 1100,
+      ...committedNightsSchema,
       description: 'Flex tier (nights committed) for end_date "indefinite"; ignored for fixed stays.',
     },
-    min_price: { type: 'integer', minimum: 0, maximum: MAX_PRICE_USD, description: "Monthly USD floor on each unit's final, discounted price." },
-    max_price: { type: 'integer', minimum: 0, maximum: MAX_PRICE_USD, description: "Monthly USD ceiling on each unit's final, discounted price." },
-    min_rating: { type: 'number', minimum: 1, maximum: 5, description: 'Lowest building guest rating (1-5); unrated buildings are left out.' },
+    min_price: { ...priceLimitSchema, description: "Monthly USD floor on each unit's final, discounted price." },
+    max_price: { ...priceLimitSchema, description: "Monthly USD ceiling on each unit's final, discounted price." },
+    min_rating: { ...ratingThresholdSchema, description: 'Lowest building guest rating (1-5); unrated buildings are left out.' },
     guest_rating: {
       anyOf: [
         { type: 'string', enum: Object.keys(GUEST_RATING_BUCKETS) as Array<keyof typeof GUEST_RATING_BUCKETS> },

@@ -5,7 +5,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
-import { endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
+import { committedNightsSchema, endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
 import { addDays, addYears, parseIsoDate } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { StayRequest } from '../kernel/engine/types';
@@ -81,10 +81,5 @@ export function stayClip(dates: RequestedDates): { start_date: IsoDate; end_date
 export const stayArgProperties = {
   start_date: { ...isoDateSchema, description: 'Move-in date, YYYY-MM-DD.' },
   end_date: endDateSchema,
-  committed_nights: {
-    type: 'integer',
-    minimum: 1,
-    maximum: 1100,
-    description: 'Flex tier (nights committed); required with end_date "indefinite", ignored for fixed stays.',
-  },
+  committed_nights: { ...committedNightsSchema, description: 'Flex tier (nights committed); required with end_date "indefinite", ignored for fixed stays.' },
 } as const;

@@ -14,6 +14,16 @@ export const endDateSchema = {
   description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay (then committed_nights is required).',
 } as const;
 
+/** A Flex tier argument, nights committed (which tiers exist is the tier rules' business, not the schema's). */
+export const committedNightsSchema = { type: 'integer', minimum: 1, maximum: 1100 } as const;
+
+/** Far above any rent, and small enough that a nightly limit times 30 still fits the index's integers. */
+export const MAX_PRICE_USD = 1_000_000;
+/** A USD budget limit argument (min_price, max_price); what it is compared with is each tool's own rule. */
+export const priceLimitSchema = { type: 'integer', minimum: 0, maximum: MAX_PRICE_USD } as const;
+/** A guest-rating threshold argument, 1 to 5. */
+export const ratingThresholdSchema = { type: 'number', minimum: 1, maximum: 5 } as const;
+
 /** Slugs of markets, cities, buildings and apartments. */
 export const slugSchema = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 200 } as const;
 export const idSchema = { type: 'string', minLength: 1, maxLength: 100 } as const;
