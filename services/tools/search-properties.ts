@@ -2,7 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
-import { addDays, addYears } from '../kernel/engine/dates';
+import { addDays, addYears, daysBetween } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { BUILDING_WINDOW } from '../search/building-body';
@@ -82,8 +82,7 @@ export function readBuildingStay(args: BuildingArgs, today: IsoDate): SearchStay
   const end = requireDate('end_date', args.end_date);
   if (end > addYears(today, 3)) throw badRequest('invalid_date', `end_date ${end} is more than 3 years ahead; choose a nearer date.`);
   if (end <= start) throw badRequest('invalid_date', `end_date ${end} must be after start_date ${start}.`);
-  const nights = Math.round((Date.parse(end) - Date.parse(start)) / 86_400_000);
-  return { kind: 'fixed', start_date: start, end_date: end, nights };
+  return { kind: 'fixed', start_date: start, end_date: end, nights: daysBetween(start, end) };
 }
 
 /** The highest of min_rating, a numeric guest_rating and a bucket's threshold; null when none is given. */
