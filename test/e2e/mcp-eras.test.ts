@@ -6,9 +6,6 @@
  * on the wire.
  */
 import { request as httpRequest } from 'node:http';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOLS } from '../../services/tools/registry';
 import { WIDGETS } from '../../services/widgets/catalog';
 import { startFixture, type Fixture } from '../support/fixture';
@@ -17,30 +14,18 @@ import { TOOL_SAMPLES, worldSamples, type SampleSource } from '../support/tool-s
 const MODERN = '2026-07-28';
 let fx: Fixture;
 let samples: SampleSource;
-const open: Array<{ close(): Promise<void> }> = [];
 
 beforeAll(async () => {
   fx = await startFixture({ homes: 80, seed: 23 });
   samples = await worldSamples(fx, { homes: 20 });
 });
 afterAll(async () => {
-  for (const c of open) await c.close().catch(() => undefined);
   await fx?.close();
 });
 
-async function modernClient(capabilities: Record<string, unknown> = {}): Promise<ClientV2> {
-  const client = new ClientV2({ name: 'era-tests', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
-  await client.connect(new TransportV2(new URL(fx.url + '/mcp/public')));
-  open.push(client);
-  return client;
-}
-
-async function legacyClient(): Promise<ClientV1> {
-  const client = new ClientV1({ name: 'era-tests-v1', version: '1.0.0' });
-  await client.connect(new TransportV1(new URL(fx.url + '/mcp/public')));
-  open.push(client);
-  return client;
-}
+/** The SDK v2 client pinned to 2026-07-28, and the SDK 1.x client on 2025-11-25 (test/support/fixture.ts). */
+const modernClient = (capabilities: Record<string, unknown> = {}) => fx.mcpModern(capabilities);
+const legacyClient = () => fx.mcp();
 
 const envelope = (capabilities: Record<string, unknown> = {}) => ({
   'io.modelcontextprotocol/protocolVersion': MODERN,

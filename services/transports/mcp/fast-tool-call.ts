@@ -25,6 +25,8 @@ export interface FastToolCall {
   id: string | number;
   name: string;
   args: Record<string, unknown>;
+  /** The registry tool and its validator, found once while deciding. */
+  found: NonNullable<ReturnType<typeof registeredTool>>;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -55,7 +57,7 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
     const versionServed = version === undefined || (SUPPORTED_PROTOCOL_VERSIONS.includes(version) && version !== MODERN);
     if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !versionServed) return null;
     if (header(headers, 'mcp-session-id') !== undefined) return null;
-    return { era: 'legacy', id, name: params.name, args };
+    return { era: 'legacy', id, name: params.name, args, found };
   }
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
@@ -74,12 +76,12 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
     isObject(meta) &&
     meta['io.modelcontextprotocol/protocolVersion'] === MODERN &&
     onlyKeys(meta, ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo']);
-  return named && plainEnvelope ? { era: 'modern', id, name: params.name, args } : null;
+  return named && plainEnvelope ? { era: 'modern', id, name: params.name, args, found } : null;
 }
 
 /** The JSON-RPC answer's text, as the SDK writes it for the call's era (the same JSON; keys may come in another order). */
 export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, clientKey: string): Promise<string> {
-  const found = registeredTool(context, call.name)!;
+  const { found } = call;
   const result: CallToolResult = await callTool(context, clientKey, found.tool, found.validate, call.args);
   const { structuredContent, ...rest } = result;
   const wire = call.era === 'modern' ? { ...rest, resultType: 'complete', _meta: { ...rest._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } } : rest;
