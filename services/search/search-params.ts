@@ -4,21 +4,14 @@
  * the rating threshold and the order. buildSearchBody turns it into Elasticsearch requests.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { IsoDate } from '../kernel/inventory/records';
 import { NIGHTS_PER_MONTH } from '../kernel/engine/labels';
 import type { SharedFilters } from './filters';
 import type { ResolvedLocation } from './location';
 import type { SearchSort } from './sorts';
+import type { StayDates } from '../stays/stay-dates';
 
-/** The stay a search prices and checks availability for. */
-export type SearchStay =
-  /** No dates: the engine's reference stay, priced in the index. */
-  | { kind: 'undated' }
-  /** A move-in date alone: homes a stay can start in on that date, priced as undated. */
-  | { kind: 'start_only'; start_date: IsoDate }
-  | { kind: 'fixed'; start_date: IsoDate; end_date: IsoDate; nights: number }
-  /** end_date "indefinite": one tier, or (null) any tier the home can hold from the date. */
-  | { kind: 'flex'; start_date: IsoDate; committed_nights: number | null };
+/** The stay a search prices and checks availability for, as the one stay reader read it. */
+export type SearchStay = StayDates;
 
 /** Inclusive whole-dollar limits in the display unit of the stay's price; null = no limit. */
 export interface PriceLimits {

@@ -7,8 +7,9 @@ import { committedNightsSchema, endDateSchema, isoDateSchema } from '../kernel/i
 import { saveIntent } from '../booking-intents/store';
 import { reservationLink, type LinkDates } from '../homes/links';
 import { loadHome } from '../homes/repository';
-import { QUOTE_POLICY } from './get-quote';
-import { readStayArgs } from './stay-args';
+import { readStay } from '../stays/read-stay';
+import { stayRequestOf } from '../stays/stay-dates';
+import { QUOTE_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, type ToolContext } from './tool';
 
 const inputSchema = {
@@ -80,8 +81,8 @@ async function prepareIntent(args: IntentArgs, { deps, today }: ToolContext) {
   const phone = args.phone !== undefined ? readPhone(args.phone) : null;
   const name = args.name?.trim() || null;
   // Dates are read as the quote reads them (spec: booking_intent_tool "checked as the quote checks them").
-  const dates = readStayArgs(args, today, QUOTE_POLICY);
-  if (dates.kind !== 'none' && args.home_slug === undefined) {
+  const dates = readStay(args, today, QUOTE_STAY_POLICY);
+  if (dates.kind !== 'undated' && args.home_slug === undefined) {
     throw badRequest('invalid_parameters', 'Dates need the apartment they are for: pass home_slug with start_date and end_date.');
   }
   let prefill: LinkDates | null = null;
@@ -89,15 +90,16 @@ async function prepareIntent(args: IntentArgs, { deps, today }: ToolContext) {
   let link = deps.config.checkoutBaseUrl;
   if (args.home_slug !== undefined) {
     const { home } = await loadHome(deps, args.home_slug);
-    if (dates.kind === 'stay' && dates.stay.kind === 'flex') {
-      const tier = checkFlexTier(home, dates.stay.committed_nights);
+    if (dates.kind === 'flex') {
+      const tier = checkFlexTier(home, dates.committed_nights);
       if (tier && !tier.available) throw badRequest('tier_not_offered', `${tier.unavailable_reason} Check get_flex_options_tool for "${home.slug}".`);
     }
     // A stay that cannot be booked is still recorded; its link leaves the dates out, and the answer says why.
-    if (dates.kind === 'stay') {
-      const check = checkStay(home, dates.stay, { cats: 0, dogs: 0 }, today);
+    const stay = stayRequestOf(dates);
+    if (stay) {
+      const check = checkStay(home, stay, { cats: 0, dogs: 0 }, today);
       requested = check.available ? { available: true } : { available: false, unavailable_reason: check.unavailable_reason };
-      if (check.available) prefill = dates.stay;
+      if (check.available) prefill = stay;
     }
     link = reservationLink(deps.config.checkoutBaseUrl, home.slug, prefill);
   }
@@ -144,7 +146,7 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
         home_slug: args.home_slug ?? null,
         start_date: args.start_date ?? null,
         end_date: args.end_date ?? null,
-        committed_nights: dates.kind === 'stay' && dates.stay.kind === 'flex' ? dates.stay.committed_nights : null,
+        committed_nights: dates.kind === 'flex' ? dates.committed_nights : null,
       },
       ctx.now,
     );

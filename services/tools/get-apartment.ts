@@ -4,14 +4,17 @@ import type { Deps } from '../deps';
 import { computeAvailability } from '../kernel/engine/availability';
 import { checkFlexTier, checkStartOnly, checkStay } from '../kernel/engine/stay-check';
 import { offeredTier, offeredTiers } from '../kernel/engine/flex';
-import type { StayCheck, StayRequest } from '../kernel/engine/types';
+import type { StayCheck } from '../kernel/engine/types';
 import { loadHome, type HomeContext } from '../homes/repository';
 import { detailPhotos, heroPhotoId, mediaItems } from '../homes/photos';
 import { homeUrl, reservationLink, type LinkDates } from '../homes/links';
 import { priceForView } from '../homes/pricing-view';
 import { propertyBlock } from '../homes/property-block';
 import { apartmentOutputSchema } from '../contracts/apartment-output';
-import { APARTMENT_READ_POLICY, readStayArgs, stayArgProperties, stayClip, type RequestedDates } from './stay-args';
+import { readStay } from '../stays/read-stay';
+import { stayArgProperties } from '../stays/stay-arguments';
+import { stayClip, stayRequestOf, type StayDates } from '../stays/stay-dates';
+import { APARTMENT_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY, type ToolResult } from './tool';
 
 const inputSchema = {
@@ -32,18 +35,18 @@ const inputSchema = {
 type Args = FromSchema<typeof inputSchema>;
 export type ApartmentDetail = FromSchema<typeof apartmentOutputSchema>;
 
-function requestedStay(ctx: HomeContext, dates: RequestedDates, committedNights: number | undefined, today: string): StayCheck | null {
+function requestedStay(ctx: HomeContext, dates: StayDates<number>, committedNights: number | undefined, today: string): StayCheck | null {
+  const stay = stayRequestOf(dates);
   // A Flex tier the apartment does not offer is reported even without dates (spec: requested_stay).
-  const tierCheck = committedNights !== undefined && dates.kind !== 'stay' ? checkFlexTier(ctx.home, committedNights) : null;
+  const tierCheck = committedNights !== undefined && !stay ? checkFlexTier(ctx.home, committedNights) : null;
   if (tierCheck) return tierCheck;
-  if (dates.kind === 'none') return null;
-  if (dates.kind === 'start_only') return checkStartOnly(ctx.home, dates.start_date, today);
-  return checkStay(ctx.home, dates.stay, { cats: 0, dogs: 0 }, today);
+  if (stay) return checkStay(ctx.home, stay, { cats: 0, dogs: 0 }, today);
+  return dates.kind === 'start_only' ? checkStartOnly(ctx.home, dates.start_date, today) : null;
 }
 
 export function apartmentDetail(
   ctx: HomeContext,
-  dates: RequestedDates,
+  dates: StayDates<number>,
   committedNights: number | undefined,
   deps: Deps,
   today: string,
@@ -51,10 +54,10 @@ export function apartmentDetail(
   const { home, property, market } = ctx;
   const base = deps.config.publicBaseUrl;
   const check = requestedStay(ctx, dates, committedNights, today);
-  const stay: StayRequest | null = dates.kind === 'stay' ? dates.stay : null;
+  const stay = stayRequestOf(dates);
   // Links carry the dates (and tier) only when that stay, or that move-in date, is bookable.
   let prefill: LinkDates | null = null;
-  if (check?.available && dates.kind === 'stay') prefill = dates.stay;
+  if (check?.available && stay) prefill = stay;
   if (check?.available && dates.kind === 'start_only') prefill = { kind: 'start_only', start_date: dates.start_date };
   // A dated stay shows its own price even when it cannot be booked, unless it cannot be priced (unoffered tier).
   const pricedStay = stay && (stay.kind === 'fixed' || offeredTier(home, stay.committed_nights)) ? stay : null;
@@ -109,7 +112,7 @@ export const getApartmentTool = defineTool<Args, ApartmentDetail>({
     summary: 'One apartment with its availability calendar',
   },
   async handler(args, { deps, today }): Promise<ToolResult<ApartmentDetail>> {
-    const dates = readStayArgs(args, today, APARTMENT_READ_POLICY);
+    const dates = readStay(args, today, APARTMENT_STAY_POLICY);
     const ctx = await loadHome(deps, args.slug);
     const data = apartmentDetail(ctx, dates, args.committed_nights, deps, today);
     const hero = heroPhotoId(ctx.home, ctx.property);

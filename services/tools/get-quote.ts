@@ -3,11 +3,13 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
 import { priceStay } from '../kernel/engine/pricing';
 import { checkFlexTier, checkStay, MAX_PETS_PER_STAY, petsOverLimit } from '../kernel/engine/stay-check';
-import type { StayRequest } from '../kernel/engine/types';
 import { mediaItems } from '../homes/photos';
 import { loadHome } from '../homes/repository';
 import { quoteOutputSchema } from '../contracts/quote-output';
-import { readStayArgs, stayArgProperties, type DatePolicy } from './stay-args';
+import { readStay } from '../stays/read-stay';
+import { stayArgProperties } from '../stays/stay-arguments';
+import { stayRequestOf } from '../stays/stay-dates';
+import { QUOTE_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {
@@ -24,9 +26,6 @@ const inputSchema = {
 
 type Args = FromSchema<typeof inputSchema>;
 export type Quote = FromSchema<typeof quoteOutputSchema>;
-
-/** A past start is simply not bookable (available: false); dates beyond 3 years are refused, as on the apartment read. */
-export const QUOTE_POLICY: DatePolicy = { maxPastDays: null, maxStartAheadDays: null, threeYearLimit: true };
 
 export const GUARANTEE = "Every stay is backed by the operator's guarantee.";
 
@@ -54,10 +53,9 @@ export const getQuoteTool = defineTool<Args, Quote>({
     const pets = { cats: args.cats ?? 0, dogs: args.dogs ?? 0 };
     const overLimit = petsOverLimit(pets);
     if (overLimit) throw badRequest('invalid_parameters', overLimit);
-    const dates = readStayArgs(args, today, QUOTE_POLICY);
-    if (dates.kind !== 'stay') throw badRequest('invalid_parameters', 'start_date and end_date are required.');
+    const stay = stayRequestOf(readStay(args, today, QUOTE_STAY_POLICY));
+    if (!stay) throw badRequest('invalid_parameters', 'start_date and end_date are required.');
     const { home, property } = await loadHome(deps, args.home_slug);
-    const stay: StayRequest = dates.stay;
     // An unoffered tier is refused, not priced: the tier determines the discount (spec: get_quote_tool).
     const tierCheck = stay.kind === 'flex' ? checkFlexTier(home, stay.committed_nights) : null;
     if (tierCheck && !tierCheck.available) {

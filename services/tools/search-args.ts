@@ -6,14 +6,14 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
-import { addDays, addYears, daysBetween } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { sharedFilterProperties, type SharedFilters } from '../search/filters';
 import { locationProperties, resolveLocation } from '../search/location';
-import { displayLimits, displayUnit, type SearchParams, type SearchStay } from '../search/search-params';
+import { displayLimits, displayUnit, type SearchParams } from '../search/search-params';
 import { SEARCH_SORTS, type SearchSort } from '../search/sorts';
-import { requireDate } from './stay-args';
+import { readStay } from '../stays/read-stay';
+import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
 
 /** When no sort_by is given: the cheapest first. */
 export const DEFAULT_SEARCH_SORT: SearchSort = 'price_asc';
@@ -54,32 +54,6 @@ export const searchArgProperties = {
 
 export type SearchArgs = FromSchema<{ type: 'object'; properties: typeof searchArgProperties; additionalProperties: false }>;
 
-/** "Limits": start_date at most 365 days ahead, more than 7 days past rejected; "Errors": 3 years ahead. */
-export const SEARCH_START_AHEAD_DAYS = 365;
-export const SEARCH_PAST_DAYS = 7;
-
-export function readSearchStay(args: SearchArgs, today: IsoDate): SearchStay {
-  if (args.start_date === undefined) {
-    if (args.end_date !== undefined) throw badRequest('invalid_parameters', 'end_date needs start_date (the move-in date).');
-    if (args.committed_nights !== undefined) throw badRequest('invalid_parameters', 'committed_nights needs start_date and end_date "indefinite".');
-    return { kind: 'undated' };
-  }
-  const start = requireDate('start_date', args.start_date);
-  if (start < addDays(today, -SEARCH_PAST_DAYS)) throw badRequest('invalid_date', `start_date ${start} is more than ${SEARCH_PAST_DAYS} days in the past.`);
-  if (start > addYears(today, 3)) throw badRequest('invalid_date', `start_date ${start} is more than 3 years ahead; choose a nearer date.`);
-  if (start > addDays(today, SEARCH_START_AHEAD_DAYS)) {
-    throw badRequest('invalid_date', `start_date ${start} is more than ${SEARCH_START_AHEAD_DAYS} days ahead; search can look a year ahead.`);
-  }
-  if (args.end_date === 'indefinite') return { kind: 'flex', start_date: start, committed_nights: args.committed_nights ?? null };
-  // "committed_nights: valid only with end_date = indefinite".
-  if (args.committed_nights !== undefined) throw badRequest('invalid_parameters', 'committed_nights is valid only with end_date "indefinite" (a Flex stay).');
-  if (args.end_date === undefined) return { kind: 'start_only', start_date: start };
-  const end = requireDate('end_date', args.end_date);
-  if (end > addYears(today, 3)) throw badRequest('invalid_date', `end_date ${end} is more than 3 years ahead; choose a nearer date.`);
-  if (end <= start) throw badRequest('invalid_date', `end_date ${end} must be after start_date ${start}.`);
-  return { kind: 'fixed', start_date: start, end_date: end, nights: daysBetween(start, end) };
-}
-
 /** Rule 4: with both, the stricter threshold applies. */
 export function ratingThreshold(args: SearchArgs): number | null {
   const bucket = args.guest_rating === undefined ? null : GUEST_RATING_BUCKETS[args.guest_rating];
@@ -109,7 +83,7 @@ export function sharedFiltersOf(args: object): SharedFilters {
 }
 
 export async function readSearchParams(deps: Deps, args: SearchArgs, today: IsoDate): Promise<SearchParams> {
-  const stay = readSearchStay(args, today);
+  const stay = readStay(args, today, SEARCH_STAY_POLICY);
   const filters = sharedFiltersOf(args);
   const shown = displayUnit(stay);
   const location = await resolveLocation(deps, args);

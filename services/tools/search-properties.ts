@@ -2,7 +2,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
-import { addDays, addYears, daysBetween } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { BUILDING_WINDOW } from '../search/building-body';
@@ -11,11 +10,11 @@ import { sharedFilterProperties } from '../search/filters';
 import { locationProperties, resolveLocation } from '../search/location';
 import { relaxThinSearch, THIN_SEARCH } from '../search/relax-buildings';
 import { searchBuildings } from '../search/run-building-search';
-import type { SearchStay } from '../search/search-params';
 import { esTransport } from '../search/search-transport';
 import { propertiesOutputSchema } from '../contracts/properties-output';
-import { GUEST_RATING_BUCKETS, SEARCH_PAST_DAYS, SEARCH_START_AHEAD_DAYS, sharedFiltersOf } from './search-args';
-import { requireDate } from './stay-args';
+import { GUEST_RATING_BUCKETS, sharedFiltersOf } from './search-args';
+import { readStay } from '../stays/read-stay';
+import { BUILDING_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY } from './tool';
 
 /** "Limits": building search page size default 10, max 1000. */
@@ -61,30 +60,6 @@ const inputSchema = {
 export type BuildingArgs = FromSchema<typeof inputSchema>;
 type Output = FromSchema<typeof propertiesOutputSchema>;
 
-/** The building search's own date rules: start at most 365 days ahead, `indefinite` needs a tier, end at most 3 years ahead. */
-export function readBuildingStay(args: BuildingArgs, today: IsoDate): SearchStay {
-  if (args.start_date === undefined) {
-    if (args.end_date !== undefined) throw badRequest('invalid_parameters', 'end_date needs start_date (the move-in date).');
-    return { kind: 'undated' };
-  }
-  const start = requireDate('start_date', args.start_date);
-  if (start < addDays(today, -SEARCH_PAST_DAYS)) throw badRequest('invalid_date', `start_date ${start} is more than ${SEARCH_PAST_DAYS} days in the past.`);
-  if (start > addDays(today, SEARCH_START_AHEAD_DAYS)) {
-    throw badRequest('invalid_date', `start_date ${start} is more than ${SEARCH_START_AHEAD_DAYS} days ahead; the building search looks a year ahead.`);
-  }
-  if (args.end_date === 'indefinite') {
-    if (args.committed_nights === undefined) {
-      throw badRequest('invalid_parameters', 'end_date "indefinite" needs committed_nights (the Flex tier, e.g. 180); get_flex_options_tool lists the tiers.');
-    }
-    return { kind: 'flex', start_date: start, committed_nights: args.committed_nights };
-  }
-  if (args.end_date === undefined) return { kind: 'start_only', start_date: start };
-  const end = requireDate('end_date', args.end_date);
-  if (end > addYears(today, 3)) throw badRequest('invalid_date', `end_date ${end} is more than 3 years ahead; choose a nearer date.`);
-  if (end <= start) throw badRequest('invalid_date', `end_date ${end} must be after start_date ${start}.`);
-  return { kind: 'fixed', start_date: start, end_date: end, nights: daysBetween(start, end) };
-}
-
 /** The highest of min_rating, a numeric guest_rating and a bucket's threshold; null when none is given. */
 export function buildingRatingThreshold(args: BuildingArgs): number | null {
   const g = args.guest_rating;
@@ -93,7 +68,7 @@ export function buildingRatingThreshold(args: BuildingArgs): number | null {
 }
 
 export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: IsoDate): Promise<BuildingQuery> {
-  const stay = readBuildingStay(args, today);
+  const stay = readStay(args, today, BUILDING_STAY_POLICY);
   const filters = sharedFiltersOf(args);
   return {
     location: await resolveLocation(deps, args),

@@ -5,17 +5,8 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { badRequest } from '../kernel/errors';
+import { REFUSED_DATE_NAMES } from '../stays/refused-date-names';
 import type { AnyTool } from './tool';
-
-/** Date argument names other APIs use; the spec makes them an error, not an undated search. */
-const FOREIGN_DATE_NAMES: Record<string, string> = {
-  check_in: 'start_date',
-  checkin: 'start_date',
-  start: 'start_date',
-  check_out: 'end_date',
-  checkout: 'end_date',
-  end: 'end_date',
-};
 
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true, coerceTypes: coerce ? 'array' : false, useDefaults: true });
@@ -39,7 +30,7 @@ function describe(err: ErrorObject, schema: object): string {
       const extra = String((err.params as { additionalProperty: string }).additionalProperty);
       const full = where ? `${where}.${extra}` : extra;
       // Own keys only: an argument named `constructor` is just unknown (no Object.prototype member in a message).
-      const better = Object.hasOwn(FOREIGN_DATE_NAMES, extra) ? FOREIGN_DATE_NAMES[extra] : undefined;
+      const better = Object.hasOwn(REFUSED_DATE_NAMES, extra) ? REFUSED_DATE_NAMES[extra] : undefined;
       return better ? `Unknown argument "${full}": dates are passed as ${better} (YYYY-MM-DD).` : `Unknown argument "${full}".`;
     }
     case 'required': {
