@@ -12,8 +12,7 @@ import { openApiDocument } from './docs/openapi';
 import { toolsMarkdown } from './docs/tools-markdown';
 import { parseMediaFile, PhotoStore } from './media/photos';
 import { TOOLS } from './tools/registry';
-import type { AnyTool } from './tools/tool';
-import { buildValidators } from './tools/validate';
+import type { Tool } from './tools/tool';
 import { errorMiddleware } from './transports/http/errors';
 import { getRoutes } from './transports/http/get-routes';
 import { statusReport } from './transports/http/status';
@@ -24,11 +23,10 @@ import { createRateLimits } from './transports/rate-limit';
 /** What a browser MCP client sends: 2025's session and version headers, and 2026-07-28's Mcp-Method and Mcp-Name. */
 const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-ID'];
 
-export function createApp(deps: Deps, tools: readonly AnyTool[] = TOOLS): Koa {
+export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
   // The client IP (rate limits) comes from X-Forwarded-For only as far as trusted proxies appended it.
   const hops = deps.config.trustedProxyHops;
   const app = new Koa(hops > 0 ? { proxy: true, maxIpsCount: hops } : {});
-  const validators = buildValidators(tools);
   const limits = createRateLimits(deps.config.rateLimit);
   const photos = new PhotoStore(deps.mongo);
 
@@ -76,7 +74,7 @@ export function createApp(deps: Deps, tools: readonly AnyTool[] = TOOLS): Koa {
     ctx.type = 'text/markdown; charset=utf-8';
     ctx.body = markdown;
   });
-  const routes = getRoutes(tools, validators, deps);
+  const routes = getRoutes(tools, deps);
   api.use(routes.routes());
 
   const root = new Router();
@@ -103,7 +101,7 @@ export function createApp(deps: Deps, tools: readonly AnyTool[] = TOOLS): Koa {
       server_card: `${deps.config.publicBaseUrl}/.well-known/mcp/server-card.json`,
     };
   });
-  mountMcp(root, tools, validators, deps, limits, photos);
+  mountMcp(root, tools, deps, limits, photos);
 
   app.use(api.routes());
   app.use(root.routes());

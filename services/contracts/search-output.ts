@@ -1,4 +1,5 @@
 /** Output schemas of search_apartments_tool and search_apartments_on_map (spec: "Search result"). */
+import type { FromSchema } from 'json-schema-to-ts';
 import { displayCitySchema, displayPriceProperties, mediaSchema, ratingSchema } from './output-pieces';
 
 export const searchResultSchema = {
@@ -69,6 +70,16 @@ export const searchEnvelopeProperties = {
     additionalProperties: false,
   },
 } as const;
+
+/** The envelope alone, as both searches build it before adding their pages or their map. */
+export const searchEnvelopeSchema = {
+  type: 'object',
+  properties: searchEnvelopeProperties,
+  required: ['market', 'display_city', 'total_count', 'count'],
+  additionalProperties: false,
+} as const;
+
+export type SearchEnvelope = FromSchema<typeof searchEnvelopeSchema>;
 
 export const searchOutputSchema = {
   type: 'object',

@@ -1,15 +1,15 @@
 /** openapi.json (OpenAPI 3.1.0, API version 1.0.0), derived from the tool registry. */
-import type { AnyTool } from '../tools/tool';
+import type { Tool } from '../tools/tool';
 import { errorObjectSchema as errorSchema } from '../kernel/inventory/schema-pieces';
 
 type Schema = Record<string, unknown>;
 
-function argSchema(tool: AnyTool, arg: string): Schema {
+function argSchema(tool: Tool, arg: string): Schema {
   const props = (tool.inputSchema as { properties?: Record<string, Schema> }).properties ?? {};
   return props[arg] ?? { type: 'string' };
 }
 
-function isRequired(tool: AnyTool, arg: string): boolean {
+function isRequired(tool: Tool, arg: string): boolean {
   return ((tool.inputSchema as { required?: string[] }).required ?? []).includes(arg) || (tool.get?.required ?? []).includes(arg);
 }
 
@@ -18,7 +18,7 @@ const errorResponse = (description: string): Schema => ({
   content: { 'application/json': { schema: errorSchema } },
 });
 
-function operation(tool: AnyTool): Schema {
+function operation(tool: Tool): Schema {
   const route = tool.get!;
   const parameters: Schema[] = [];
   for (const [param, arg] of Object.entries(route.pathParams ?? {})) {
@@ -52,7 +52,7 @@ function operation(tool: AnyTool): Schema {
   };
 }
 
-export function openApiDocument(tools: readonly AnyTool[], baseUrl: string): Schema {
+export function openApiDocument(tools: readonly Tool[], baseUrl: string): Schema {
   const paths: Record<string, Schema> = {};
   for (const tool of tools) {
     if (!tool.get) continue;

@@ -1,9 +1,9 @@
 /** GET /api/public/tools: a markdown catalog of every tool, derived from the registry. */
-import type { AnyTool } from '../tools/tool';
+import type { Tool } from '../tools/tool';
 
 type Prop = { type?: string | string[]; description?: string; enum?: readonly unknown[] };
 
-function argumentRows(tool: AnyTool): string[] {
+function argumentRows(tool: Tool): string[] {
   const schema = tool.inputSchema as { properties?: Record<string, Prop>; required?: string[] };
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, p]) => {
@@ -14,7 +14,7 @@ function argumentRows(tool: AnyTool): string[] {
   });
 }
 
-export function toolsMarkdown(tools: readonly AnyTool[]): string {
+export function toolsMarkdown(tools: readonly Tool[]): string {
   const lines = [
     '# Tools',
     '',

@@ -15,9 +15,9 @@ import { policiesFaqTool } from './policies-faq';
 import { searchApartmentsTool } from './search-apartments';
 import { searchOnMapTool } from './search-on-map';
 import { searchPropertiesTool } from './search-properties';
-import type { AnyTool } from './tool';
+import type { Tool } from './tool';
 
-export const TOOLS: readonly AnyTool[] = [
+export const TOOLS: readonly Tool[] = [
   listMarketsTool,
   getMarketFiltersTool,
   searchApartmentsTool,

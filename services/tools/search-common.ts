@@ -9,17 +9,11 @@ import { nearPoint } from '../search/filters';
 import { flexSearchUrl, shapeResult, type SearchResultItem } from '../search/result-shape';
 import { searchHomes, type SearchStats } from '../search/run-search';
 import { esTransport, type RoundTrip } from '../search/search-transport';
+import type { SearchEnvelope } from '../contracts/search-output';
 import { readSearchParams, type SearchArgs } from './search-args';
 
 export interface SearchAnswer {
-  envelope: {
-    market: { slug: string };
-    display_city: { slug: string; name: string; state: string } | null;
-    total_count: number;
-    count: number;
-    flex_search_url?: string;
-    near?: { latitude: number; longitude: number; radius_miles: number; label?: string };
-  };
+  envelope: SearchEnvelope;
   homes: SearchResultItem[];
   /** For the embedded hero photos: the photo of each home, in order. */
   heroes: Array<{ slug: string; photoId: string | null }>;

@@ -2,12 +2,10 @@
  * A tool of the spec, defined once. GET routes, the MCP tool server, tools.json, the tools
  * markdown and openapi.json are all derived from the registry of these definitions.
  */
-import type { JSONSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { WidgetDefinition } from '../widgets/catalog';
-
-export type ObjectSchema = JSONSchema & { type: 'object' };
+import { argumentReader, type ArgumentSource, type ObjectSchema } from './validate';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -58,7 +56,8 @@ export interface ToolContext {
   now: Date;
 }
 
-export interface ToolDefinition<I = Record<string, unknown>, O = unknown> {
+/** What transports and documents read of a tool: everything but its code. */
+export interface ToolDescription {
   name: string;
   title: string;
   description: string;
@@ -70,6 +69,10 @@ export interface ToolDefinition<I = Record<string, unknown>, O = unknown> {
   rateBucket?: 'default' | 'overview';
   /** The interactive-app widget hosts show the result in (MCP Apps), named in the tool's `_meta`. */
   widget?: WidgetDefinition;
+}
+
+/** A tool as its author writes it: handlers typed by the tool's own argument (I) and result (O) types. */
+export interface ToolDefinition<I, O> extends ToolDescription {
   /**
    * What the tool server's text block carries, when the whole answer is more than a model should
    * read (MCP.md: tool output near 25k tokens): a brief of it. structuredContent (and GET) always
@@ -86,11 +89,48 @@ export interface ToolDefinition<I = Record<string, unknown>, O = unknown> {
   handler(args: I, ctx: ToolContext): Promise<ToolResult<O>>;
 }
 
-/** Erases a tool's argument and result types so different tools fit in one list. */
-export type AnyTool = ToolDefinition<never, unknown>;
+/** One call's answer: the result, and what the tool server's text block carries (the brief, or the data itself). */
+export interface ToolAnswer extends ToolResult<unknown> {
+  text: unknown;
+}
 
-export function defineTool<I, O>(tool: ToolDefinition<I, O>): AnyTool {
-  return tool as unknown as AnyTool;
+/**
+ * A tool of the registry. Its argument and result types stay inside: a caller hands it the raw
+ * arguments, and it reads them against its own inputSchema (ajv's guard for its type) before its
+ * handler sees them, so different tools fit in one list without erasing what they take.
+ */
+export interface Tool extends ToolDescription {
+  /** True when the text block is a brief of the answer (modelText), not the answer's own JSON. */
+  briefs: boolean;
+  /** The arguments as the handler would get them (defaults applied), or the spec's error. */
+  readArguments(raw: unknown, from: ArgumentSource): object;
+  call(raw: unknown, from: ArgumentSource, ctx: ToolContext): Promise<ToolAnswer>;
+  /** For a write that asks the guest first: the arguments as read, and what the guest is asked to confirm. */
+  confirmationFor?(raw: unknown, ctx: ToolContext): Promise<{ args: object; confirmation: GuestConfirmation }>;
+}
+
+export function defineTool<I extends object, O>(definition: ToolDefinition<I, O>): Tool {
+  const { modelText, confirmation, handler, ...description } = definition;
+  const readers: Record<ArgumentSource, (raw: unknown) => I> = {
+    json: argumentReader<I>(definition.inputSchema, 'json'),
+    query: argumentReader<I>(definition.inputSchema, 'query'),
+  };
+  const tool: Tool = {
+    ...description,
+    briefs: modelText !== undefined,
+    readArguments: (raw, from) => readers[from](raw),
+    async call(raw, from, ctx) {
+      const result = await handler(readers[from](raw), ctx);
+      return { ...result, text: modelText ? modelText(result.data) : result.data };
+    },
+  };
+  if (confirmation) {
+    tool.confirmationFor = async (raw, ctx) => {
+      const args = readers.json(raw);
+      return { args, confirmation: await confirmation(args, ctx) };
+    };
+  }
+  return tool;
 }
 
 export const READ_ONLY: ToolAnnotations = {

@@ -1,12 +1,21 @@
 /**
  * Argument validation from the tools' JSON Schemas (ajv). Two compilers over the same schemas:
- * strict for the tool server, coercing for GET query strings (where every value arrives as text).
+ * strict for the tool server's JSON, coercing for GET query strings (where every value arrives as
+ * text). A reader is ajv's type guard for the tool's argument type: what passes it is that type.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { JSONSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
 import { REFUSED_DATE_NAMES } from '../stays/refused-date-names';
-import type { AnyTool } from './tool';
+
+export type ObjectSchema = JSONSchema & { type: 'object' };
+
+/** Where a call's arguments come from: the tool server's JSON, or a GET's query text (coerced to the schema's types). */
+export type ArgumentSource = 'json' | 'query';
+
+/** The arguments as the handler gets them (defaults applied), or the spec's error (unknown_parameter, invalid_parameters). */
+export type ArgumentReader<I> = (raw: unknown) => I;
 
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true, coerceTypes: coerce ? 'array' : false, useDefaults: true });
@@ -14,7 +23,8 @@ function makeAjv(coerce: boolean): Ajv {
   return ajv;
 }
 
-export type Validator = (args: unknown) => Record<string, unknown>;
+const compilers: Partial<Record<ArgumentSource, Ajv>> = {};
+const compilerFor = (from: ArgumentSource): Ajv => (compilers[from] ??= makeAjv(from === 'query'));
 
 /** The schema's own description of a top-level argument: what to send instead. */
 function hint(schema: object, arg: string): string {
@@ -46,25 +56,30 @@ function describe(err: ErrorObject, schema: object): string {
   }
 }
 
-function compile(ajv: Ajv, tool: AnyTool): Validator {
-  const fn: ValidateFunction = ajv.compile(tool.inputSchema as object);
-  return (args: unknown) => {
-    const value = args === undefined || args === null ? {} : args;
-    if (typeof value !== 'object' || Array.isArray(value)) {
+/**
+ * The reader of one tool's arguments from one source, compiled on first use. `I` is the type the
+ * schema describes (the tool's FromSchema of it): ajv's guard narrows what passes to it.
+ */
+export function argumentReader<I>(schema: ObjectSchema, from: ArgumentSource): ArgumentReader<I> {
+  let check: ValidateFunction<I> | undefined;
+  return (raw: unknown): I => {
+    check ??= compilerFor(from).compile<I>(schema);
+    const value: unknown = raw === undefined || raw === null ? {} : raw;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw badRequest('invalid_parameters', 'Arguments must be a JSON object.');
     }
-    if (!fn(value)) {
-      const errors = fn.errors ?? [];
+    if (!check(value)) {
+      const errors = check.errors ?? [];
       // Unknown-argument errors first: they are the most actionable.
       errors.sort((a, b) => Number(b.keyword === 'additionalProperties') - Number(a.keyword === 'additionalProperties'));
-      const unique = [...new Set(errors.map((e) => describe(e, tool.inputSchema)))];
+      const unique = [...new Set(errors.map((e) => describe(e, schema)))];
       const code = errors.some((e) => e.keyword === 'additionalProperties') ? 'unknown_parameter' : 'invalid_parameters';
       throw badRequest(code, unique.slice(0, 5).join(' '));
     }
     // ajv coerces a query string "1e400" to Infinity and then skips its range keywords on it.
     const infinite = nonFinite(value);
     if (infinite) throw badRequest('invalid_parameters', `"${infinite}" must be a finite number.`);
-    return value as Record<string, unknown>;
+    return value;
   };
 }
 
@@ -77,18 +92,4 @@ function nonFinite(value: unknown, path = ''): string | null {
     if (found) return found;
   }
   return null;
-}
-
-export interface Validators {
-  strict: Map<string, Validator>;
-  coercing: Map<string, Validator>;
-}
-
-export function buildValidators(tools: readonly AnyTool[]): Validators {
-  const strictAjv = makeAjv(false);
-  const coercingAjv = makeAjv(true);
-  return {
-    strict: new Map(tools.map((t) => [t.name, compile(strictAjv, t)])),
-    coercing: new Map(tools.map((t) => [t.name, compile(coercingAjv, t)])),
-  };
 }

@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 import { startFixture, type Fixture } from '../support/fixture';
 import { TOOL_SAMPLES, toolsWithoutSamples, worldSamples, type SampleSource } from '../support/tool-samples';
 import { TOOLS } from '../../services/tools/registry';
-import type { AnyTool } from '../../services/tools/tool';
+import type { Tool } from '../../services/tools/tool';
 
 let fx: Fixture;
 let source: SampleSource;
@@ -38,13 +38,13 @@ function strict(schema: unknown): unknown {
 const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
 const validators = new Map(TOOLS.map((t) => [t.name, ajv.compile(strict(t.outputSchema) as object)]));
 
-function problems(tool: AnyTool, data: unknown): string[] {
+function problems(tool: Tool, data: unknown): string[] {
   const validate = validators.get(tool.name)!;
   return validate(data) ? [] : (validate.errors ?? []).map((e) => `${tool.name}${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
 }
 
 /** The GET request for these tool arguments, from the tool's own route definition. */
-function getPath(tool: AnyTool, args: Record<string, unknown>): string | null {
+function getPath(tool: Tool, args: Record<string, unknown>): string | null {
   if (!tool.get) return null;
   const rest = { ...args };
   let path = tool.get.path;

@@ -6,9 +6,8 @@
 import Router from '@koa/router';
 import type { Deps } from '../../deps';
 import { ApiError, badRequest } from '../../kernel/errors';
-import { invokeTool } from '../../tools/invoke';
-import type { AnyTool, GetRoute } from '../../tools/tool';
-import type { Validators } from '../../tools/validate';
+import { toolContext } from '../../tools/invoke';
+import type { Tool, GetRoute } from '../../tools/tool';
 
 /** Query string → tool arguments; an unknown parameter is an error, never silently dropped. */
 export function queryToArgs(
@@ -53,18 +52,16 @@ export function inGetNames(route: GetRoute): (err: ApiError) => ApiError {
   };
 }
 
-export function getRoutes(tools: readonly AnyTool[], validators: Validators, deps: Deps): Router {
+export function getRoutes(tools: readonly Tool[], deps: Deps): Router {
   const router = new Router();
   for (const tool of tools) {
     const route = tool.get;
     if (!route) continue;
-    const validate = validators.coercing.get(tool.name);
-    if (!validate) throw new Error(`no validator for ${tool.name}`);
     const speakGet = inGetNames(route);
     router.get(route.path, async (ctx) => {
       const args = queryToArgs(route, ctx.query, ctx.params as Record<string, string>);
       try {
-        ctx.body = (await invokeTool(tool, validate, args, deps)).data;
+        ctx.body = (await tool.call(args, 'query', toolContext(deps))).data;
       } catch (err) {
         throw err instanceof ApiError ? speakGet(err) : err;
       }

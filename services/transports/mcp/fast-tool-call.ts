@@ -13,6 +13,7 @@
  */
 import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/server';
 import { SERVER_INFO } from '../../tools/server-identity';
+import type { Tool } from '../../tools/tool';
 import { callTool, registeredTool, type ToolServerContext } from './tool-call';
 
 const MODERN = '2026-07-28';
@@ -25,8 +26,8 @@ export interface FastToolCall {
   id: string | number;
   name: string;
   args: Record<string, unknown>;
-  /** The registry tool and its validator, found once while deciding. */
-  found: NonNullable<ReturnType<typeof registeredTool>>;
+  /** The registry tool, found once while deciding. */
+  tool: Tool;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -45,8 +46,8 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
   if (!isObject(params) || typeof params.name !== 'string' || !onlyKeys(params, ['name', 'arguments', '_meta'])) return null;
   const args = params.arguments ?? {};
   if (!isObject(args)) return null;
-  const found = registeredTool(context, params.name);
-  if (!found || found.tool.confirmation) return null;
+  const tool = registeredTool(context, params.name);
+  if (!tool || tool.confirmationFor) return null;
   const contentType = header(headers, 'content-type') ?? '';
   if (!contentType.includes('application/json')) return null;
 
@@ -57,7 +58,7 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
     const versionServed = version === undefined || (SUPPORTED_PROTOCOL_VERSIONS.includes(version) && version !== MODERN);
     if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !versionServed) return null;
     if (header(headers, 'mcp-session-id') !== undefined) return null;
-    return { era: 'legacy', id, name: params.name, args, found };
+    return { era: 'legacy', id, name: params.name, args, tool };
   }
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
@@ -76,20 +77,20 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
     isObject(meta) &&
     meta['io.modelcontextprotocol/protocolVersion'] === MODERN &&
     onlyKeys(meta, ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo']);
-  return named && plainEnvelope ? { era: 'modern', id, name: params.name, args, found } : null;
+  return named && plainEnvelope ? { era: 'modern', id, name: params.name, args, tool } : null;
 }
 
 /** The JSON-RPC answer's text, as the SDK writes it for the call's era (the same JSON; keys may come in another order). */
 export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, clientKey: string): Promise<string> {
-  const { found } = call;
-  const result: CallToolResult = await callTool(context, clientKey, found.tool, found.validate, call.args);
+  const { tool } = call;
+  const result: CallToolResult = await callTool(context, clientKey, tool, call.args);
   const { structuredContent, ...rest } = result;
   const wire = call.era === 'modern' ? { ...rest, resultType: 'complete', _meta: { ...rest._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } } : rest;
   const tail = `,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
   if (structuredContent === undefined) return `{"result":${JSON.stringify(wire)}${tail}`;
   // The text block of a tool without a brief is structuredContent's own JSON: written once, used twice.
   const first = rest.content[0];
-  const structuredJson = !found.tool.modelText && first?.type === 'text' ? first.text : JSON.stringify(structuredContent);
+  const structuredJson = !tool.briefs && first?.type === 'text' ? first.text : JSON.stringify(structuredContent);
   const head = JSON.stringify(wire);
   return `{"result":${head.slice(0, -1)},"structuredContent":${structuredJson}}${tail}`;
 }

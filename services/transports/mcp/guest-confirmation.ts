@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { inputRequired, inputResponse, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { ApiError } from '../../kernel/errors';
-import type { AnyTool, ToolContext } from '../../tools/tool';
+import type { Tool, ToolContext } from '../../tools/tool';
 
 /** The key of the one input request, in `inputRequests` and `inputResponses`. */
 export const CONFIRMATION_KEY = 'guest_confirmation';
@@ -61,12 +61,12 @@ export function canElicitForm(ctx: ServerContext): boolean {
  * An answer is judged whenever one is sent, even by a client that did not declare elicitation: a guest's
  * "no" is never overruled by guest_consent.
  */
-export async function askGuestToConfirm(tool: AnyTool, args: unknown, ctx: ServerContext, toolCtx: ToolContext): Promise<InputRequiredResult | CallToolResult | null> {
-  if (!tool.confirmation) return null;
+export async function askGuestToConfirm(tool: Tool, rawArgs: unknown, ctx: ServerContext, toolCtx: ToolContext): Promise<InputRequiredResult | CallToolResult | null> {
+  if (!tool.confirmationFor) return null;
   const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRMATION_KEY);
   if (answer.kind === 'missing' && !canElicitForm(ctx)) return null;
   // Every rule of the write first: a call bound to fail is refused before anyone is asked.
-  const { message } = await tool.confirmation(args as never, toolCtx);
+  const { args, confirmation: { message } } = await tool.confirmationFor(rawArgs, toolCtx);
   const digest = callDigest(args);
   if (answer.kind === 'missing') {
     return inputRequired({

@@ -14,8 +14,7 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import type { Context } from 'koa';
 import type { Deps } from '../../deps';
 import type { PhotoStore } from '../../media/photos';
-import type { AnyTool, EmbeddedImage } from '../../tools/tool';
-import type { Validators } from '../../tools/validate';
+import type { Tool, EmbeddedImage } from '../../tools/tool';
 import type { RateLimits } from '../rate-limit';
 import { checkOriginAndHost } from './origin-guard';
 import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
@@ -39,8 +38,7 @@ function jsonRpcError(ctx: Context, status: number, code: number, message: strin
 
 export function mountMcp(
   router: Router,
-  tools: readonly AnyTool[],
-  validators: Validators,
+  tools: readonly Tool[],
   deps: Deps,
   limits: RateLimits,
   photos: PhotoStore,
@@ -62,7 +60,7 @@ export function mountMcp(
     }
     return out;
   };
-  const context: ToolServerContext = { tools, validators, deps, limits, loadImages };
+  const context: ToolServerContext = { tools, deps, limits, loadImages };
   // The SDK's factory sees the request, not Koa's context: the client's key (rate limits) rides along.
   const clientKeys = new AsyncLocalStorage<string>();
   const modern = createMcpHandler(() => createMcpServer(context, clientKeys.getStore() ?? 'unknown'), {

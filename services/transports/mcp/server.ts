@@ -10,7 +10,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@m
 import { toolContext } from '../../tools/invoke';
 import { PROMPTS, promptMessages } from '../../tools/prompts';
 import { SERVER_INFO } from '../../tools/server-identity';
-import type { AnyTool } from '../../tools/tool';
+import type { Tool } from '../../tools/tool';
 import { WIDGET_EXTENSION } from '../../widgets/catalog';
 import { DIAGNOSTIC_TOOLS, runDiagnostic } from './conformance-diagnostics';
 import { askGuestToConfirm } from './guest-confirmation';
@@ -46,8 +46,8 @@ const CACHE_HINTS = {
 };
 
 /** tools/list is the same for every request of a process: derived once per registry. */
-const LISTED = new WeakMap<readonly AnyTool[], ReturnType<typeof toolsList>>();
-function listedOnce(tools: readonly AnyTool[], diagnostics: boolean): ReturnType<typeof toolsList> {
+const LISTED = new WeakMap<readonly Tool[], ReturnType<typeof toolsList>>();
+function listedOnce(tools: readonly Tool[], diagnostics: boolean): ReturnType<typeof toolsList> {
   let listed = LISTED.get(tools);
   if (!listed) LISTED.set(tools, (listed = toolsList(tools)));
   return diagnostics ? { tools: [...listed.tools, ...DIAGNOSTIC_TOOLS] } : listed;
@@ -69,22 +69,22 @@ export function createMcpServer(context: ToolServerContext, clientKey: string): 
   });
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const name = request.params.name;
-    const found = registeredTool(context, name);
-    if (!found) {
+    const tool = registeredTool(context, name);
+    if (!tool) {
       const diagnostic = diagnostics ? runDiagnostic(name, ctx) : null;
       if (diagnostic) return diagnostic;
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     const rawArgs = request.params.arguments ?? {};
-    if (found.tool.confirmation) {
+    if (tool.confirmationFor) {
       try {
-        const asked = await askGuestToConfirm(found.tool, found.validate(rawArgs), ctx, toolContext(deps));
+        const asked = await askGuestToConfirm(tool, rawArgs, ctx, toolContext(deps));
         if (asked) return asked;
       } catch (err) {
         return errorResult(err, deps, name);
       }
     }
-    return callTool(context, clientKey, found.tool, found.validate, rawArgs);
+    return callTool(context, clientKey, tool, rawArgs);
   });
   return server;
 }

@@ -8,17 +8,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Deps } from '../../deps';
 import { toApiError } from '../../kernel/errors';
-import { invokeTool } from '../../tools/invoke';
-import type { AnyTool, EmbeddedImage } from '../../tools/tool';
-import type { Validator, Validators } from '../../tools/validate';
+import { toolContext } from '../../tools/invoke';
+import type { Tool, EmbeddedImage } from '../../tools/tool';
 import type { RateLimits } from '../rate-limit';
 
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
 
 /** What a tool call needs besides the registry: the stores, the limits and the photos. */
 export interface ToolServerContext {
-  tools: readonly AnyTool[];
-  validators: Validators;
+  tools: readonly Tool[];
   deps: Deps;
   limits: RateLimits;
   loadImages: ImageLoader;
@@ -30,19 +28,17 @@ export function errorResult(err: unknown, deps: Deps, tool: string): CallToolRes
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
 }
 
-/** The registry tool of this name and its validator, or null (an unknown tool is a protocol error). */
-export function registeredTool(context: ToolServerContext, name: string): { tool: AnyTool; validate: Validator } | null {
-  const tool = context.tools.find((t) => t.name === name);
-  const validate = context.validators.strict.get(name);
-  return tool && validate ? { tool, validate } : null;
+/** The registry tool of this name, or null (an unknown tool is a protocol error). */
+export function registeredTool(context: ToolServerContext, name: string): Tool | null {
+  return context.tools.find((t) => t.name === name) ?? null;
 }
 
-export async function callTool(context: ToolServerContext, clientKey: string, tool: AnyTool, validate: Validator, rawArgs: unknown): Promise<CallToolResult> {
+export async function callTool(context: ToolServerContext, clientKey: string, tool: Tool, rawArgs: unknown): Promise<CallToolResult> {
   const { deps, limits, loadImages } = context;
   try {
     await limits.consume(clientKey, tool.rateBucket ?? 'default');
-    const result = await invokeTool(tool, validate, rawArgs, deps);
-    const text = JSON.stringify(tool.modelText ? tool.modelText(result.data) : result.data);
+    const result = await tool.call(rawArgs, 'json', toolContext(deps));
+    const text = JSON.stringify(result.text);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
     if (result.images?.length) content.push(...(await loadImages(result.images)));
     return {

@@ -1,5 +1,5 @@
 /** The `tools/list` entries, derived from the registry (also served as tools.json). */
-import type { AnyTool } from '../../tools/tool';
+import type { Tool } from '../../tools/tool';
 
 /** Where a host finds the tool's widget: MCP Apps' key and ChatGPT's older one, the same `ui://` URI. */
 export type ListedToolMeta = {
@@ -13,11 +13,11 @@ export interface ListedTool {
   description: string;
   inputSchema: { type: 'object'; [keyword: string]: unknown };
   outputSchema: { type: 'object'; [keyword: string]: unknown };
-  annotations: { title: string } & AnyTool['annotations'];
+  annotations: { title: string } & Tool['annotations'];
   _meta?: ListedToolMeta;
 }
 
-export function listedTool(tool: AnyTool): ListedTool {
+export function listedTool(tool: Tool): ListedTool {
   return {
     name: tool.name,
     title: tool.title,
@@ -29,6 +29,6 @@ export function listedTool(tool: AnyTool): ListedTool {
   };
 }
 
-export function toolsList(tools: readonly AnyTool[]): { tools: ListedTool[] } {
+export function toolsList(tools: readonly Tool[]): { tools: ListedTool[] } {
   return { tools: tools.map(listedTool) };
 }

@@ -1,9 +1,8 @@
 import { fastToolCall } from '../../../services/transports/mcp/fast-tool-call';
 import type { ToolServerContext } from '../../../services/transports/mcp/tool-call';
 import { TOOLS } from '../../../services/tools/registry';
-import { buildValidators } from '../../../services/tools/validate';
 
-const context = { tools: TOOLS, validators: buildValidators(TOOLS) } as unknown as ToolServerContext;
+const context = { tools: TOOLS } as unknown as ToolServerContext;
 const MODERN = '2026-07-28';
 const legacyHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const modernHeaders = { ...legacyHeaders, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_quote_tool' };
@@ -13,7 +12,7 @@ const call = (params: Record<string, unknown>, extra: Record<string, unknown> = 
 
 describe('which tool calls skip the SDK server', () => {
   it('takes a plain 2025 call, with or without its protocol-version header', () => {
-    expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), legacyHeaders, context)).toEqual({ era: 'legacy', id: 3, name: 'get_quote_tool', args, found: expect.objectContaining({ tool: expect.objectContaining({ name: 'get_quote_tool' }) }) });
+    expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), legacyHeaders, context)).toEqual({ era: 'legacy', id: 3, name: 'get_quote_tool', args, tool: expect.objectContaining({ name: 'get_quote_tool' }) });
     expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), { ...legacyHeaders, 'mcp-protocol-version': '2025-06-18' }, context)?.era).toBe('legacy');
     expect(fastToolCall(call({ name: 'list_markets_tool' }), legacyHeaders, context)?.args).toEqual({});
   });

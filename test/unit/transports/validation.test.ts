@@ -1,7 +1,6 @@
 /** Argument validation and GET query mapping: bad input becomes a clear ApiError, never a crash. */
 import { ApiError } from '../../../services/kernel/errors';
 import { defineTool, READ_ONLY } from '../../../services/tools/tool';
-import { buildValidators } from '../../../services/tools/validate';
 import { queryToArgs } from '../../../services/transports/http/get-routes';
 
 const tool = defineTool<{ start_date?: string; bedrooms?: number; flag?: boolean }, unknown>({
@@ -23,9 +22,8 @@ const tool = defineTool<{ start_date?: string; bedrooms?: number; flag?: boolean
   handler: async () => ({ data: {} }),
 });
 
-const { strict, coercing } = buildValidators([tool]);
-const validateStrict = strict.get('sample_tool')!;
-const validateGet = coercing.get('sample_tool')!;
+const validateStrict = (raw: unknown) => tool.readArguments(raw, 'json');
+const validateGet = (raw: unknown) => tool.readArguments(raw, 'query');
 
 function errorOf(fn: () => unknown): ApiError {
   try {
