@@ -2,9 +2,9 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { MarketRecord } from '../kernel/inventory/records';
-import { FLAG_FIELDS } from '../search/filters';
-import { resolveLocation } from '../search/location';
-import { SEARCH_SORTS } from '../search/sorts';
+import { FLAG_FIELDS } from '../search/shared/filters';
+import { resolveLocation } from '../search/shared/location';
+import { SEARCH_SORTS } from '../search/shared/sorts';
 import { placeSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 

@@ -4,7 +4,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import type { MarketRecord } from '../kernel/inventory/records';
 import { loadHome } from '../homes/repository';
-import { resolveLocation } from '../search/location';
+import { resolveLocation } from '../search/shared/location';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {

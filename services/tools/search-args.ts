@@ -9,10 +9,10 @@ import { badRequest } from '../kernel/errors';
 import { addDays, addYears, daysBetween } from '../kernel/engine/dates';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
-import { sharedFilterProperties, type SharedFilters } from '../search/filters';
-import { locationProperties, resolveLocation } from '../search/location';
-import { displayLimits, displayUnit, type SearchParams, type SearchStay } from '../search/search-params';
-import { SEARCH_SORTS, type SearchSort } from '../search/sorts';
+import { sharedFilterProperties, type SharedFilters } from '../search/shared/filters';
+import { locationProperties, resolveLocation } from '../search/shared/location';
+import { displayLimits, displayUnit, type SearchParams, type SearchStay } from '../search/shared/search-params';
+import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
 import { requireDate } from './stay-args';
 
 /** When no sort_by is given: the cheapest first. */

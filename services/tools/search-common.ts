@@ -5,10 +5,10 @@
  */
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
-import { nearPoint } from '../search/filters';
-import { flexSearchUrl, shapeResult, type SearchResultItem } from '../search/result-shape';
-import { searchHomes, type SearchStats } from '../search/run-search';
-import { esTransport, type RoundTrip } from '../search/search-transport';
+import { nearPoint } from '../search/shared/filters';
+import { flexSearchUrl, shapeResult, type SearchResultItem } from '../search/apartments/result-shape';
+import { searchHomes, type SearchStats } from '../search/shared/exact-search';
+import { esTransport, type RoundTrip } from '../search/shared/search-transport';
 import { readSearchParams, type SearchArgs } from './search-args';
 
 export interface SearchAnswer {

@@ -11,7 +11,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { filterClauses, locationClauses } from './filters';
-import { sortClauses } from './overview-query';
+import { sortClauses } from '../overview/overview-query';
 import { hasPriceLimits, type SearchParams } from './search-params';
 import {
   availabilityClauses,

@@ -3,14 +3,14 @@
  * and its exact price in, one result out. No I/O: photos, links and Flex tiers come from the
  * document, prices from the engine.
  */
-import { offeredTiers } from '../kernel/engine/flex';
-import { displayPrice } from '../kernel/engine/pricing';
-import type { HomeDocument } from '../kernel/store/home-document';
-import type { IsoDate } from '../kernel/inventory/records';
-import { homeUrl } from '../homes/links';
-import { photoUrl, widgetPhotoUrl } from '../media/photos';
-import type { PricedDocument, ResultPrice } from './result-price';
-import type { SearchStay } from './search-params';
+import { offeredTiers } from '../../kernel/engine/flex';
+import { displayPrice } from '../../kernel/engine/pricing';
+import type { HomeDocument } from '../../kernel/store/home-document';
+import type { IsoDate } from '../../kernel/inventory/records';
+import { homeUrl } from '../../homes/links';
+import { photoUrl, widgetPhotoUrl } from '../../media/photos';
+import type { PricedDocument, ResultPrice } from '../shared/result-price';
+import type { SearchStay } from '../shared/search-params';
 
 /** Mean Earth radius in miles (Elasticsearch's arc distance uses the same sphere, 6,371,008.7714 m). */
 const EARTH_RADIUS_MILES = 6_371_008.7714 / 1_609.344;

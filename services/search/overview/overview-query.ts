@@ -4,9 +4,9 @@
  * price bounds on the base monthly rate, a sort and a page.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { filterClauses, locationClauses, type SharedFilters } from './filters';
-import type { ResolvedLocation } from './location';
-import type { SearchSort } from './sorts';
+import { filterClauses, locationClauses, type SharedFilters } from '../shared/filters';
+import type { ResolvedLocation } from '../shared/location';
+import type { SearchSort } from '../shared/sorts';
 
 export interface OverviewQuery {
   location: ResolvedLocation;

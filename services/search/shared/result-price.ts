@@ -3,10 +3,10 @@
  * same engine functions the quote calls (spec: "search_apartments_tool" rule 2; DESIGN: "The stay
  * engine is pure"). So a dated result's display price is its quote's.
  */
-import { displayPrice } from '../kernel/engine/pricing';
-import type { DisplayPrice, StayRequest } from '../kernel/engine/types';
-import type { DateRangeValue, FlexStayDocument, HomeDocument } from '../kernel/store/home-document';
-import type { LinkDates } from '../homes/links';
+import { displayPrice } from '../../kernel/engine/pricing';
+import type { DisplayPrice, StayRequest } from '../../kernel/engine/types';
+import type { DateRangeValue, FlexStayDocument, HomeDocument } from '../../kernel/store/home-document';
+import type { LinkDates } from '../../homes/links';
 import type { SearchStay } from './search-params';
 
 export interface ResultPrice {

@@ -4,9 +4,9 @@
  * plus a minimum square footage, monthly price limits and a building order.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { SharedFilters } from './filters';
-import type { ResolvedLocation } from './location';
-import { displayLimits, displayUnit, type SearchParams, type SearchStay } from './search-params';
+import type { SharedFilters } from '../shared/filters';
+import type { ResolvedLocation } from '../shared/location';
+import { displayLimits, displayUnit, type SearchParams, type SearchStay } from '../shared/search-params';
 
 export const BUILDING_SORTS = ['recommended', 'price_asc', 'price_desc', 'rating_desc', 'distance'] as const;
 export type BuildingSort = (typeof BUILDING_SORTS)[number];

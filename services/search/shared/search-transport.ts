@@ -6,8 +6,8 @@
  * straight to Elasticsearch.
  */
 import { errors, type estypes } from '@elastic/elasticsearch';
-import type { EsClient } from '../kernel/store/es-client';
-import type { HomeDocument } from '../kernel/store/home-document';
+import type { EsClient } from '../../kernel/store/es-client';
+import type { HomeDocument } from '../../kernel/store/home-document';
 
 export type SearchResponse = estypes.SearchResponse<HomeDocument>;
 

@@ -4,8 +4,8 @@
  * the rating threshold and the order. buildSearchBody turns it into Elasticsearch requests.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { IsoDate } from '../kernel/inventory/records';
-import { NIGHTS_PER_MONTH } from '../kernel/engine/labels';
+import type { IsoDate } from '../../kernel/inventory/records';
+import { NIGHTS_PER_MONTH } from '../../kernel/engine/labels';
 import type { SharedFilters } from './filters';
 import type { ResolvedLocation } from './location';
 import type { SearchSort } from './sorts';

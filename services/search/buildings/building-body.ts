@@ -7,9 +7,9 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { BuildingSort } from './building-query';
 import { OTHER_DATES_LISTED } from './building-cards';
-import { availabilityClauses, flexStayFilter } from './stay-clauses';
-import type { SearchStay } from './search-params';
-import { TALLY_AGG } from './search-transport';
+import { availabilityClauses, flexStayFilter } from '../shared/stay-clauses';
+import type { SearchStay } from '../shared/search-params';
+import { TALLY_AGG } from '../shared/search-transport';
 
 type Query = estypes.QueryDslQueryContainer;
 

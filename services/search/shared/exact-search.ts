@@ -5,13 +5,13 @@
  * the index holds what they depend on; Node prices the page, the homes whose price band straddles
  * a limit, and, for a fixed stay sorted by price, the stream up to the threshold.
  */
-import { DEFAULT_SEARCH_MAX_PRICED } from '../kernel/config';
-import { badRequest, type ApiError } from '../kernel/errors';
-import type { IsoDate } from '../kernel/inventory/records';
-import type { HomeDocument } from '../kernel/store/home-document';
+import { DEFAULT_SEARCH_MAX_PRICED } from '../../kernel/config';
+import { badRequest, type ApiError } from '../../kernel/errors';
+import type { IsoDate } from '../../kernel/inventory/records';
+import type { HomeDocument } from '../../kernel/store/home-document';
 import { priceOrder } from './price-order';
 import { resultPrice, type PricedDocument, type ResultPrice } from './result-price';
-import type { ResultDocument } from './result-shape';
+import type { ResultDocument } from '../apartments/result-shape';
 import type { estypes } from '@elastic/elasticsearch';
 import { buildSearchBody, fixedPriceClauses, matchClauses, needsPriceStream, type SearchPhase, type SortValues } from './search-body';
 import { hasPriceLimits, withinLimits, type SearchParams } from './search-params';
