@@ -7,7 +7,7 @@ import { startFixture, type Fixture } from '../support/fixture';
 import { indexedHomes } from '../support/indexed';
 import type { HomeDocument } from '../../services/kernel/store/home-document';
 import { FLAG_FIELDS } from '../../services/search/shared/filters';
-import { haversineMiles } from '../../services/search/apartments/result-shape';
+import { haversineMiles } from '../../services/search/shared/distance';
 import { overviewWindows } from '../../services/kernel/engine/overview-windows';
 
 let fx: Fixture;

@@ -5,31 +5,13 @@
  */
 import { offeredTiers } from '../../kernel/engine/flex';
 import { displayPrice } from '../../kernel/engine/pricing';
-import type { HomeDocument } from '../../kernel/store/home-document';
 import type { IsoDate } from '../../kernel/inventory/records';
 import { homeUrl } from '../../homes/links';
 import { photoUrl, widgetPhotoUrl } from '../../media/photos';
-import type { PricedDocument, ResultPrice } from '../shared/result-price';
+import { haversineMiles } from '../shared/distance';
+import type { ResultPrice } from '../shared/result-price';
+import type { ResultDocument } from '../shared/search-body';
 import type { SearchStay } from '../shared/search-params';
-
-/** Mean Earth radius in miles (Elasticsearch's arc distance uses the same sphere, 6,371,008.7714 m). */
-const EARTH_RADIUS_MILES = 6_371_008.7714 / 1_609.344;
-
-/** Great-circle distance in miles (haversine), the straight line of "near_radius_miles". */
-export function haversineMiles(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-export type ResultDocument = Pick<
-  HomeDocument,
-  | 'home_id' | 'slug' | 'name' | 'unit_number' | 'property_id' | 'bedrooms' | 'bathrooms' | 'sqft' | 'city_name' | 'location' | 'rating_average' | 'rating_count'
-  | 'hero_photo_id' | 'hero_photo_source' | 'flex_eligible' | 'earliest_available_date' | 'reference_price' | 'pricing'
-> &
-  PricedDocument;
 
 export interface ShapeContext {
   publicBaseUrl: string;

@@ -7,7 +7,7 @@ import type { PropertyRecord } from '../../kernel/inventory/records';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { photoUrl } from '../../media/photos';
 import type { PricedDocument, ResultPrice } from '../shared/result-price';
-import { haversineMiles } from '../apartments/result-shape';
+import { haversineMiles } from '../shared/distance';
 
 /** "units: at most three per bedroom count". */
 export const UNITS_PER_BEDROOM_COUNT = 3;

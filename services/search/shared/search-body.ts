@@ -10,8 +10,10 @@
  *   batch after batch, for the threshold algorithm (price-order.ts).
  */
 import type { estypes } from '@elastic/elasticsearch';
+import type { HomeDocument } from '../../kernel/store/home-document';
 import { filterClauses, locationClauses } from './filters';
-import { sortClauses } from '../overview/overview-query';
+import type { PricedDocument } from './result-price';
+import { sortClauses } from './sorts';
 import { hasPriceLimits, type SearchParams } from './search-params';
 import {
   availabilityClauses,
@@ -30,7 +32,15 @@ export type SearchPhase =
   | { kind: 'straddlers'; size: number; after?: SortValues }
   | { kind: 'price_stream'; size: number; after?: SortValues; passing?: readonly string[]; withTotal: boolean; source?: readonly string[] };
 
-/** What the results are shaped from (result-shape.ts), and what exact pricing reads. */
+/** What the results are shaped from (apartments/result-shape.ts), and what exact pricing reads. */
+export type ResultDocument = Pick<
+  HomeDocument,
+  | 'home_id' | 'slug' | 'name' | 'unit_number' | 'property_id' | 'bedrooms' | 'bathrooms' | 'sqft' | 'city_name' | 'location' | 'rating_average' | 'rating_count'
+  | 'hero_photo_id' | 'hero_photo_source' | 'flex_eligible' | 'earliest_available_date' | 'reference_price' | 'pricing'
+> &
+  PricedDocument;
+
+/** The fields of a ResultDocument, as the page and the price stream fetch them. */
 export const RESULT_SOURCE = [
   'home_id', 'slug', 'name', 'unit_number', 'property_id', 'city_slug', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'location', 'rating_average', 'rating_count',
   'hero_photo_id', 'hero_photo_source', 'flex_eligible', 'earliest_available_date', 'reference_price', 'pricing',
