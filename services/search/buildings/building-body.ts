@@ -7,7 +7,8 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { BuildingSort } from './building-query';
 import { OTHER_DATES_LISTED } from './building-cards';
-import { availabilityClauses, flexStayFilter } from '../shared/stay-clauses';
+import { indexedPriceOf, REFERENCE_PRICE_FIELD } from '../shared/indexed-price';
+import { availabilityClauses } from '../shared/stay-clauses';
 import type { SearchStay } from '../shared/search-params';
 import { TALLY_AGG } from '../shared/search-transport';
 
@@ -28,23 +29,24 @@ export const UNIT_SOURCE = [
   'home_id', 'slug', 'unit_number', 'property_id', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date', 'hero_photo_id', 'pricing', 'reference_price',
 ];
 
-/** The exact price of the stay as an aggregation, where the index holds it (not for fixed stays). */
+/** The exact price of the stay as an aggregation, where the index holds it (../shared/indexed-price.ts: not for fixed stays). */
 export function priceMetric(stay: SearchStay): { aggs: Record<string, estypes.AggregationsAggregationContainer>; path: string } | null {
-  switch (stay.kind) {
-    case 'undated':
-    case 'start_only':
-      return { aggs: { price: { min: { field: 'reference_price.with_discount' } } }, path: 'price' };
-    case 'flex':
+  const price = indexedPriceOf(stay);
+  switch (price.kind) {
+    case 'exact':
+      return { aggs: { price: { min: { field: price.field } } }, path: 'price' };
+    case 'nested':
+      // Only Flex tiers are nested prices: the aggregation is named after them.
       return {
         aggs: {
           flex: {
-            nested: { path: 'flex_stays' },
-            aggs: { held: { filter: { bool: { filter: flexStayFilter(stay) } }, aggs: { price: { min: { field: 'flex_stays.price' } } } } },
+            nested: { path: price.path },
+            aggs: { held: { filter: { bool: { filter: price.filter } }, aggs: { price: { min: { field: price.field } } } } },
           },
         },
         path: 'flex>held>price',
       };
-    case 'fixed':
+    case 'band':
       return null;
   }
 }
@@ -122,7 +124,7 @@ export function buildingSortClauses(sort: Exclude<BuildingSort, 'price_asc' | 'p
       return [
         { has_active_offer: 'desc' },
         { rating_average: { order: 'desc', missing: '_last' } },
-        { 'reference_price.with_discount': 'asc' },
+        { [REFERENCE_PRICE_FIELD]: 'asc' },
         tie,
       ];
   }

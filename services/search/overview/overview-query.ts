@@ -36,6 +36,7 @@ export function buildOverviewBody(q: OverviewQuery): estypes.SearchRequest {
     size: q.perPage,
     _source: OVERVIEW_SOURCE,
     query: { bool: { filter } },
-    sort: sortClauses(q.sort, 'monthly_rate'),
+    // The overview has no stay: it orders by the base monthly rate its price limits read.
+    sort: sortClauses(q.sort, (order) => ({ monthly_rate: order })),
   };
 }

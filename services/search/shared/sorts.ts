@@ -5,14 +5,14 @@ import type { estypes } from '@elastic/elasticsearch';
 export const SEARCH_SORTS = ['price_asc', 'price_desc', 'availability', 'newest', 'rating_desc'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
-/** Sorts end on the unique home id, so pages are stable and never overlap. */
-export function sortClauses(sort: SearchSort, priceField: string): estypes.SortCombinations[] {
+/** Sorts end on the unique home id, so pages are stable and never overlap; `byPrice` sorts by the price the caller reads. */
+export function sortClauses(sort: SearchSort, byPrice: (order: 'asc' | 'desc') => estypes.SortCombinations): estypes.SortCombinations[] {
   const tie: estypes.SortCombinations = { home_id: 'asc' };
   switch (sort) {
     case 'price_asc':
-      return [{ [priceField]: 'asc' }, tie];
+      return [byPrice('asc'), tie];
     case 'price_desc':
-      return [{ [priceField]: 'desc' }, tie];
+      return [byPrice('desc'), tie];
     case 'availability':
       return [{ earliest_available_date: { order: 'asc', missing: '_last' } }, tie];
     case 'newest':

@@ -1,15 +1,15 @@
 /**
  * Elasticsearch clauses for the stay of a search (spec: "search_apartments_tool" rules 2-3), over
  * the fields toHomeDocument precomputes: `stay_starts`/`move_outs` answer "can this stay be
- * booked?" exactly as checkStay does; `price_bands` bound a fixed stay's price; `flex_stays` and
- * `reference_price` hold exact prices. All pure, tested by their output.
+ * booked?" exactly as checkStay does; the price limits and the price sort read the indexed price
+ * of the stay (./indexed-price.ts). All pure, tested by their output.
  */
 import type { estypes } from '@elastic/elasticsearch';
+import { flexStayFilter, indexedPriceOf, priceBandOf } from './indexed-price';
 import type { PriceLimits, SearchStay } from './search-params';
 
 type Query = estypes.QueryDslQueryContainer;
 type FixedStay = Extract<SearchStay, { kind: 'fixed' }>;
-type FlexStay = Extract<SearchStay, { kind: 'flex' }>;
 
 const nested = (path: string, filter: Query[]): Query => ({ nested: { path, query: { bool: { filter } } } });
 
@@ -40,83 +40,79 @@ export function availabilityClauses(stay: SearchStay): Query[] {
   }
 }
 
-/** A Flex tier the home offers and can hold from the move-in date (the one asked for, or any). */
-export function flexStayFilter(stay: FlexStay): Query[] {
-  const filter: Query[] = [{ term: { 'flex_stays.move_in': stay.start_date } }];
-  if (stay.committed_nights !== null) filter.push({ term: { 'flex_stays.committed_nights': stay.committed_nights } });
-  return filter;
-}
-
 const range = (field: string, p: PriceLimits): Query => ({ range: { [field]: { ...(p.min !== null ? { gte: p.min } : {}), ...(p.max !== null ? { lte: p.max } : {}) } } });
 
 /**
- * Exact price limits where the index holds the exact price: the reference price (undated, move-in
- * date alone) and Flex tiers. Without a tier the shown price is the cheapest tier the home can hold,
- * so max_price needs one tier under it and min_price no tier below it.
+ * Exact price limits where the index holds the exact price (undated, move-in date alone, Flex).
+ * Where the price shown is the cheapest of several nested values (Flex without a tier), max_price
+ * needs one of them under it and min_price none below it.
  */
 export function exactPriceClauses(stay: SearchStay, p: PriceLimits): Query[] {
   if (p.min === null && p.max === null) return [];
-  switch (stay.kind) {
-    case 'undated':
-    case 'start_only':
-      return [range('reference_price.with_discount', p)];
-    case 'flex': {
-      const base = flexStayFilter(stay);
-      if (stay.committed_nights !== null) return [nested('flex_stays', [...base, range('flex_stays.price', p)])];
+  const price = indexedPriceOf(stay);
+  switch (price.kind) {
+    case 'exact':
+      return [range(price.field, p)];
+    case 'nested': {
+      const held = (limit: Query): Query => nested(price.path, [...price.filter, limit]);
+      if (!price.cheapest) return [held(range(price.field, p))];
       const clauses: Query[] = [];
-      if (p.max !== null) clauses.push(nested('flex_stays', [...base, { range: { 'flex_stays.price': { lte: p.max } } }]));
-      if (p.min !== null) clauses.push({ bool: { must_not: [nested('flex_stays', [...base, { range: { 'flex_stays.price': { lt: p.min } } }])] } });
+      if (p.max !== null) clauses.push(held({ range: { [price.field]: { lte: p.max } } }));
+      if (p.min !== null) clauses.push({ bool: { must_not: [held({ range: { [price.field]: { lt: p.min } } })] } });
       return clauses;
     }
-    case 'fixed':
+    case 'band':
       return [];
   }
 }
 
-/** The price band of the stay's move-in date and length. */
+/** The price band of the stay's move-in date and length, with further conditions on its bounds. */
 function bandOf(stay: FixedStay, extra: Query[]): Query {
-  return nested('price_bands', [{ term: { 'price_bands.move_in': stay.start_date } }, { term: { 'price_bands.nights': stay.nights } }, ...extra]);
+  const band = priceBandOf(stay);
+  return nested(band.path, [...band.filter, ...extra]);
 }
 
 /** Fixed stays: homes whose band can meet the limits, or that have no band (priced exactly, never lost). */
 export function bandCandidateClause(stay: FixedStay, p: PriceLimits): Query {
+  const { lo, hi } = priceBandOf(stay);
   const meets: Query[] = [];
-  if (p.max !== null) meets.push({ range: { 'price_bands.lo': { lte: p.max } } });
-  if (p.min !== null) meets.push({ range: { 'price_bands.hi': { gte: p.min } } });
+  if (p.max !== null) meets.push({ range: { [lo]: { lte: p.max } } });
+  if (p.min !== null) meets.push({ range: { [hi]: { gte: p.min } } });
   return { bool: { should: [bandOf(stay, meets), { bool: { must_not: [bandOf(stay, [])] } }], minimum_should_match: 1 } };
 }
 
 /** Fixed stays: homes whose whole band lies inside the limits, so their exact price does too. */
 export function bandInsideClause(stay: FixedStay, p: PriceLimits): Query {
+  const { lo, hi } = priceBandOf(stay);
   const inside: Query[] = [];
-  if (p.min !== null) inside.push({ range: { 'price_bands.lo': { gte: p.min } } });
-  if (p.max !== null) inside.push({ range: { 'price_bands.hi': { lte: p.max } } });
+  if (p.min !== null) inside.push({ range: { [lo]: { gte: p.min } } });
+  if (p.max !== null) inside.push({ range: { [hi]: { lte: p.max } } });
   return bandOf(stay, inside);
 }
 
 /** A bound above any price, for the descending sort of a home without a band. */
 export const MISSING_BAND_HIGH = 2_000_000_000;
 
-/** Sort of a fixed stay by its band's bound: the lower one ascending, the upper one descending. */
-export function bandSort(stay: FixedStay, order: 'asc' | 'desc'): estypes.SortCombinations {
-  const field = order === 'asc' ? 'price_bands.lo' : 'price_bands.hi';
-  return {
-    [field]: {
-      order,
-      mode: order === 'asc' ? 'min' : 'max',
-      // A home without a band (an index a week old) comes first, so it is priced before anything is ruled out.
-      missing: order === 'asc' ? 0 : MISSING_BAND_HIGH,
-      nested: {
-        path: 'price_bands',
-        filter: { bool: { filter: [{ term: { 'price_bands.move_in': stay.start_date } }, { term: { 'price_bands.nights': stay.nights } }] } },
-      },
-    },
-  };
-}
-
-/** Sort by the exact Flex price shown: the tier asked for, or the cheapest the home can hold. */
-export function flexPriceSort(stay: FlexStay, order: 'asc' | 'desc'): estypes.SortCombinations {
-  return {
-    'flex_stays.price': { order, mode: 'min', nested: { path: 'flex_stays', filter: { bool: { filter: flexStayFilter(stay) } } } },
-  };
+/**
+ * Sort by the stay's indexed price: the exact one (the cheapest nested value where several are the
+ * stay's), or, for a fixed stay, its band's lower bound ascending and upper bound descending.
+ */
+export function priceSort(stay: SearchStay, order: 'asc' | 'desc'): estypes.SortCombinations {
+  const price = indexedPriceOf(stay);
+  switch (price.kind) {
+    case 'exact':
+      return { [price.field]: order };
+    case 'nested':
+      return { [price.field]: { order, mode: 'min', nested: { path: price.path, filter: { bool: { filter: price.filter } } } } };
+    case 'band':
+      return {
+        [order === 'asc' ? price.lo : price.hi]: {
+          order,
+          mode: order === 'asc' ? 'min' : 'max',
+          // A home without a band (an index a week old) comes first, so it is priced before anything is ruled out.
+          missing: order === 'asc' ? 0 : MISSING_BAND_HIGH,
+          nested: { path: price.path, filter: { bool: { filter: price.filter } } },
+        },
+      };
+  }
 }
