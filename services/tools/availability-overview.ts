@@ -9,6 +9,7 @@ import { homeUrl } from '../homes/links';
 import { sharedFilterProperties } from '../search/shared/filters';
 import { locationProperties, resolveLocation } from '../search/shared/location';
 import { buildOverviewBody } from '../search/overview/overview-query';
+import { esTransport, totalOf } from '../search/shared/search-transport';
 import { SEARCH_SORTS } from '../search/shared/sorts';
 import { rangeSchema } from '../contracts/apartment-output';
 import { displayCitySchema } from '../contracts/output-pieces';
@@ -148,11 +149,10 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
     }
     const { min_price, max_price, sort_by, include_ranges, nights } = args;
     const filters = sharedFiltersOf(args);
-    const res = await deps.es.search<HomeDocument>({
-      index: deps.config.homesAlias,
-      ...buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),
-    });
-    const total = typeof res.hits.total === 'number' ? res.hits.total : (res.hits.total?.value ?? 0);
+    const res = await esTransport(deps.es, deps.config.homesAlias).search(
+      buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),
+    );
+    const total = totalOf(res);
     // filter_path leaves hits.hits out of an empty page.
     const docs = (res.hits.hits ?? []).flatMap((h) => (h._source ? [h._source] : []));
     const ranges = include_ranges ? await rangesOf(deps, docs.map((d) => d.home_id), today) : null;
