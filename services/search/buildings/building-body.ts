@@ -1,6 +1,6 @@
 /**
  * The Elasticsearch requests of a building search, built by pure functions over the exact filter
- * of its units (run-search.ts ExactSearch.filter): counts per building, a page of buildings in an
+ * of its units (../shared/exact-search.ts ExactSearch.filter): counts per building, a page of buildings in an
  * order ES can apply (collapse on property_id, or a terms order on an exact price), the units of
  * a page's buildings, and their units open at other dates.
  */
