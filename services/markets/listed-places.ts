@@ -1,16 +1,18 @@
 /**
  * Which markets and display cities search can return a home in right now (spec: "A market or
  * city is listed only while at least one apartment can be returned by search"): one ES
- * aggregation over bookable homes.
+ * aggregation over bookable homes, built and read here by pure functions. list_markets_tool sends
+ * it through the search transport (search/ stands on deps.ts, which stands on markets/: markets/
+ * cannot import it).
  */
-import type { Client } from '@elastic/elasticsearch';
+import type { estypes } from '@elastic/elasticsearch';
 
 export interface ListedPlaces {
   /** market slug → city slugs with at least one searchable home, and the market's home count. */
   markets: Map<string, { homes: number; cities: Map<string, number> }>;
 }
 
-export function buildListedPlacesBody(): Record<string, unknown> {
+export function buildListedPlacesBody(): estypes.SearchRequest & { size: 0 } {
   return {
     size: 0,
     track_total_hits: false,
@@ -40,9 +42,4 @@ export function parseListedPlaces(aggs: unknown): ListedPlaces {
       ]),
     ),
   };
-}
-
-export async function listedPlaces(es: Client, alias: string): Promise<ListedPlaces> {
-  const res = await es.search({ index: alias, ...buildListedPlacesBody() });
-  return parseListedPlaces(res.aggregations);
 }

@@ -6,10 +6,11 @@ import { withBuildingRules } from '../kernel/engine/building-rules';
 import { earliestAhead, windowsStillOpen } from '../kernel/engine/overview-windows';
 import type { HomeDocument } from '../kernel/store/home-document';
 import { homeUrl } from '../homes/links';
-import { sharedFilterProperties } from '../search/filters';
-import { locationProperties, resolveLocation } from '../search/location';
-import { buildOverviewBody } from '../search/overview-query';
-import { SEARCH_SORTS } from '../search/sorts';
+import { sharedFilterProperties } from '../search/shared/filters';
+import { locationProperties, resolveLocation } from '../search/shared/location';
+import { buildOverviewBody } from '../search/overview/overview-query';
+import { esTransport, totalOf } from '../search/shared/search-transport';
+import { SEARCH_SORTS } from '../search/shared/sorts';
 import { rangeSchema } from '../contracts/apartment-output';
 import { displayCitySchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
@@ -148,11 +149,10 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
     }
     const { min_price, max_price, sort_by, include_ranges, nights } = args;
     const filters = sharedFiltersOf(args);
-    const res = await deps.es.search<HomeDocument>({
-      index: deps.config.homesAlias,
-      ...buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),
-    });
-    const total = typeof res.hits.total === 'number' ? res.hits.total : (res.hits.total?.value ?? 0);
+    const res = await esTransport(deps.es, deps.config.homesAlias).search(
+      buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),
+    );
+    const total = totalOf(res);
     // filter_path leaves hits.hits out of an empty page.
     const docs = (res.hits.hits ?? []).flatMap((h) => (h._source ? [h._source] : []));
     const ranges = include_ranges ? await rangesOf(deps, docs.map((d) => d.home_id), today) : null;

@@ -1,10 +1,10 @@
 /** get_market_filters_tool — GET /api/public/market-filters (spec: "Market filter options"). */
-import type { estypes } from '@elastic/elasticsearch';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { MarketRecord } from '../kernel/inventory/records';
-import { FLAG_FIELDS } from '../search/filters';
-import { resolveLocation } from '../search/location';
-import { SEARCH_SORTS } from '../search/sorts';
+import { FLAG_FIELDS } from '../search/shared/filters';
+import { resolveLocation } from '../search/shared/location';
+import { esTransport, type AggregationRequest } from '../search/shared/search-transport';
+import { SEARCH_SORTS } from '../search/shared/sorts';
 import { placeSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 
@@ -73,7 +73,7 @@ const LABELS: Record<keyof typeof FLAG_FIELDS, string> = {
 };
 
 /** One aggregation request over the market's searchable homes. */
-export function buildMarketFiltersBody(marketSlug: string): estypes.SearchRequest {
+export function buildMarketFiltersBody(marketSlug: string): AggregationRequest {
   return {
     size: 0,
     track_total_hits: false,
@@ -127,8 +127,8 @@ export const getMarketFiltersTool = defineTool<FromSchema<typeof inputSchema>, M
   async handler(args, { deps }) {
     const { market } = await resolveLocation(deps, { market: args.market });
     const data = await deps.aggregates.get(`market-filters:${market.slug}`, async () => {
-      const res = await deps.es.search({ index: deps.config.homesAlias, ...buildMarketFiltersBody(market.slug) });
-      return shapeMarketFilters(market, (res.aggregations ?? {}) as Record<string, unknown>);
+      const { aggregations } = await esTransport(deps.es, deps.config.homesAlias).aggregate(buildMarketFiltersBody(market.slug));
+      return shapeMarketFilters(market, aggregations);
     });
     return { data };
   },

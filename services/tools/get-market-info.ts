@@ -1,10 +1,10 @@
 /** get_market_info — GET /api/public/market-info (spec: "Market info", "get_market_info"). */
-import type { estypes } from '@elastic/elasticsearch';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import type { MarketRecord } from '../kernel/inventory/records';
 import { loadHome } from '../homes/repository';
-import { resolveLocation } from '../search/location';
+import { resolveLocation } from '../search/shared/location';
+import { esTransport, type AggregationRequest } from '../search/shared/search-transport';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {
@@ -80,7 +80,7 @@ const outputSchema = {
 export type MarketInfo = FromSchema<typeof outputSchema>;
 type HomeContextOut = NonNullable<MarketInfo['home']>;
 
-export function buildMarketInfoBody(marketSlug: string): estypes.SearchRequest {
+export function buildMarketInfoBody(marketSlug: string): AggregationRequest {
   return {
     size: 0,
     track_total_hits: true,
@@ -145,9 +145,8 @@ export const getMarketInfoTool = defineTool<FromSchema<typeof inputSchema>, Mark
     const { market } = await resolveLocation(deps, { market: args.market });
     const [stats, home] = await Promise.all([
       deps.aggregates.get(`market-info:${market.slug}`, async () => {
-        const res = await deps.es.search({ index: deps.config.homesAlias, ...buildMarketInfoBody(market.slug) });
-        const total = typeof res.hits.total === 'number' ? res.hits.total : (res.hits.total?.value ?? 0);
-        return shapeMarketInfo(market, total, (res.aggregations ?? {}) as Record<string, unknown>);
+        const { aggregations, total } = await esTransport(deps.es, deps.config.homesAlias).aggregate(buildMarketInfoBody(market.slug));
+        return shapeMarketInfo(market, total ?? 0, aggregations);
       }),
       args.home_slug !== undefined ? homeContext(deps, args.home_slug) : Promise.resolve(null),
     ]);

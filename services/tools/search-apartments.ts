@@ -1,6 +1,6 @@
 /** search_apartments_tool — GET /api/public/search (spec: "search_apartments_tool", "Search result"). */
 import type { FromSchema } from 'json-schema-to-ts';
-import { FLAG_FIELDS } from '../search/filters';
+import { FLAG_FIELDS } from '../search/shared/filters';
 import { CARD_GRID_WIDGET } from '../widgets/catalog';
 import { answerSearch } from './search-common';
 import { searchArgProperties } from './search-args';

@@ -8,10 +8,10 @@ import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
-import { sharedFilterProperties, type SharedFilters } from '../search/filters';
-import { locationProperties, resolveLocation } from '../search/location';
-import { displayLimits, displayUnit, type SearchParams } from '../search/search-params';
-import { SEARCH_SORTS, type SearchSort } from '../search/sorts';
+import { sharedFilterProperties, type SharedFilters } from '../search/shared/filters';
+import { locationProperties, resolveLocation } from '../search/shared/location';
+import { displayLimits, displayUnit, type SearchParams } from '../search/shared/search-params';
+import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
 import { readStay } from '../stays/read-stay';
 import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
 

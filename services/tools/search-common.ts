@@ -5,10 +5,11 @@
  */
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
-import { nearPoint } from '../search/filters';
-import { flexSearchUrl, shapeResult, type SearchResultItem } from '../search/result-shape';
-import { searchHomes, type SearchStats } from '../search/run-search';
-import { esTransport, type RoundTrip } from '../search/search-transport';
+import { nearPoint } from '../search/shared/filters';
+import { flexSearchUrl, shapeResult, type SearchResultItem } from '../search/apartments/result-shape';
+import { searchHomes } from '../search/apartments/search-homes';
+import type { SearchStats } from '../search/shared/exact-search';
+import { esTransport, type RoundTrip } from '../search/shared/search-transport';
 import type { SearchEnvelope } from '../contracts/search-output';
 import { readSearchParams, type SearchArgs } from './search-args';
 

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { loadConfig } from '../../services/kernel/config';
 import { createEsClient } from '../../services/kernel/store/es-client';
 import { connectMongo } from '../../services/kernel/store/mongo';
-import { sendRoundTrip, type RoundTrip } from '../../services/search/search-transport';
+import { sendRoundTrip, type RoundTrip } from '../../services/search/shared/search-transport';
 
 async function bodyOf(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];

@@ -6,7 +6,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { buildMarketFiltersBody } from '../../services/tools/get-market-filters';
 import { buildMarketInfoBody } from '../../services/tools/get-market-info';
-import { buildOverviewBody } from '../../services/search/overview-query';
+import { buildOverviewBody } from '../../services/search/overview/overview-query';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { measured, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';

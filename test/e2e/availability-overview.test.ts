@@ -6,8 +6,8 @@
 import { startFixture, type Fixture } from '../support/fixture';
 import { indexedHomes } from '../support/indexed';
 import type { HomeDocument } from '../../services/kernel/store/home-document';
-import { FLAG_FIELDS } from '../../services/search/filters';
-import { haversineMiles } from '../../services/search/result-shape';
+import { FLAG_FIELDS } from '../../services/search/shared/filters';
+import { haversineMiles } from '../../services/search/shared/distance';
 import { overviewWindows } from '../../services/kernel/engine/overview-windows';
 
 let fx: Fixture;

@@ -6,8 +6,8 @@
 import { startFixture, type Fixture } from '../support/fixture';
 import { indexedHomes } from '../support/indexed';
 import type { HomeDocument } from '../../services/kernel/store/home-document';
-import { FLAG_FIELDS } from '../../services/search/filters';
-import { SEARCH_SORTS } from '../../services/search/sorts';
+import { FLAG_FIELDS } from '../../services/search/shared/filters';
+import { SEARCH_SORTS } from '../../services/search/shared/sorts';
 
 let fx: Fixture;
 let docs: HomeDocument[];

@@ -9,7 +9,7 @@ import { mulberry32 } from '../../stack/demo/prng';
 import { addDays } from '../../services/kernel/engine/dates';
 import { startFixture, type Fixture } from '../support/fixture';
 import { expectedResults, loadWorld, orderedPair, type ModelArgs, type ModelResult, type World } from '../support/search-model';
-import { haversineMiles } from '../../services/search/result-shape';
+import { haversineMiles } from '../../services/search/shared/distance';
 
 let fx: Fixture;
 let world: World;

@@ -4,7 +4,7 @@
  * model (test/support/search-model.ts: the stay engine over the records), grouped by building.
  */
 import { addDays, addYears } from '../../services/kernel/engine/dates';
-import { haversineMiles } from '../../services/search/result-shape';
+import { haversineMiles } from '../../services/search/shared/distance';
 import { startFixture, type Fixture } from '../support/fixture';
 import { busiestCity, expectedResults, loadWorld, type ModelArgs, type ModelResult, type World } from '../support/search-model';
 

@@ -10,8 +10,8 @@ import type { Config } from '../../services/kernel/config';
 import type { MongoHandle } from '../../services/kernel/store/mongo';
 import type { EsClient } from '../../services/kernel/store/es-client';
 import { toApiError } from '../../services/kernel/errors';
-import { esTransport, TALLY_AGG } from '../../services/search/search-transport';
-import type { RoundTrip } from '../../services/search/search-transport';
+import { esTransport, TALLY_AGG } from '../../services/search/shared/search-transport';
+import type { RoundTrip } from '../../services/search/shared/search-transport';
 
 let config: Config;
 let mongo: MongoHandle;

@@ -11,7 +11,7 @@ import { displayPrice, referenceStay } from '../../services/kernel/engine/pricin
 import { checkStartOnly, checkStay } from '../../services/kernel/engine/stay-check';
 import { addDays, daysBetween } from '../../services/kernel/engine/dates';
 import type { DisplayPrice, StayRequest } from '../../services/kernel/engine/types';
-import { haversineMiles } from '../../services/search/result-shape';
+import { haversineMiles } from '../../services/search/shared/distance';
 import type { Collections } from '../../services/kernel/store/collections';
 
 export interface ModelHome {

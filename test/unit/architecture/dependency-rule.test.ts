@@ -1,7 +1,8 @@
 /**
  * The layers of the code (STYLE: "Folders form layers"; DESIGN: Layout): the kernel
  * (services/kernel) imports nothing outside itself; services/ imports neither indexer/ nor stack/;
- * indexer/ imports only the kernel and mappings/. Checked on the import specifiers of every source
+ * indexer/ imports only the kernel and mappings/; inside search/, each query family stands on
+ * search/shared/ alone and shared/ on no family. Checked on the import specifiers of every source
  * file, read with the TypeScript compiler's own pre-processor.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -41,6 +42,11 @@ const upper = (target: string) => UPPER.some((dir) => inside(dir)(target));
 /** The rooms the tools stand on: none of them may reach back up to a tool, a transport or a document. */
 const LOWER_ROOMS = ['services/search', 'services/homes', 'services/widgets', 'services/markets', 'services/media', 'services/policies', 'services/buildings', 'services/booking-intents', 'services/contracts', 'services/stays'];
 
+/** The query families of search/: each imports, of search/, only search/shared/ and itself. */
+const SEARCH = 'services/search';
+export const SEARCH_FAMILIES = ['apartments', 'buildings', 'overview'];
+const outsideSearch = (target: string) => !inside(SEARCH)(target);
+
 export const RULES: Rule[] = [
   { files: 'services/kernel', may: inside('services/kernel'), says: 'the kernel imports nothing outside itself' },
   { files: 'services', may: (t) => !inside('indexer')(t) && !inside('stack')(t), says: 'services/ imports neither indexer/ nor stack/' },
@@ -49,6 +55,16 @@ export const RULES: Rule[] = [
     files: 'services/contracts',
     may: (t: string) => inside('services/contracts')(t) || inside('services/kernel')(t),
     says: 'contracts/ (the answers\' schemas, shared by the rooms above) imports only the kernel',
+  },
+  ...SEARCH_FAMILIES.map((family) => ({
+    files: `${SEARCH}/${family}`,
+    may: (t: string) => outsideSearch(t) || inside(`${SEARCH}/shared`)(t) || inside(`${SEARCH}/${family}`)(t),
+    says: `search/${family}/ stands on search/shared/ alone: it imports no other search family`,
+  })),
+  {
+    files: `${SEARCH}/shared`,
+    may: (t: string) => outsideSearch(t) || inside(`${SEARCH}/shared`)(t),
+    says: 'search/shared/ (what the search families share) imports no search family',
   },
   {
     files: 'services/stays',
@@ -124,6 +140,24 @@ describe('the dependency rule', () => {
       { file: 'services/search/location.ts', imports: localImports('services/search/location.ts', "import type { Deps } from '../deps';") },
     ]);
     expect(cycle[0]).toEqual(['deps', 'search', 'deps']);
+  });
+
+  it('finds every file of search/ in search/shared/ or in a family folder', () => {
+    const loose = sourceFiles(SEARCH).filter((file) => !['shared', ...SEARCH_FAMILIES].some((dir) => inside(`${SEARCH}/${dir}`)(file)));
+    expect(loose).toEqual([]);
+  });
+
+  it('reports a search family that imports another family, and search/shared/ that imports a family', () => {
+    const buildings = 'services/search/buildings/building-cards.ts';
+    const shared = 'services/search/shared/exact-search.ts';
+    const found = violations([
+      { file: buildings, imports: localImports(buildings, "import { haversineMiles } from '../apartments/result-shape';") },
+      { file: shared, imports: localImports(shared, "import type { OverviewQuery } from '../overview/overview-query';") },
+    ]);
+    expect(found).toEqual([
+      'services/search/buildings/building-cards.ts imports services/search/apartments/result-shape: search/buildings/ stands on search/shared/ alone: it imports no other search family',
+      'services/search/shared/exact-search.ts imports services/search/overview/overview-query: search/shared/ (what the search families share) imports no search family',
+    ]);
   });
 
   it('reports a kernel file that imports the service, and a service file that imports the indexer', () => {

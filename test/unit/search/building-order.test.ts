@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { buildingsInPriceOrder } from '../../../services/search/building-order';
+import { buildingsInPriceOrder } from '../../../services/search/buildings/building-order';
 
 /** Units as (building, price), sorted by price (ties by position), as the exact price stream yields them. */
 const unitsArb = fc.array(fc.record({ building: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), price: fc.integer({ min: 1, max: 50 }) }), { maxLength: 40 });

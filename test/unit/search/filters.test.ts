@@ -1,5 +1,5 @@
 /** The shared filter arguments → Elasticsearch clauses (spec: "Shared filter arguments"), by their output. */
-import { filterClauses, FLAG_FIELDS, locationClauses, nearPoint } from '../../../services/search/filters';
+import { filterClauses, FLAG_FIELDS, locationClauses, nearPoint } from '../../../services/search/shared/filters';
 import { ApiError } from '../../../services/kernel/errors';
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
 

@@ -1,6 +1,6 @@
 /** The threshold algorithm returns exactly the slice a full sort by exact price would (DESIGN: "price sorts with a threshold algorithm"). */
 import fc from 'fast-check';
-import { comparePriced, priceOrder, type StreamBatch } from '../../../services/search/price-order';
+import { comparePriced, priceOrder, type StreamBatch } from '../../../services/search/shared/price-order';
 
 interface Home {
   id: string;

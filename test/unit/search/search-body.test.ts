@@ -1,7 +1,7 @@
 /** buildSearchBody: the exact Elasticsearch request of each search step, pinned by its output (STYLE: Vendure). */
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
-import { buildSearchBody, matchClauses, pageSort } from '../../../services/search/search-body';
-import { displayLimits, type SearchParams } from '../../../services/search/search-params';
+import { buildSearchBody, matchClauses, pageSort } from '../../../services/search/shared/search-body';
+import { displayLimits, type SearchParams } from '../../../services/search/shared/search-params';
 
 const market = { slug: 'boston', cities: [{ slug: 'cambridge', name: 'Cambridge', state: 'MA', latitude: 42.37, longitude: -71.11 }] } as unknown as MarketRecord;
 const inMarket = { market, city: null };

@@ -3,11 +3,11 @@
  * same engine functions the quote calls (spec: "search_apartments_tool" rule 2; DESIGN: "The stay
  * engine is pure"). So a dated result's display price is its quote's.
  */
-import { displayPrice } from '../kernel/engine/pricing';
-import type { DisplayPrice, StayRequest } from '../kernel/engine/types';
-import type { DateRangeValue, FlexStayDocument, HomeDocument } from '../kernel/store/home-document';
-import type { LinkDates } from '../homes/links';
-import type { SearchStay } from './search-params';
+import { displayPrice } from '../../kernel/engine/pricing';
+import type { DisplayPrice, StayRequest } from '../../kernel/engine/types';
+import type { DateRangeValue, FlexStayDocument, HomeDocument } from '../../kernel/store/home-document';
+import type { LinkDates } from '../../homes/links';
+import type { StayDates } from '../../stays/stay-dates';
 
 export interface ResultPrice {
   price: DisplayPrice;
@@ -33,7 +33,7 @@ export function cheapestFlexStay(doc: PricedDocument, start: string): FlexStayDo
 }
 
 /** The priced stay of a result: null only for a Flex search the home cannot hold (never a result). */
-export function resultStay(doc: PricedDocument, stay: SearchStay): StayRequest | null {
+export function resultStay(doc: PricedDocument, stay: StayDates): StayRequest | null {
   switch (stay.kind) {
     case 'undated':
     case 'start_only':
@@ -48,7 +48,7 @@ export function resultStay(doc: PricedDocument, stay: SearchStay): StayRequest |
   }
 }
 
-export function resultPrice(doc: PricedDocument, stay: SearchStay): ResultPrice | null {
+export function resultPrice(doc: PricedDocument, stay: StayDates): ResultPrice | null {
   const priced = resultStay(doc, stay);
   if (priced === null) return null;
   const link: LinkDates | null =

@@ -6,7 +6,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { BuildingQuery } from './building-query';
-import { FLAG_FIELDS, nearPoint, type SharedFilters } from './filters';
+import { FLAG_FIELDS, nearPoint, type SharedFilters } from '../shared/filters';
 
 export const NEARBY_RADIUS_FACTOR = 3;
 export const MAX_RADIUS_MILES = 100;

@@ -10,17 +10,12 @@
  *   batch after batch, for the threshold algorithm (price-order.ts).
  */
 import type { estypes } from '@elastic/elasticsearch';
+import type { HomeDocument } from '../../kernel/store/home-document';
 import { filterClauses, locationClauses } from './filters';
-import { sortClauses } from './overview-query';
+import type { PricedDocument } from './result-price';
+import { sortClauses } from './sorts';
 import { hasPriceLimits, type SearchParams } from './search-params';
-import {
-  availabilityClauses,
-  bandCandidateClause,
-  bandInsideClause,
-  bandSort,
-  exactPriceClauses,
-  flexPriceSort,
-} from './stay-clauses';
+import { availabilityClauses, bandCandidateClause, bandInsideClause, exactPriceClauses, priceSort } from './stay-clauses';
 
 type Query = estypes.QueryDslQueryContainer;
 export type SortValues = estypes.SortResults;
@@ -30,7 +25,15 @@ export type SearchPhase =
   | { kind: 'straddlers'; size: number; after?: SortValues }
   | { kind: 'price_stream'; size: number; after?: SortValues; passing?: readonly string[]; withTotal: boolean; source?: readonly string[] };
 
-/** What the results are shaped from (result-shape.ts), and what exact pricing reads. */
+/** What the results are shaped from (apartments/result-shape.ts), and what exact pricing reads. */
+export type ResultDocument = Pick<
+  HomeDocument,
+  | 'home_id' | 'slug' | 'name' | 'unit_number' | 'property_id' | 'bedrooms' | 'bathrooms' | 'sqft' | 'city_name' | 'location' | 'rating_average' | 'rating_count'
+  | 'hero_photo_id' | 'hero_photo_source' | 'flex_eligible' | 'earliest_available_date' | 'reference_price' | 'pricing'
+> &
+  PricedDocument;
+
+/** The fields of a ResultDocument, as the page and the price stream fetch them. */
 export const RESULT_SOURCE = [
   'home_id', 'slug', 'name', 'unit_number', 'property_id', 'city_slug', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'location', 'rating_average', 'rating_count',
   'hero_photo_id', 'hero_photo_source', 'flex_eligible', 'earliest_available_date', 'reference_price', 'pricing',
@@ -66,15 +69,9 @@ export function fixedPriceClauses(p: SearchParams, passing: readonly string[] | 
   return [{ bool: { should: [bandInsideClause(p.stay, p.price), ...passed], minimum_should_match: 1 } }];
 }
 
-/** The order ES can apply itself; fixed stays by price go through the price stream instead. */
+/** The order of the pages, by the stay's indexed price when sorted by price (a fixed stay's band bound: the price stream's order). */
 export function pageSort(p: SearchParams): estypes.SortCombinations[] {
-  const tie: estypes.SortCombinations = { home_id: 'asc' };
-  if (p.sort === 'price_asc' || p.sort === 'price_desc') {
-    const order = p.sort === 'price_asc' ? 'asc' : 'desc';
-    if (p.stay.kind === 'flex') return [flexPriceSort(p.stay, order), tie];
-    if (p.stay.kind === 'fixed') return [bandSort(p.stay, order), tie];
-  }
-  return sortClauses(p.sort, 'reference_price.with_discount');
+  return sortClauses(p.sort, (order) => priceSort(p.stay, order));
 }
 
 /** Whether the order needs the threshold algorithm: a fixed stay's price is not in the index. */

@@ -4,9 +4,9 @@
  * `display_city` or `market`; precedence scope.display_city, then scope.market, then market.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { Deps } from '../deps';
-import { badRequest, notFound } from '../kernel/errors';
-import type { MarketRecord } from '../kernel/inventory/records';
+import type { Deps } from '../../deps';
+import { badRequest, notFound } from '../../kernel/errors';
+import type { MarketRecord } from '../../kernel/inventory/records';
 
 const placeSlug = { type: 'string', minLength: 1, maxLength: 200 } as const;
 

@@ -4,9 +4,10 @@
  * plus a minimum square footage, monthly price limits and a building order.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { SharedFilters } from './filters';
-import type { ResolvedLocation } from './location';
-import { displayLimits, displayUnit, type SearchParams, type SearchStay } from './search-params';
+import type { SharedFilters } from '../shared/filters';
+import type { ResolvedLocation } from '../shared/location';
+import { displayLimits, displayUnit, type SearchParams } from '../shared/search-params';
+import type { StayDates } from '../../stays/stay-dates';
 
 export const BUILDING_SORTS = ['recommended', 'price_asc', 'price_desc', 'rating_desc', 'distance'] as const;
 export type BuildingSort = (typeof BUILDING_SORTS)[number];
@@ -14,7 +15,7 @@ export type BuildingSort = (typeof BUILDING_SORTS)[number];
 export interface BuildingQuery {
   location: ResolvedLocation;
   filters: SharedFilters;
-  stay: SearchStay;
+  stay: StayDates;
   /** Monthly USD limits on each unit's final price (null: none). */
   monthly: { min: number | null; max: number | null };
   minRating: number | null;

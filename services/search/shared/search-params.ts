@@ -4,14 +4,11 @@
  * the rating threshold and the order. buildSearchBody turns it into Elasticsearch requests.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { NIGHTS_PER_MONTH } from '../kernel/engine/labels';
+import { NIGHTS_PER_MONTH } from '../../kernel/engine/labels';
 import type { SharedFilters } from './filters';
 import type { ResolvedLocation } from './location';
 import type { SearchSort } from './sorts';
-import type { StayDates } from '../stays/stay-dates';
-
-/** The stay a search prices and checks availability for, as the one stay reader read it. */
-export type SearchStay = StayDates;
+import type { StayDates } from '../../stays/stay-dates';
 
 /** Inclusive whole-dollar limits in the display unit of the stay's price; null = no limit. */
 export interface PriceLimits {
@@ -22,7 +19,7 @@ export interface PriceLimits {
 export interface SearchParams {
   location: ResolvedLocation;
   filters: SharedFilters;
-  stay: SearchStay;
+  stay: StayDates;
   price: PriceLimits;
   /** Lowest building rating (1..5) accepted; unrated buildings are excluded when set. */
   minRating: number | null;
@@ -36,7 +33,7 @@ export interface SearchParams {
 export type PriceUnit = 'per_night' | 'per_month';
 
 /** The unit the stay's price is shown in: per night under 30 nights, per month otherwise. */
-export function displayUnit(stay: SearchStay): PriceUnit {
+export function displayUnit(stay: StayDates): PriceUnit {
   return stay.kind === 'fixed' && stay.nights < NIGHTS_PER_MONTH ? 'per_night' : 'per_month';
 }
 

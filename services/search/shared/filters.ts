@@ -4,7 +4,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { FromSchema } from 'json-schema-to-ts';
-import { badRequest } from '../kernel/errors';
+import { badRequest } from '../../kernel/errors';
 import type { ResolvedLocation } from './location';
 
 const flag = (description: string) => ({ type: 'boolean', description }) as const;

@@ -3,39 +3,21 @@
  * and its exact price in, one result out. No I/O: photos, links and Flex tiers come from the
  * document, prices from the engine.
  */
-import { offeredTiers } from '../kernel/engine/flex';
-import { displayPrice } from '../kernel/engine/pricing';
-import type { HomeDocument } from '../kernel/store/home-document';
-import type { IsoDate } from '../kernel/inventory/records';
-import { homeUrl } from '../homes/links';
-import { photoUrl, widgetPhotoUrl } from '../media/photos';
-import type { PricedDocument, ResultPrice } from './result-price';
-import type { SearchStay } from './search-params';
-
-/** Mean Earth radius in miles (Elasticsearch's arc distance uses the same sphere, 6,371,008.7714 m). */
-const EARTH_RADIUS_MILES = 6_371_008.7714 / 1_609.344;
-
-/** Great-circle distance in miles (haversine), the straight line of "near_radius_miles". */
-export function haversineMiles(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-export type ResultDocument = Pick<
-  HomeDocument,
-  | 'home_id' | 'slug' | 'name' | 'unit_number' | 'property_id' | 'bedrooms' | 'bathrooms' | 'sqft' | 'city_name' | 'location' | 'rating_average' | 'rating_count'
-  | 'hero_photo_id' | 'hero_photo_source' | 'flex_eligible' | 'earliest_available_date' | 'reference_price' | 'pricing'
-> &
-  PricedDocument;
+import { offeredTiers } from '../../kernel/engine/flex';
+import { displayPrice } from '../../kernel/engine/pricing';
+import type { IsoDate } from '../../kernel/inventory/records';
+import { homeUrl } from '../../homes/links';
+import { photoUrl, widgetPhotoUrl } from '../../media/photos';
+import { haversineMiles } from '../shared/distance';
+import type { ResultPrice } from '../shared/result-price';
+import type { ResultDocument } from '../shared/search-body';
+import type { StayDates } from '../../stays/stay-dates';
 
 export interface ShapeContext {
   publicBaseUrl: string;
   siteBaseUrl: string;
   today: IsoDate;
-  stay: SearchStay;
+  stay: StayDates;
   near: { lat: number; lon: number } | null;
 }
 
@@ -77,7 +59,7 @@ export function shapeResult(doc: ResultDocument, priced: ResultPrice, ctx: Shape
 export type SearchResultItem = ReturnType<typeof shapeResult>;
 
 /** The operator's website search for Flex stays in the same place and from the same date. */
-export function flexSearchUrl(siteBaseUrl: string, placeSlug: string, stay: SearchStay): string {
+export function flexSearchUrl(siteBaseUrl: string, placeSlug: string, stay: StayDates): string {
   const q = new URLSearchParams({ location: placeSlug, end_date: 'indefinite' });
   if (stay.kind !== 'undated') q.set('start_date', stay.start_date);
   if (stay.kind === 'flex' && stay.committed_nights !== null) q.set('committed_nights', String(stay.committed_nights));

@@ -1,41 +1,30 @@
 /**
- * Runs one apartment search: the requests buildSearchBody makes, sent through the transport, and
- * the exact prices the engine gives (spec: "search_apartments_tool" rules 2 and 5; DESIGN: "Exact
+ * The exact search over apartments that the apartment search (../apartments/search-homes.ts) and the
+ * building search (../buildings/) both stand on: the requests buildSearchBody makes, sent through
+ * the transport, and the exact prices the engine gives (spec: "search_apartments_tool" rules 2 and 5; DESIGN: "Exact
  * prices in search without scripts"). Elasticsearch decides membership, counts and order wherever
  * the index holds what they depend on; Node prices the page, the homes whose price band straddles
  * a limit, and, for a fixed stay sorted by price, the stream up to the threshold.
  */
-import { DEFAULT_SEARCH_MAX_PRICED } from '../kernel/config';
-import { badRequest, type ApiError } from '../kernel/errors';
-import type { IsoDate } from '../kernel/inventory/records';
-import type { HomeDocument } from '../kernel/store/home-document';
+import { DEFAULT_SEARCH_MAX_PRICED } from '../../kernel/config';
+import { badRequest, type ApiError } from '../../kernel/errors';
+import type { IsoDate } from '../../kernel/inventory/records';
+import type { HomeDocument } from '../../kernel/store/home-document';
 import { priceOrder } from './price-order';
 import { resultPrice, type PricedDocument, type ResultPrice } from './result-price';
-import type { ResultDocument } from './result-shape';
 import type { estypes } from '@elastic/elasticsearch';
-import { buildSearchBody, fixedPriceClauses, matchClauses, needsPriceStream, type SearchPhase, type SortValues } from './search-body';
+import { buildSearchBody, fixedPriceClauses, matchClauses, needsPriceStream, type ResultDocument, type SearchPhase, type SortValues } from './search-body';
 import { hasPriceLimits, withinLimits, type SearchParams } from './search-params';
 import { totalOf, type SearchResponse, type SearchTransport } from './search-transport';
 
 /** What pricing a home reads: its id (each is priced once) and its pricing inputs. */
 export type PricedHome = PricedDocument & Pick<HomeDocument, 'home_id'>;
 
-export interface FoundHome {
-  doc: ResultDocument;
-  priced: ResultPrice;
-}
-
 export interface SearchStats {
   /** Homes whose price the engine computed for this search. */
   priced: number;
   /** Elasticsearch requests sent. */
   requests: number;
-}
-
-export interface SearchFound {
-  homes: FoundHome[];
-  total: number;
-  stats: SearchStats;
 }
 
 const STRADDLER_BATCH = 1_000;
@@ -181,12 +170,4 @@ export class ExactSearch {
 /** No stay can start in the past (the quote says so); the spec only refuses dates over 7 days back. */
 export function startsInPast(p: SearchParams, today: IsoDate): boolean {
   return p.stay.kind !== 'undated' && p.stay.start_date < today;
-}
-
-/** The matching homes `[offset, offset + size)` in the search's order, with the exact total. */
-export async function searchHomes(t: SearchTransport, p: SearchParams, offset: number, size: number, today: IsoDate): Promise<SearchFound> {
-  const search = new ExactSearch(t, p);
-  if (startsInPast(p, today)) return { homes: [], total: 0, stats: search.stats };
-  const found = await search.homes(offset, size);
-  return { ...found, stats: search.stats };
 }

@@ -4,9 +4,9 @@
  * price bounds on the base monthly rate, a sort and a page.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { filterClauses, locationClauses, type SharedFilters } from './filters';
-import type { ResolvedLocation } from './location';
-import type { SearchSort } from './sorts';
+import { filterClauses, locationClauses, type SharedFilters } from '../shared/filters';
+import type { ResolvedLocation } from '../shared/location';
+import { sortClauses, type SearchSort } from '../shared/sorts';
 
 export interface OverviewQuery {
   location: ResolvedLocation;
@@ -17,24 +17,6 @@ export interface OverviewQuery {
   sort: SearchSort;
   page: number;
   perPage: number;
-}
-
-/** Sorts end on the unique home id, so pages are stable and never overlap. */
-export function sortClauses(sort: SearchSort, priceField: string): estypes.SortCombinations[] {
-  const tie: estypes.SortCombinations = { home_id: 'asc' };
-  switch (sort) {
-    case 'price_asc':
-      return [{ [priceField]: 'asc' }, tie];
-    case 'price_desc':
-      return [{ [priceField]: 'desc' }, tie];
-    case 'availability':
-      return [{ earliest_available_date: { order: 'asc', missing: '_last' } }, tie];
-    case 'newest':
-      return [{ created_at: 'desc' }, tie];
-    case 'rating_desc':
-      // Unrated last (spec: rating_desc).
-      return [{ rating_average: { order: 'desc', missing: '_last' } }, { rating_count: 'desc' }, tie];
-  }
 }
 
 export const OVERVIEW_SOURCE = [
@@ -54,6 +36,7 @@ export function buildOverviewBody(q: OverviewQuery): estypes.SearchRequest {
     size: q.perPage,
     _source: OVERVIEW_SOURCE,
     query: { bool: { filter } },
-    sort: sortClauses(q.sort, 'monthly_rate'),
+    // The overview has no stay: it orders by the base monthly rate its price limits read.
+    sort: sortClauses(q.sort, (order) => ({ monthly_rate: order })),
   };
 }

@@ -8,10 +8,10 @@
  * order ES applies; nothing loads more than the page's buildings into Node.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { Deps } from '../deps';
-import type { IsoDate } from '../kernel/inventory/records';
-import { badRequest } from '../kernel/errors';
-import type { HomeDocument } from '../kernel/store/home-document';
+import type { Deps } from '../../deps';
+import type { IsoDate } from '../../kernel/inventory/records';
+import { badRequest } from '../../kernel/errors';
+import type { HomeDocument } from '../../kernel/store/home-document';
 import { shapeCard, type OtherDates, type OtherDatesUnit, type PricedUnit, type PropertyCard, type UnitDocument } from './building-cards';
 import {
   BUILDING_WINDOW,
@@ -27,10 +27,10 @@ import {
 } from './building-body';
 import { buildingsInPriceOrder } from './building-order';
 import { effectiveSort, isPriceSort, unitSearchParams, type BuildingQuery } from './building-query';
-import { nearPoint } from './filters';
-import { ExactSearch, startsInPast } from './run-search';
-import { matchClauses } from './search-body';
-import { totalOf, type SearchResponse, type SearchTransport } from './search-transport';
+import { nearPoint } from '../shared/filters';
+import { ExactSearch, startsInPast } from '../shared/exact-search';
+import { matchClauses } from '../shared/search-body';
+import { totalOf, type SearchResponse, type SearchTransport } from '../shared/search-transport';
 
 export interface BuildingPage {
   cards: PropertyCard[];

@@ -1,15 +1,16 @@
 /**
  * The Elasticsearch requests of a building search, built by pure functions over the exact filter
- * of its units (run-search.ts ExactSearch.filter): counts per building, a page of buildings in an
+ * of its units (../shared/exact-search.ts ExactSearch.filter): counts per building, a page of buildings in an
  * order ES can apply (collapse on property_id, or a terms order on an exact price), the units of
  * a page's buildings, and their units open at other dates.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { BuildingSort } from './building-query';
 import { OTHER_DATES_LISTED } from './building-cards';
-import { availabilityClauses, flexStayFilter } from './stay-clauses';
-import type { SearchStay } from './search-params';
-import { TALLY_AGG } from './search-transport';
+import { indexedPriceOf, REFERENCE_PRICE_FIELD } from '../shared/indexed-price';
+import { availabilityClauses } from '../shared/stay-clauses';
+import type { StayDates } from '../../stays/stay-dates';
+import { TALLY_AGG } from '../shared/search-transport';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -28,23 +29,24 @@ export const UNIT_SOURCE = [
   'home_id', 'slug', 'unit_number', 'property_id', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date', 'hero_photo_id', 'pricing', 'reference_price',
 ];
 
-/** The exact price of the stay as an aggregation, where the index holds it (not for fixed stays). */
-export function priceMetric(stay: SearchStay): { aggs: Record<string, estypes.AggregationsAggregationContainer>; path: string } | null {
-  switch (stay.kind) {
-    case 'undated':
-    case 'start_only':
-      return { aggs: { price: { min: { field: 'reference_price.with_discount' } } }, path: 'price' };
-    case 'flex':
+/** The exact price of the stay as an aggregation, where the index holds it (../shared/indexed-price.ts: not for fixed stays). */
+export function priceMetric(stay: StayDates): { aggs: Record<string, estypes.AggregationsAggregationContainer>; path: string } | null {
+  const price = indexedPriceOf(stay);
+  switch (price.kind) {
+    case 'exact':
+      return { aggs: { price: { min: { field: price.field } } }, path: 'price' };
+    case 'nested':
+      // Only Flex tiers are nested prices: the aggregation is named after them.
       return {
         aggs: {
           flex: {
-            nested: { path: 'flex_stays' },
-            aggs: { held: { filter: { bool: { filter: flexStayFilter(stay) } }, aggs: { price: { min: { field: 'flex_stays.price' } } } } },
+            nested: { path: price.path },
+            aggs: { held: { filter: { bool: { filter: price.filter } }, aggs: { price: { min: { field: price.field } } } } },
           },
         },
         path: 'flex>held>price',
       };
-    case 'fixed':
+    case 'band':
       return null;
   }
 }
@@ -122,7 +124,7 @@ export function buildingSortClauses(sort: Exclude<BuildingSort, 'price_asc' | 'p
       return [
         { has_active_offer: 'desc' },
         { rating_average: { order: 'desc', missing: '_last' } },
-        { 'reference_price.with_discount': 'asc' },
+        { [REFERENCE_PRICE_FIELD]: 'asc' },
         tie,
       ];
   }
@@ -142,7 +144,7 @@ export function collapsedPageBody(filter: Query[], sort: estypes.SortCombination
 }
 
 /** The matching units of some buildings, batch after batch. */
-export function unitsBody(filter: Query[], propertyIds: readonly string[], stay: SearchStay, after?: estypes.SortResults): estypes.SearchRequest {
+export function unitsBody(filter: Query[], propertyIds: readonly string[], stay: StayDates, after?: estypes.SortResults): estypes.SearchRequest {
   return {
     track_total_hits: false,
     size: UNIT_BATCH,
@@ -155,7 +157,7 @@ export function unitsBody(filter: Query[], propertyIds: readonly string[], stay:
 }
 
 /** Units of some buildings that meet every filter but the dates (base: the search without stay and price). */
-export function otherDatesBody(base: Query[], stay: SearchStay, propertyIds: readonly string[]): estypes.SearchRequest {
+export function otherDatesBody(base: Query[], stay: StayDates, propertyIds: readonly string[]): estypes.SearchRequest {
   return {
     size: 0,
     query: {

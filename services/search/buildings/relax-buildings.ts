@@ -11,16 +11,16 @@
  * 5. hot_cities: a dated search shown undated in the market's three cities with the most matching units.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { ADDITIONAL_TYPES } from '../contracts/properties-output';
-import type { Deps } from '../deps';
-import type { IsoDate } from '../kernel/inventory/records';
-import type { HomeDocument } from '../kernel/store/home-document';
+import type { ADDITIONAL_TYPES } from '../../contracts/properties-output';
+import type { Deps } from '../../deps';
+import type { IsoDate } from '../../kernel/inventory/records';
+import type { HomeDocument } from '../../kernel/store/home-document';
 import { collapsedPageBody } from './building-body';
 import { unitSearchParams, type BuildingQuery } from './building-query';
 import type { PropertyCard } from './building-cards';
-import { ExactSearch } from './run-search';
+import { ExactSearch } from '../shared/exact-search';
 import { searchBuildings } from './run-building-search';
-import type { SearchTransport } from './search-transport';
+import type { SearchTransport } from '../shared/search-transport';
 import { categorySearch, extendedDuration, HOT_CITIES, hotCities, hotCitiesLookup, nearby, nearestCityLookup, nearestDisplayCity } from './relax-steps';
 
 export type AdditionalType = (typeof ADDITIONAL_TYPES)[number];

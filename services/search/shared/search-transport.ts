@@ -1,20 +1,32 @@
 /**
- * The one place an apartment or building search does I/O: it sends the bodies buildSearchBody and
- * building-body.ts made to the homes alias (STYLE: Searchkit's transporter), one at a time or, when
- * a step needs several views of the same set at once, together in one `_msearch` round trip. A
- * recorder sees each round trip's bodies, so the benchmark can replay exactly what a search sent,
- * straight to Elasticsearch.
+ * The one way the request path searches Elasticsearch (STYLE: Searchkit's transporter): the
+ * apartment, map and building searches, the availability overview, the market tools and the listed
+ * places send their bodies to the homes alias through it, one at a time or, when a step needs several
+ * views of the same set at once, together in one `_msearch` round trip. A recorder sees each round
+ * trip's bodies, so the benchmark can replay exactly what a search sent, straight to Elasticsearch.
  */
 import { errors, type estypes } from '@elastic/elasticsearch';
-import type { EsClient } from '../kernel/store/es-client';
-import type { HomeDocument } from '../kernel/store/home-document';
+import type { EsClient } from '../../kernel/store/es-client';
+import type { HomeDocument } from '../../kernel/store/home-document';
 
 export type SearchResponse = estypes.SearchResponse<HomeDocument>;
+
+/** A search for its aggregations alone: no hits. */
+export type AggregationRequest = estypes.SearchRequest & { size: 0 };
+
+export interface AggregationAnswer {
+  /** By name; what each holds is the caller's to read. */
+  aggregations: Record<string, unknown>;
+  /** The matching documents, when the request tracks them (track_total_hits), else null. */
+  total: number | null;
+}
 
 export interface SearchTransport {
   search(body: estypes.SearchRequest): Promise<SearchResponse>;
   /** Several searches in one round trip, answered in order; any one failing fails them all. */
   searchAll(bodies: readonly estypes.SearchRequest[]): Promise<SearchResponse[]>;
+  /** One search for aggregations (a market's facets and statistics, the listed places), sent as `search` sends it. */
+  aggregate(body: AggregationRequest): Promise<AggregationAnswer>;
 }
 
 /** One round trip's bodies: a single search, or the searches of one `_msearch`. */
@@ -31,7 +43,9 @@ export function msearchLines(bodies: RoundTrip): estypes.MsearchRequestItem[] {
  * and `sort` (search_after); a top_hits aggregation's hits keep only `_source` (no `_id`, `sort`
  * or `total`: count its bucket's doc_count). The buckets of an aggregation named TALLY_AGG are
  * dropped too: it exists to be counted by a pipeline beside it. A search that needs one of these
- * parts must take it off this list: the filter applies to every search.
+ * parts must take it off this list: the filter applies to every search. A search sent alone may
+ * name its own `filter_path` instead, to keep less (the overview keeps only `hits.total` and the
+ * sources); a search of an `_msearch` cannot.
  */
 export const TALLY_AGG = 'tally';
 const UNREAD_PATHS = [
@@ -65,21 +79,27 @@ export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTr
 }
 
 export function esTransport(es: EsClient, index: string, record?: (trip: RoundTrip) => void): SearchTransport {
+  const search = async (body: estypes.SearchRequest): Promise<SearchResponse> => {
+    record?.([body]);
+    const [res] = await sendRoundTrip(es, index, [body]);
+    return res;
+  };
   return {
-    async search(body) {
-      record?.([body]);
-      const [res] = await sendRoundTrip(es, index, [body]);
-      return res;
-    },
+    search,
     searchAll(bodies) {
       if (bodies.length === 0) return Promise.resolve([]);
       record?.(bodies);
       return sendRoundTrip(es, index, bodies);
     },
+    async aggregate(body) {
+      const res = await search(body);
+      return { aggregations: (res.aggregations ?? {}) as Record<string, unknown>, total: res.hits?.total === undefined ? null : totalOf(res) };
+    },
   };
 }
 
-export function totalOf(res: SearchResponse): number {
-  const t = res.hits.total;
+/** The matching documents a search answer counts: `hits.total` is a number or `{ value }` (0 when the search did not track them). */
+export function totalOf(res: { hits?: { total?: number | estypes.SearchTotalHits } }): number {
+  const t = res.hits?.total;
   return typeof t === 'number' ? t : (t?.value ?? 0);
 }

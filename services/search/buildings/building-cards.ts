@@ -3,11 +3,11 @@
  * building record, its matching units with their exact prices and its units open at other dates
  * in, one card out. No I/O.
  */
-import type { PropertyRecord } from '../kernel/inventory/records';
-import type { HomeDocument } from '../kernel/store/home-document';
-import { photoUrl } from '../media/photos';
-import type { PricedDocument, ResultPrice } from './result-price';
-import { haversineMiles } from './result-shape';
+import type { PropertyRecord } from '../../kernel/inventory/records';
+import type { HomeDocument } from '../../kernel/store/home-document';
+import { photoUrl } from '../../media/photos';
+import type { PricedDocument, ResultPrice } from '../shared/result-price';
+import { haversineMiles } from '../shared/distance';
 
 /** "units: at most three per bedroom count". */
 export const UNITS_PER_BEDROOM_COUNT = 3;
