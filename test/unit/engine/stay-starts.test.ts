@@ -13,7 +13,7 @@ import { arbHome, arbStay, makeHome, openRange, closedRange } from '../../suppor
 
 const NO_PETS = { cats: 0, dogs: 0 };
 
-/** The search query's reading of the spans (services/search/stay-clauses.ts asks the same in ES). */
+/** The search query's reading of the spans (services/search/shared/stay-clauses.ts asks the same in ES). */
 function spansAdmit(starts: StayStarts, home: HomeRecord, stay: StayRequest): boolean {
   const s = stay.start_date;
   if (stay.kind === 'fixed') {
