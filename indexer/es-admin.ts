@@ -87,3 +87,18 @@ export async function indexedHomeIds(es: Client, alias: string, field: 'property
   }
   return ids;
 }
+
+/**
+ * Where each of these homes is indexed now: its routing (the market it was indexed under), absent
+ * when the home is not in the index. An update that moves a home to another market, and a delete,
+ * must name the shard the old document is on.
+ */
+export async function indexedRoutings(es: Client, alias: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 5_000) {
+    const batch = ids.slice(i, i + 5_000);
+    const res = await es.search({ index: alias, size: batch.length, _source: false, query: { ids: { values: batch } } });
+    for (const h of res.hits.hits) if (h._id && h._routing) found.set(h._id, h._routing);
+  }
+  return found;
+}

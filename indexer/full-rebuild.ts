@@ -21,6 +21,7 @@ import { recordRun, runSummary, type RunSummary } from '../services/kernel/store
 import { homeDocuments, homesBySlice, loadLookups } from './source';
 import type { HomeDocument } from '../services/kernel/store/home-document';
 import { bulkLoad, IndexingFailedError } from './bulk-load';
+import { homeRouting } from '../services/kernel/store/home-routing';
 
 export { IndexingFailedError } from './bulk-load';
 
@@ -59,7 +60,7 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
       onDocument: (doc) => {
         sent += 1;
         opts.onProgress?.(sent, total);
-        return { index: { _index: next, _id: doc.home_id } };
+        return { index: { _index: next, _id: doc.home_id, routing: homeRouting(doc.market_slug) } };
       },
       flushBytes: opts.flushBytes,
       concurrency: opts.concurrency,

@@ -8,7 +8,8 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../services/kernel/store/collections';
 import { acknowledgeChanges, pendingChanges, summarizeChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
-import { aliasTargets, indexedHomeIds } from './es-admin';
+import { aliasTargets, indexedHomeIds, indexedRoutings } from './es-admin';
+import { homeRouting } from '../services/kernel/store/home-routing';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
@@ -22,7 +23,8 @@ export class NoIndexYetError extends Error {
   }
 }
 
-type Op = { kind: 'index'; doc: HomeDocument } | { kind: 'delete'; id: string };
+/** A delete names the shard its document is on (the routing it was indexed with). */
+type Op = { kind: 'index'; doc: HomeDocument } | { kind: 'delete'; id: string; routing: string; moved: boolean };
 
 export async function incrementalRun(es: Client, c: Collections, opts: IndexerOptions): Promise<RunSummary> {
   const now = opts.now ?? (() => new Date());
@@ -45,34 +47,45 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   const skipped: string[] = [];
   let indexed = 0;
   let deleted = 0;
+  const wanted = [...ids];
+  const indexedAt = await indexedRoutings(es, opts.alias, wanted);
+  /** The removal of a home's document where it is indexed; none when it is not in the index. */
+  const removal = (id: string, moved = false): Op[] => {
+    const routing = indexedAt.get(id);
+    return routing === undefined ? [] : [{ kind: 'delete', id, routing, moved }];
+  };
   async function* ops(): AsyncGenerator<Op> {
-    const wanted = [...ids];
     for await (const homes of homesByIds(c, wanted)) {
       for (const home of homes) {
         ids.delete(home._id);
         if (!isIndexable(home)) {
-          yield { kind: 'delete', id: home._id };
+          yield* removal(home._id);
           continue;
         }
         const doc = await documentOrSkip(c, home, lookups, today);
-        if ('skipped' in doc) skipped.push(doc.skipped);
-        else yield { kind: 'index', doc };
+        if ('skipped' in doc) {
+          skipped.push(doc.skipped);
+          continue;
+        }
+        // A home that moved to another market leaves its old shard: no second copy is left behind.
+        if (indexedAt.has(home._id) && indexedAt.get(home._id) !== homeRouting(doc.market_slug)) yield* removal(home._id, true);
+        yield { kind: 'index', doc };
       }
     }
     // Named by the log but gone from MongoDB: hard-deleted.
-    for (const id of ids) yield { kind: 'delete', id };
+    for (const id of ids) yield* removal(id);
   }
   if (ids.size > 0) {
     await bulkLoad<Op>(es, {
       datasource: ops(),
       onDocument: (op) => {
         if (op.kind === 'delete') {
-          deleted += 1;
-          return { delete: { _index: opts.alias, _id: op.id } };
+          if (!op.moved) deleted += 1;
+          return { delete: { _index: opts.alias, _id: op.id, routing: op.routing } };
         }
         indexed += 1;
         opts.onProgress?.(indexed, indexed + ids.size);
-        return [{ index: { _index: opts.alias, _id: op.doc.home_id } }, op.doc];
+        return [{ index: { _index: opts.alias, _id: op.doc.home_id, routing: homeRouting(op.doc.market_slug) } }, op.doc];
       },
       flushBytes: opts.flushBytes,
       concurrency: opts.concurrency,

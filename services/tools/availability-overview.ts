@@ -9,7 +9,7 @@ import { homeUrl } from '../homes/links';
 import { sharedFilterProperties } from '../search/shared/filters';
 import { locationProperties, resolveLocation } from '../search/shared/location';
 import { buildOverviewBody } from '../search/overview/overview-query';
-import { esTransport, totalOf } from '../search/shared/search-transport';
+import { homesTransport, totalOf } from '../search/shared/search-transport';
 import { SEARCH_SORTS } from '../search/shared/sorts';
 import { rangeSchema } from '../contracts/apartment-output';
 import { displayCitySchema } from '../contracts/output-pieces';
@@ -149,7 +149,7 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
     }
     const { min_price, max_price, sort_by, include_ranges, nights } = args;
     const filters = sharedFiltersOf(args);
-    const res = await esTransport(deps.es, deps.config.homesAlias).search(
+    const res = await homesTransport(deps, { market: location.market.slug }).search(
       buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),
     );
     const total = totalOf(res);

@@ -3,7 +3,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { MarketRecord } from '../kernel/inventory/records';
 import { FLAG_FIELDS } from '../search/shared/filters';
 import { resolveLocation } from '../search/shared/location';
-import { esTransport, type AggregationRequest } from '../search/shared/search-transport';
+import { homesTransport, type AggregationRequest } from '../search/shared/search-transport';
 import { SEARCH_SORTS } from '../search/shared/sorts';
 import { placeSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
@@ -127,7 +127,7 @@ export const getMarketFiltersTool = defineTool<FromSchema<typeof inputSchema>, M
   async handler(args, { deps }) {
     const { market } = await resolveLocation(deps, { market: args.market });
     const data = await deps.aggregates.get(`market-filters:${market.slug}`, async () => {
-      const { aggregations } = await esTransport(deps.es, deps.config.homesAlias).aggregate(buildMarketFiltersBody(market.slug));
+      const { aggregations } = await homesTransport(deps, { market: market.slug }).aggregate(buildMarketFiltersBody(market.slug));
       return shapeMarketFilters(market, aggregations);
     });
     return { data };

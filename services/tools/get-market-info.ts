@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import type { MarketRecord } from '../kernel/inventory/records';
 import { loadHome } from '../homes/repository';
 import { resolveLocation } from '../search/shared/location';
-import { esTransport, type AggregationRequest } from '../search/shared/search-transport';
+import { homesTransport, type AggregationRequest } from '../search/shared/search-transport';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {
@@ -145,7 +145,7 @@ export const getMarketInfoTool = defineTool<FromSchema<typeof inputSchema>, Mark
     const { market } = await resolveLocation(deps, { market: args.market });
     const [stats, home] = await Promise.all([
       deps.aggregates.get(`market-info:${market.slug}`, async () => {
-        const { aggregations, total } = await esTransport(deps.es, deps.config.homesAlias).aggregate(buildMarketInfoBody(market.slug));
+        const { aggregations, total } = await homesTransport(deps, { market: market.slug }).aggregate(buildMarketInfoBody(market.slug));
         return shapeMarketInfo(market, total ?? 0, aggregations);
       }),
       args.home_slug !== undefined ? homeContext(deps, args.home_slug) : Promise.resolve(null),

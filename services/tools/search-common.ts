@@ -9,7 +9,7 @@ import { nearPoint } from '../search/shared/filters';
 import { flexSearchUrl, shapeResult, type SearchResultItem } from '../search/apartments/result-shape';
 import { searchHomes } from '../search/apartments/search-homes';
 import type { SearchStats } from '../search/shared/exact-search';
-import { esTransport, type RoundTrip } from '../search/shared/search-transport';
+import { homesTransport, type RoundTrip } from '../search/shared/search-transport';
 import type { SearchEnvelope } from '../contracts/search-output';
 import { readSearchParams, type SearchArgs } from './search-args';
 
@@ -31,7 +31,7 @@ export async function answerSearch(
 ): Promise<SearchAnswer> {
   const params = await readSearchParams(deps, args, today);
   const near = nearPoint(params.filters);
-  const found = await searchHomes(esTransport(deps.es, deps.config.homesAlias, record), params, offset, size, today);
+  const found = await searchHomes(homesTransport(deps, { market: params.location.market.slug, record }), params, offset, size, today);
   const ctx = { publicBaseUrl: deps.config.publicBaseUrl, siteBaseUrl: deps.config.siteBaseUrl, today, stay: params.stay, near };
   const homes = found.homes.map((h) => shapeResult(h.doc, h.priced, ctx));
   const { market, city } = params.location;

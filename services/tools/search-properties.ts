@@ -10,7 +10,7 @@ import { sharedFilterProperties } from '../search/shared/filters';
 import { locationProperties, resolveLocation } from '../search/shared/location';
 import { relaxThinSearch, THIN_SEARCH } from '../search/buildings/relax-buildings';
 import { searchBuildings } from '../search/buildings/run-building-search';
-import { esTransport } from '../search/shared/search-transport';
+import { homesTransport } from '../search/shared/search-transport';
 import { propertiesOutputSchema } from '../contracts/properties-output';
 import { GUEST_RATING_BUCKETS, sharedFiltersOf } from './search-args';
 import { readStay } from '../stays/read-stay';
@@ -105,7 +105,7 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
     const page = args.page ?? 1;
     const perPage = Math.min(args.per_page ?? BUILDING_PAGE.default, BUILDING_PAGE.max);
     const offset = (page - 1) * perPage;
-    const t = esTransport(deps.es, deps.config.homesAlias);
+    const t = homesTransport(deps, { market: q.location.market.slug });
     const found = await searchBuildings(deps, t, q, offset, perPage, today);
     const shown = found.cards.map((c) => c.id);
     const relaxed = page === 1 && found.totalProperties < THIN_SEARCH ? await relaxThinSearch(deps, t, q, shown, perPage, today) : null;

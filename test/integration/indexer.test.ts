@@ -13,6 +13,7 @@ import { aliasTargets, createHomesIndex, orphanIndexes, timestampedIndexName } f
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { homesBySlice } from '../../indexer/source';
+import { homeRouting } from '../../services/kernel/store/home-routing';
 
 let config: Config;
 let mongo: MongoHandle;
@@ -29,6 +30,18 @@ afterAll(async () => {
 });
 
 const count = async (): Promise<number> => (await es.count({ index: config.homesAlias })).count;
+
+/** Every indexed copy of a home, wherever it is routed (an `ids` search reads every shard). */
+async function copiesOf(id: string): Promise<Array<{ routing: string | undefined; name: string; market_slug: string }>> {
+  const res = await es.search<{ name: string; market_slug: string }>({ index: config.homesAlias, query: { ids: { values: [id] } } });
+  return res.hits.hits.map((h) => ({ routing: h._routing, name: h._source!.name, market_slug: h._source!.market_slug }));
+}
+/** The one indexed document of a home, or null; two copies fail the test. */
+async function indexedDoc(id: string): Promise<{ name: string } | null> {
+  const copies = await copiesOf(id);
+  expect(copies.length).toBeLessThanOrEqual(1);
+  return copies[0] ?? null;
+}
 
 describe('full rebuild', () => {
   it('loads every published, undeleted home, moves the alias and deletes the old index', async () => {
@@ -73,7 +86,7 @@ describe('full rebuild', () => {
       const run = await fullRebuild(es, mongo.collections, opts());
       expect(run.skipped).toBe(1);
       expect(run.skipped_examples[0]).toContain('prop-gone');
-      expect(await es.exists({ index: config.homesAlias, id: orphanHome!._id })).toBe(false);
+      expect(await indexedDoc(orphanHome!._id)).toBeNull();
       expect(run.documents).toBe((await mongo.collections.homes.countDocuments({ published: true, deleted_at: null })) - 1);
     } finally {
       await mongo.collections.homes.updateOne({ _id: orphanHome!._id }, { $set: { property_id: orphanHome!.property_id } });
@@ -131,9 +144,8 @@ describe('incremental run', () => {
     const total = await count();
     const run = await incrementalRun(es, mongo.collections, opts());
     expect(run).toMatchObject({ documents: 1, deleted: 3, changes: 1 });
-    const doc = await es.get<{ name: string }>({ index: config.homesAlias, id: a._id });
-    expect(doc._source?.name).toBe('Renamed by test');
-    for (const gone of [b, c, d]) expect(await es.exists({ index: config.homesAlias, id: gone._id })).toBe(false);
+    expect((await indexedDoc(a._id))?.name).toBe('Renamed by test');
+    for (const gone of [b, c, d]) expect(await indexedDoc(gone._id)).toBeNull();
     expect(await count()).toBe(total - 3);
     expect(await pendingChanges(changes())).toEqual([]);
     await mongo.collections.homes.insertOne(d);
@@ -149,11 +161,10 @@ describe('incremental run', () => {
     const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
     await mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { name: 'Unrecorded' } });
     await incrementalRun(es, mongo.collections, opts());
-    const doc = await es.get<{ name: string }>({ index: config.homesAlias, id: home!._id });
-    expect(doc._source?.name).not.toBe('Unrecorded');
+    expect((await indexedDoc(home!._id))?.name).not.toBe('Unrecorded');
     await recordChanges(changes(), 'test', { homes: [home!._id] });
     await incrementalRun(es, mongo.collections, opts());
-    expect((await es.get<{ name: string }>({ index: config.homesAlias, id: home!._id }))._source?.name).toBe('Unrecorded');
+    expect((await indexedDoc(home!._id))?.name).toBe('Unrecorded');
   });
 
   it('keeps a change recorded while a run works for the next run, so none is lost', async () => {
@@ -175,7 +186,7 @@ describe('incremental run', () => {
     expect(await pendingChanges(changes())).toHaveLength(1);
     const run = await incrementalRun(es, mongo.collections, opts());
     expect(run.changes).toBe(1);
-    expect((await es.get<{ name: string }>({ index: config.homesAlias, id: b._id }))._source?.name).toBe('Written mid-run');
+    expect((await indexedDoc(b._id))?.name).toBe('Written mid-run');
   });
 
   it("re-indexes every home of a changed building, found through the index", async () => {
@@ -187,6 +198,29 @@ describe('incremental run', () => {
     expect(run.documents).toBe(siblings.count);
     const renamed = await es.count({ index: config.homesAlias, query: { term: { 'property_name.raw': 'Renamed Building' } } });
     expect(renamed.count).toBe(siblings.count);
+  });
+
+  it('moves a home that changed market to its new market\'s shard, leaving no copy behind, and back', async () => {
+    const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
+    // Another market on another shard: a copy left behind there would be a second hit.
+    const shardOf = async (market: string) => (await es.searchShards({ index: config.homesAlias, routing: homeRouting(market) })).shards[0][0].shard;
+    const here = await shardOf(home!.market_slug);
+    const markets = await mongo.collections.markets.find({ _id: { $ne: home!.market_slug }, 'cities.0': { $exists: true } }).toArray();
+    let other: (typeof markets)[number] | undefined;
+    for (const m of markets) if (!other && (await shardOf(m.slug)) !== here) other = m;
+    expect(other).toBeDefined();
+    const before = await count();
+    const moveTo = async (market: string, city: string) => {
+      await mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { market_slug: market, city_slug: city } });
+      await recordChanges(changes(), 'test', { homes: [home!._id] });
+      const run = await incrementalRun(es, mongo.collections, opts());
+      expect(run).toMatchObject({ documents: 1, deleted: 0 });
+      await es.indices.refresh({ index: config.homesAlias });
+      expect(await copiesOf(home!._id)).toEqual([{ routing: homeRouting(market), name: home!.name, market_slug: market }]);
+      expect(await count()).toBe(before);
+    };
+    await moveTo(other!.slug, other!.cities[0].slug);
+    await moveTo(home!.market_slug, home!.city_slug);
   });
 
   it('turns into a full rebuild after the inventory was replaced (a seed)', async () => {

@@ -12,6 +12,7 @@ import type { EsClient } from '../../services/kernel/store/es-client';
 import { toApiError } from '../../services/kernel/errors';
 import { esTransport, TALLY_AGG } from '../../services/search/shared/search-transport';
 import type { RoundTrip } from '../../services/search/shared/search-transport';
+import { homeRouting } from '../../services/kernel/store/home-routing';
 
 let config: Config;
 let mongo: MongoHandle;
@@ -32,7 +33,7 @@ const counts = { size: 0, track_total_hits: true, aggs: { buildings: { terms: { 
 describe('search transport', () => {
   it('answers an _msearch round trip in order, each answer equal to the same search sent alone, and records it as one trip', async () => {
     const trips: RoundTrip[] = [];
-    const t = esTransport(es, config.homesAlias, (trip) => trips.push(trip));
+    const t = esTransport(es, config.homesAlias, { record: (trip) => trips.push(trip) });
     const [a, b] = await t.searchAll([page, counts]);
     const aloneA = await t.search(page);
     const aloneB = await t.search(counts);
@@ -93,5 +94,26 @@ describe('search transport', () => {
     expect(buildings).toBeGreaterThan(1);
     expect(aggs[TALLY_AGG]).not.toHaveProperty('buckets');
     expect(aggs.n.count).toBe(buildings);
+  });
+
+  it('keeps a market\'s search on its shard: every home is indexed under its market, and a routed search reads one shard and finds that market whole', async () => {
+    const all = await es.search<{ market_slug: string }>({ index: config.homesAlias, size: 1000, _source: ['market_slug'], query: { match_all: {} } });
+    expect(all.hits.hits.length).toBeGreaterThan(10);
+    for (const h of all.hits.hits) expect(h._routing).toBe(homeRouting(h._source!.market_slug));
+    const markets = [...new Set(all.hits.hits.map((h) => h._source!.market_slug))];
+    expect(markets.length).toBeGreaterThan(1);
+    for (const market of markets) {
+      const trips: RoundTrip[] = [];
+      const t = esTransport(es, config.homesAlias, { market, record: (trip) => trips.push(trip) });
+      const inMarket = { size: 1000, _source: ['home_id'], query: { term: { market_slug: market } } };
+      const routed = await t.search(inMarket);
+      const [inMsearch] = await t.searchAll([inMarket, counts]);
+      expect(trips.flat().map((b) => b.routing)).toEqual([homeRouting(market), homeRouting(market), homeRouting(market)]);
+      const expected = all.hits.hits.filter((h) => h._source!.market_slug === market).map((h) => h._id).sort();
+      expect(routed.hits.hits.map((h) => h._id).sort()).toEqual(expected);
+      expect(inMsearch.hits.hits.map((h) => h._id).sort()).toEqual(expected);
+      const shards = await es.search({ index: config.homesAlias, size: 0, routing: homeRouting(market), query: { term: { market_slug: market } } });
+      expect(shards._shards.total).toBe(1);
+    }
   });
 });

@@ -6,8 +6,10 @@
  * trip's bodies, so the benchmark can replay exactly what a search sent, straight to Elasticsearch.
  */
 import { errors, type estypes } from '@elastic/elasticsearch';
+import type { Deps } from '../../deps';
 import type { EsClient } from '../../kernel/store/es-client';
 import type { HomeDocument } from '../../kernel/store/home-document';
+import { homeRouting } from '../../kernel/store/home-routing';
 
 export type SearchResponse = estypes.SearchResponse<HomeDocument>;
 
@@ -32,9 +34,9 @@ export interface SearchTransport {
 /** One round trip's bodies: a single search, or the searches of one `_msearch`. */
 export type RoundTrip = readonly estypes.SearchRequest[];
 
-/** The `_msearch` lines of some bodies: an empty header (the index is the request's) before each. */
+/** The `_msearch` lines of some bodies: a header before each (the index is the request's), with the body's routing. */
 export function msearchLines(bodies: RoundTrip): estypes.MsearchRequestItem[] {
-  return bodies.flatMap((b) => [{}, b as estypes.MsearchMultisearchBody]);
+  return bodies.flatMap(({ routing, ...body }) => [routing === undefined ? {} : { routing }, body as estypes.MsearchMultisearchBody]);
 }
 
 /**
@@ -54,12 +56,14 @@ const UNREAD_PATHS = [
   '_shards',
   'hits.max_score',
   'hits.hits._index',
+  'hits.hits._routing',
   'hits.hits._score',
   'hits.hits.fields',
   `aggregations.${TALLY_AGG}.buckets`,
   'aggregations.*.buckets.*.hits.total',
   'aggregations.*.buckets.*.hits.max_score',
   'aggregations.*.buckets.*.hits.hits._index',
+  'aggregations.*.buckets.*.hits.hits._routing',
   'aggregations.*.buckets.*.hits.hits._id',
   'aggregations.*.buckets.*.hits.hits._score',
   'aggregations.*.buckets.*.hits.hits.sort',
@@ -78,24 +82,40 @@ export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTr
   });
 }
 
-export function esTransport(es: EsClient, index: string, record?: (trip: RoundTrip) => void): SearchTransport {
+export interface TransportOptions {
+  /** The market every search of this request stays in: its shard alone is searched (kernel/store/home-routing.ts). */
+  market?: string;
+  /** Sees each round trip's bodies, routing included, as sent (the bench replays them). */
+  record?: (trip: RoundTrip) => void;
+}
+
+export function esTransport(es: EsClient, index: string, options: TransportOptions = {}): SearchTransport {
+  const { market, record } = options;
+  const routed = (body: estypes.SearchRequest): estypes.SearchRequest => (market === undefined ? body : { ...body, routing: homeRouting(market) });
   const search = async (body: estypes.SearchRequest): Promise<SearchResponse> => {
-    record?.([body]);
-    const [res] = await sendRoundTrip(es, index, [body]);
+    const trip = [routed(body)];
+    record?.(trip);
+    const [res] = await sendRoundTrip(es, index, trip);
     return res;
   };
   return {
     search,
     searchAll(bodies) {
       if (bodies.length === 0) return Promise.resolve([]);
-      record?.(bodies);
-      return sendRoundTrip(es, index, bodies);
+      const trip = bodies.map(routed);
+      record?.(trip);
+      return sendRoundTrip(es, index, trip);
     },
     async aggregate(body) {
       const res = await search(body);
       return { aggregations: (res.aggregations ?? {}) as Record<string, unknown>, total: res.hits?.total === undefined ? null : totalOf(res) };
     },
   };
+}
+
+/** The transport of one request to the service's homes alias, staying in `market`'s shard when one is named. */
+export function homesTransport(deps: Pick<Deps, 'es' | 'config'>, options: TransportOptions = {}): SearchTransport {
+  return esTransport(deps.es, deps.config.homesAlias, options);
 }
 
 /** The matching documents a search answer counts: `hits.total` is a number or `{ value }` (0 when the search did not track them). */
