@@ -49,3 +49,40 @@ export async function bulkLoad<T>(es: Client, opts: BulkLoadOptions<T>): Promise
   // Still ours? Only then may the caller commit (alias swap, change log).
   await beat.check();
 }
+
+/** A document whose source is already JSON text (built on a worker thread), with where it goes. */
+export interface PrebuiltDocument {
+  id: string;
+  routing: string;
+  json: string;
+}
+
+/**
+ * A bulk load of documents built elsewhere as JSON text: the bulk helper sends a string item as it
+ * is, so the text is not parsed or serialized again here. The helper asks for each item's action
+ * right after taking it from the source, in order, so the ids and routings wait in a queue beside.
+ */
+export async function bulkLoadPrebuilt(
+  es: Client,
+  index: string,
+  documents: AsyncIterable<PrebuiltDocument>,
+  opts: Omit<BulkLoadOptions<string>, 'datasource' | 'onDocument'> & { onDocument?: () => void },
+): Promise<void> {
+  const waiting: Array<{ id: string; routing: string }> = [];
+  async function* texts(): AsyncGenerator<string> {
+    for await (const doc of documents) {
+      waiting.push({ id: doc.id, routing: doc.routing });
+      yield doc.json;
+    }
+  }
+  await bulkLoad<string>(es, {
+    ...opts,
+    datasource: texts(),
+    onDocument: () => {
+      const next = waiting.shift();
+      if (!next) throw new Error('bulk helper asked for an action with no document waiting');
+      opts.onDocument?.();
+      return { index: { _index: index, _id: next.id, routing: next.routing } };
+    },
+  });
+}

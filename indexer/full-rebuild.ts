@@ -5,6 +5,7 @@
  * started are applied by it; entries written meanwhile wait for the next incremental run.
  */
 import type { Client } from '@elastic/elasticsearch';
+import type { HomeRecord } from '../services/kernel/inventory/records';
 import type { Collections } from '../services/kernel/store/collections';
 import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
@@ -18,10 +19,9 @@ import {
   timestampedIndexName,
 } from './es-admin';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
-import { homeDocuments, homesBySlice, loadLookups } from './source';
-import type { HomeDocument } from '../services/kernel/store/home-document';
-import { bulkLoad, IndexingFailedError } from './bulk-load';
-import { homeRouting } from '../services/kernel/store/home-routing';
+import { homesBySlice, isIndexable, loadLookups } from './source';
+import { pooledDocuments } from './document-pool';
+import { bulkLoadPrebuilt, IndexingFailedError } from './bulk-load';
 
 export { IndexingFailedError } from './bulk-load';
 
@@ -32,9 +32,16 @@ export interface IndexerOptions {
   flushBytes?: number;
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Worker threads building documents in a full rebuild (config: INDEXER_WORKERS; default one per core). */
+  workers?: number;
   /** Called every few seconds during long work; the lease renews itself here. */
   heartbeat?: () => Promise<void>;
   now?: () => Date;
+}
+
+/** The homes search can return (published, undeleted), batch by batch. */
+async function* indexable(batches: AsyncIterable<HomeRecord[]>): AsyncGenerator<HomeRecord[]> {
+  for await (const homes of batches) yield homes.filter(isIndexable);
 }
 
 export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptions): Promise<RunSummary> {
@@ -55,12 +62,11 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   let sent = 0;
   const skipped: string[] = [];
   try {
-    await bulkLoad<HomeDocument>(es, {
-      datasource: homeDocuments(c, homesBySlice(c), lookups, today, (_home, reason) => skipped.push(reason)),
-      onDocument: (doc) => {
+    const documents = pooledDocuments(indexable(homesBySlice(c)), { lookups, today }, (reason) => skipped.push(reason), opts.workers);
+    await bulkLoadPrebuilt(es, next, documents, {
+      onDocument: () => {
         sent += 1;
         opts.onProgress?.(sent, total);
-        return { index: { _index: next, _id: doc.home_id, routing: homeRouting(doc.market_slug) } };
       },
       flushBytes: opts.flushBytes,
       concurrency: opts.concurrency,

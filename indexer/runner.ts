@@ -36,6 +36,7 @@ export async function runIndexerJob(
       indexPrefix: config.homesIndexPrefix,
       flushBytes: config.indexerFlushBytes,
       concurrency: config.indexerConcurrency,
+      workers: config.indexerWorkers || undefined,
       heartbeat: async () => {
         await beat();
         if (lost) throw lost;

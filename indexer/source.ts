@@ -123,25 +123,3 @@ export async function documentOrSkip(
     throw err;
   }
 }
-
-/**
- * Documents of the indexable homes among `batches`. A home whose building or market is missing
- * cannot be indexed: it is reported through `onSkip`, and one bad record does not hold back the
- * whole inventory.
- */
-export async function* homeDocuments(
-  c: Collections,
-  batches: AsyncIterable<HomeRecord[]>,
-  lookups: Lookups,
-  today: string,
-  onSkip: (home: HomeRecord, reason: string) => void,
-): AsyncGenerator<HomeDocument> {
-  for await (const homes of batches) {
-    for (const home of homes) {
-      if (!isIndexable(home)) continue;
-      const doc = await documentOrSkip(c, home, lookups, today);
-      if ('skipped' in doc) onSkip(home, doc.skipped);
-      else yield doc;
-    }
-  }
-}

@@ -38,6 +38,8 @@ export interface Config {
   /** Bulk request size and parallelism of the indexer (sized for a 2-core node). */
   indexerFlushBytes: number;
   indexerConcurrency: number;
+  /** Worker threads building documents in a full rebuild; 0 = one per core. */
+  indexerWorkers: number;
   /** Server-side toggle of the map view (search_apartments_on_map). */
   mapViewEnabled: boolean;
   /** Most homes one search prices exactly in Node; a search that needs more is refused as too broad. */
@@ -103,6 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0),
     indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', INDEXER_BULK_DEFAULTS.flushBytes),
     indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', INDEXER_BULK_DEFAULTS.concurrency)),
+    indexerWorkers: Math.max(0, int(env, 'INDEXER_WORKERS', 0)),
     mapViewEnabled: bool(env, 'MAP_VIEW_ENABLED', true),
     searchMaxPriced: int(env, 'SEARCH_MAX_PRICED', DEFAULT_SEARCH_MAX_PRICED),
     rateLimit: {

@@ -1,0 +1,104 @@
+/**
+ * Documents built in parallel for a full rebuild. Building them (toHomeDocument: the stay engine
+ * over every home's calendar) is most of a rebuild's work and pure CPU, so a pool of worker threads
+ * builds batches of homes while the main thread reads MongoDB and feeds the bulk load. Each worker
+ * is started with the lookups and the day, and answers a batch with its documents as JSON text.
+ * Batches may come back in any order: a bulk load does not care.
+ */
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { HomeRecord } from '../services/kernel/inventory/records';
+import type { PrebuiltDocument } from './bulk-load';
+import type { Lookups } from './source';
+
+export interface PoolSetup {
+  lookups: Lookups;
+  today: string;
+}
+
+export interface BuiltBatch {
+  id: number;
+  documents: PrebuiltDocument[];
+  /** Why each skipped home could not be indexed (a missing building or market). */
+  skipped: string[];
+}
+
+/** Worker threads for a machine: one per core (the main thread's reads and sends are mostly I/O waits). */
+export function defaultWorkers(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/** The worker's own file: the compiled .js next to this one, or the .ts source run through tsx. */
+function workerFile(): { file: string; execArgv: string[] } {
+  const ext = path.extname(__filename);
+  return { file: path.join(__dirname, `document-worker${ext}`), execArgv: ext === '.ts' ? ['--import', 'tsx'] : [] };
+}
+
+/**
+ * The documents of every batch, built by `workers` threads, at most two batches in flight per
+ * worker. Ends when the batches do, after every worker stopped; the first failure of a worker
+ * fails the whole iteration (and stops the others).
+ */
+export async function* pooledDocuments(
+  batches: AsyncIterable<HomeRecord[]>,
+  setup: PoolSetup,
+  onSkip: (reason: string) => void,
+  workers = defaultWorkers(),
+): AsyncGenerator<PrebuiltDocument> {
+  const { file, execArgv } = workerFile();
+  const pool = Array.from({ length: workers }, () => new Worker(file, { workerData: setup, execArgv }));
+  const load = new Map<Worker, number>(pool.map((w) => [w, 0]));
+  const done: BuiltBatch[] = [];
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    wake?.();
+    wake = null;
+  };
+  for (const w of pool) {
+    w.on('message', (batch: BuiltBatch) => {
+      load.set(w, (load.get(w) ?? 1) - 1);
+      done.push(batch);
+      notify();
+    });
+    w.on('error', (err) => {
+      failure ??= err;
+      notify();
+    });
+    w.on('exit', (code) => {
+      if (code !== 0) failure ??= new Error(`a document worker stopped with code ${code}`);
+      notify();
+    });
+  }
+  const waitForNews = (): Promise<void> => new Promise((resolve) => (wake = resolve));
+  let sent = 0;
+  let received = 0;
+  try {
+    const source = batches[Symbol.asyncIterator]();
+    let exhausted = false;
+    while (!exhausted || received < sent) {
+      if (failure) throw failure;
+      // Keep every worker busy with up to two batches before waiting for one to come back.
+      const idle = pool.find((w) => (load.get(w) ?? 0) < 2);
+      if (!exhausted && idle) {
+        const next = await source.next();
+        if (next.done) exhausted = true;
+        else if (next.value.length > 0) {
+          load.set(idle, (load.get(idle) ?? 0) + 1);
+          idle.postMessage({ id: sent, homes: next.value });
+          sent += 1;
+        }
+        continue;
+      }
+      while (done.length === 0 && !failure) await waitForNews();
+      if (failure) throw failure;
+      const batch = done.shift()!;
+      received += 1;
+      for (const reason of batch.skipped) onSkip(reason);
+      yield* batch.documents;
+    }
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * A worker thread of the document pool (document-pool.ts): builds the documents of the batches of
+ * homes it is sent, with the lookups and the day it was started with, and answers each batch with
+ * the documents as JSON text (the bulk request's lines, so the main thread never serializes them)
+ * and the homes it had to skip.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { HomeRecord } from '../services/kernel/inventory/records';
+import { homeRouting } from '../services/kernel/store/home-routing';
+import { buildDocument, MissingReferenceError, type Lookups } from './source';
+import type { BuiltBatch, PoolSetup } from './document-pool';
+
+const { lookups, today } = workerData as PoolSetup;
+const ready: Lookups = lookups;
+
+parentPort?.on('message', ({ id, homes }: { id: number; homes: HomeRecord[] }) => {
+  const answer: BuiltBatch = { id, documents: [], skipped: [] };
+  for (const home of homes) {
+    try {
+      const doc = buildDocument(home, ready, today);
+      answer.documents.push({ id: doc.home_id, routing: homeRouting(doc.market_slug), json: JSON.stringify(doc) });
+    } catch (err) {
+      if (!(err instanceof MissingReferenceError)) throw err;
+      answer.skipped.push(err.message);
+    }
+  }
+  parentPort?.postMessage(answer);
+});
