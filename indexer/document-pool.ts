@@ -1,14 +1,13 @@
 /**
  * Documents built in parallel for a full rebuild. Building them (toHomeDocument: the stay engine
  * over every home's calendar) is most of a rebuild's work and pure CPU, so a pool of worker threads
- * builds batches of homes while the main thread reads MongoDB and feeds the bulk load. Each worker
+ * parses and builds batches of homes (BSON bytes as MongoDB sent them) while the main thread reads MongoDB and feeds the bulk load. Each worker
  * is started with the lookups and the day, and answers a batch with its documents as JSON text.
  * Batches may come back in any order: a bulk load does not care.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { HomeRecord } from '../services/kernel/inventory/records';
 import type { PrebuiltDocument } from './bulk-load';
 import type { Lookups } from './source';
 
@@ -41,7 +40,8 @@ function workerFile(): { file: string; execArgv: string[] } {
  * fails the whole iteration (and stops the others).
  */
 export async function* pooledDocuments(
-  batches: AsyncIterable<HomeRecord[]>,
+  /** Homes as BSON bytes, batch by batch (source.ts homeBytesBySlice). */
+  batches: AsyncIterable<Uint8Array[]>,
   setup: PoolSetup,
   onSkip: (reason: string) => void,
   workers = defaultWorkers(),

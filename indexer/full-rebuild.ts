@@ -5,7 +5,6 @@
  * started are applied by it; entries written meanwhile wait for the next incremental run.
  */
 import type { Client } from '@elastic/elasticsearch';
-import type { HomeRecord } from '../services/kernel/inventory/records';
 import type { Collections } from '../services/kernel/store/collections';
 import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
@@ -19,7 +18,7 @@ import {
   timestampedIndexName,
 } from './es-admin';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
-import { homesBySlice, isIndexable, loadLookups } from './source';
+import { homeBytesBySlice, loadLookups } from './source';
 import { pooledDocuments } from './document-pool';
 import { bulkLoadPrebuilt, IndexingFailedError } from './bulk-load';
 
@@ -37,11 +36,6 @@ export interface IndexerOptions {
   /** Called every few seconds during long work; the lease renews itself here. */
   heartbeat?: () => Promise<void>;
   now?: () => Date;
-}
-
-/** The homes search can return (published, undeleted), batch by batch. */
-async function* indexable(batches: AsyncIterable<HomeRecord[]>): AsyncGenerator<HomeRecord[]> {
-  for await (const homes of batches) yield homes.filter(isIndexable);
 }
 
 export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptions): Promise<RunSummary> {
@@ -62,7 +56,7 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   let sent = 0;
   const skipped: string[] = [];
   try {
-    const documents = pooledDocuments(indexable(homesBySlice(c)), { lookups, today }, (reason) => skipped.push(reason), opts.workers);
+    const documents = pooledDocuments(homeBytesBySlice(c), { lookups, today }, (reason) => skipped.push(reason), opts.workers);
     await bulkLoadPrebuilt(es, next, documents, {
       onDocument: () => {
         sent += 1;

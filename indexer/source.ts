@@ -55,11 +55,15 @@ export function idSlices(): string[] {
   return slices;
 }
 
-/** Every home, one `_id` slice at a time, the next slice read while the caller works on the current one. */
-export async function* homesBySlice(c: Collections): AsyncGenerator<HomeRecord[]> {
+/**
+ * Every home as the server sent it (BSON bytes, not parsed), one `_id` slice at a time, the next
+ * slice read while the caller works on the current one: a full rebuild hands the bytes to its
+ * worker threads, which parse them, so the main thread does not.
+ */
+export async function* homeBytesBySlice(c: Collections): AsyncGenerator<Buffer[]> {
   const slices = idSlices();
-  const read = (i: number): Promise<HomeRecord[]> | null =>
-    i < slices.length ? c.homes.find({ _id: { $regex: slices[i] } }).toArray() : null;
+  const read = (i: number): Promise<Buffer[]> | null =>
+    i < slices.length ? c.homes.find<Buffer>({ _id: { $regex: slices[i] } }, { raw: true }).toArray() : null;
   let pending = read(0);
   for (let i = 0; pending; i += 1) {
     const homes = await pending;

@@ -12,7 +12,8 @@ import { pendingChanges, recordChanges, recordFullReplacement } from '../../serv
 import { aliasTargets, createHomesIndex, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
-import { homesBySlice } from '../../indexer/source';
+import { BSON } from 'mongodb';
+import { homeBytesBySlice } from '../../indexer/source';
 import { homeRouting } from '../../services/kernel/store/home-routing';
 
 let config: Config;
@@ -119,7 +120,7 @@ describe('reading homes by _id slices', () => {
     await mongo.collections.homes.insertMany(odd.map((id) => ({ ...template!, _id: id, slug: `odd-${Buffer.from(id).toString('hex')}` })));
     try {
       const seen = new Map<string, number>();
-      for await (const batch of homesBySlice(mongo.collections)) for (const h of batch) seen.set(h._id, (seen.get(h._id) ?? 0) + 1);
+      for await (const batch of homeBytesBySlice(mongo.collections)) for (const bytes of batch) { const h = BSON.deserialize(bytes) as { _id: string }; seen.set(h._id, (seen.get(h._id) ?? 0) + 1); }
       expect(seen.size).toBe(await mongo.collections.homes.countDocuments({}));
       expect([...seen.values()].every((n) => n === 1)).toBe(true);
       for (const id of odd) expect(seen.get(id)).toBe(1);
