@@ -8,6 +8,10 @@ import { buildMarketFiltersBody } from '../../services/tools/get-market-filters'
 import { buildMarketInfoBody } from '../../services/tools/get-market-info';
 import { buildOverviewBody } from '../../services/search/overview/overview-query';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
+import { homeRouting } from '../../services/kernel/store/home-routing';
+
+/** A market's body as the service sends it: routed to the market's shard. */
+const routed = <B extends object>(market: string, build: (slug: string) => B): B & { routing: string } => ({ ...build(market), routing: homeRouting(market) });
 import { measured, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 import { CpuTable, stackPids, withCpu, withCpuAt16, type CpuPerCall } from './cpu';
@@ -47,19 +51,21 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
       es: () => {
         const [city, page] = overviewPick();
         const m = cityMarket.get(city)!;
-        return buildOverviewBody({ location: { market: m, city: m.cities.find((c) => c.slug === city)! }, filters: {}, sort: 'availability', page, perPage: 50 });
+        const body = buildOverviewBody({ location: { market: m, city: m.cities.find((c) => c.slug === city)! }, filters: {}, sort: 'availability', page, perPage: 50 });
+        // Routed to the market's shard, as the service sends it.
+        return { ...body, routing: homeRouting(m.slug) };
       },
       floor: { probe: () => ({ method: 'POST', path: '/es?mcp', body: JSON.stringify([[shapes[0].es!()]]) }), label: 'bare Node proxy (tool-server answer)' },
     },
     {
       title: 'market filters',
       service: () => ({ path: `/api/public/market-filters?market=${ctx.sample.pick([ctx.sample.marketSlug(), ctx.sample.citySlug()])}` }),
-      es: () => buildMarketFiltersBody(ctx.sample.marketSlug()),
+      es: () => routed(ctx.sample.marketSlug(), buildMarketFiltersBody),
     },
     {
       title: 'market info',
       service: () => ({ path: `/api/public/market-info?market=${ctx.sample.marketSlug()}` }),
-      es: () => buildMarketInfoBody(ctx.sample.marketSlug()),
+      es: () => routed(ctx.sample.marketSlug(), buildMarketInfoBody),
     },
     {
       // Compare reads MongoDB only (unique slug, then _id): its "store alone" row sends those reads.
