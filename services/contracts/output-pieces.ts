@@ -10,6 +10,15 @@ export const displayPriceProperties = {
   price_note: { type: 'string' },
 } as const;
 
+/** The first fields of an apartment in a search result and in a comparison (spec: "Search result", compare). */
+export const apartmentBasicsProperties = {
+  slug: { type: 'string' },
+  name: { type: 'string' },
+  bedrooms: { type: 'integer', description: '0 = studio.' },
+  bathrooms: { type: 'number' },
+  sqft: { type: 'integer' },
+} as const;
+
 export const mediaSchema = {
   type: 'array',
   items: {

@@ -1,15 +1,11 @@
 /** Output schemas of search_apartments_tool and search_apartments_on_map (spec: "Search result"). */
 import type { FromSchema } from 'json-schema-to-ts';
-import { displayCitySchema, displayPriceProperties, mediaSchema, ratingSchema } from './output-pieces';
+import { apartmentBasicsProperties, displayCitySchema, displayPriceProperties, mediaSchema, ratingSchema } from './output-pieces';
 
 export const searchResultSchema = {
   type: 'object',
   properties: {
-    slug: { type: 'string' },
-    name: { type: 'string' },
-    bedrooms: { type: 'integer', description: '0 = studio.' },
-    bathrooms: { type: 'number' },
-    sqft: { type: 'integer' },
+    ...apartmentBasicsProperties,
     city: { type: 'string', description: 'Display city name.' },
     latitude: { type: 'number', description: "The building's point." },
     longitude: { type: 'number' },

@@ -8,7 +8,7 @@ import { findHomes, type HomeContext } from '../homes/repository';
 import { mediaItems } from '../homes/photos';
 import { homeUrl } from '../homes/links';
 import { priceForView } from '../homes/pricing-view';
-import { displayPriceProperties, mediaSchema, petPolicySchema, ratingSchema } from '../contracts/output-pieces';
+import { apartmentBasicsProperties, displayPriceProperties, mediaSchema, petPolicySchema, ratingSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {
@@ -31,11 +31,7 @@ const inputSchema = {
 const apartmentSchema = {
   type: 'object',
   properties: {
-    slug: { type: 'string' },
-    name: { type: 'string' },
-    bedrooms: { type: 'integer', description: '0 = studio.' },
-    bathrooms: { type: 'number' },
-    sqft: { type: 'integer' },
+    ...apartmentBasicsProperties,
     ...displayPriceProperties,
     eligible_for_flex: { type: 'boolean' },
     city: { type: 'string' },

@@ -102,8 +102,6 @@ export interface ToolAnswer extends ToolResult<unknown> {
 export interface Tool extends ToolDescription {
   /** True when the text block is a brief of the answer (modelText), not the answer's own JSON. */
   briefs: boolean;
-  /** The arguments as the handler would get them (defaults applied), or the spec's error. */
-  readArguments(raw: unknown, from: ArgumentSource): object;
   call(raw: unknown, from: ArgumentSource, ctx: ToolContext): Promise<ToolAnswer>;
   /** For a write that asks the guest first: the arguments as read, and what the guest is asked to confirm. */
   confirmationFor?(raw: unknown, ctx: ToolContext): Promise<{ args: object; confirmation: GuestConfirmation }>;
@@ -118,7 +116,6 @@ export function defineTool<I extends object, O>(definition: ToolDefinition<I, O>
   const tool: Tool = {
     ...description,
     briefs: modelText !== undefined,
-    readArguments: (raw, from) => readers[from](raw),
     async call(raw, from, ctx) {
       const result = await handler(readers[from](raw), ctx);
       return { ...result, text: modelText ? modelText(result.data) : result.data };

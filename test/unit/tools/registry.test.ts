@@ -4,6 +4,7 @@ import { openApiDocument } from '../../../services/docs/openapi';
 import { toolsMarkdown } from '../../../services/docs/tools-markdown';
 import { toolsList } from '../../../services/transports/mcp/tool-list';
 import { ApiError } from '../../../services/kernel/errors';
+import { argumentReader } from '../../../services/tools/validate';
 
 const props = (schema: unknown): Record<string, unknown> => (schema as { properties?: Record<string, unknown> }).properties ?? {};
 
@@ -54,7 +55,7 @@ describe('tool registry', () => {
     // Every schema compiles for both sources and closes its arguments: an unknown one is the spec's error, not a crash.
     for (const tool of TOOLS) {
       for (const from of ['json', 'query'] as const) {
-        expect(() => tool.readArguments({ no_such_argument: 1 }, from)).toThrow(ApiError);
+        expect(() => argumentReader<object>(tool.inputSchema, from)({ no_such_argument: 1 })).toThrow(ApiError);
       }
     }
   });

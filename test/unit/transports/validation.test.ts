@@ -1,6 +1,7 @@
 /** Argument validation and GET query mapping: bad input becomes a clear ApiError, never a crash. */
 import { ApiError } from '../../../services/kernel/errors';
 import { defineTool, READ_ONLY } from '../../../services/tools/tool';
+import { argumentReader } from '../../../services/tools/validate';
 import { queryToArgs } from '../../../services/transports/http/get-routes';
 
 const tool = defineTool<{ start_date?: string; bedrooms?: number; flag?: boolean }, unknown>({
@@ -22,8 +23,8 @@ const tool = defineTool<{ start_date?: string; bedrooms?: number; flag?: boolean
   handler: async () => ({ data: {} }),
 });
 
-const validateStrict = (raw: unknown) => tool.readArguments(raw, 'json');
-const validateGet = (raw: unknown) => tool.readArguments(raw, 'query');
+const validateStrict = argumentReader<object>(tool.inputSchema, 'json');
+const validateGet = argumentReader<object>(tool.inputSchema, 'query');
 
 function errorOf(fn: () => unknown): ApiError {
   try {
