@@ -7,15 +7,22 @@ import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
 import { offeredTiers } from '../services/kernel/engine/flex';
 import { heroPhoto } from '../services/kernel/inventory/photo-order';
-import { OPEN_WINDOW_END, type DateRangeValue, type FlexStayDocument, type HomeDocument, type WindowDocument } from '../services/kernel/store/home-document';
+import { type DateRangeValue, type FlexStayDocument, type HomeDocument, type WindowDocument } from '../services/kernel/store/home-document';
 import { stayStarts, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { PricingInputs } from '../services/kernel/engine/types';
-import { addDays } from '../services/kernel/engine/dates';
+import { addDays, toDayNumber } from '../services/kernel/engine/dates';
 import { overviewWindows } from '../services/kernel/engine/overview-windows';
-import { priceBands } from './price-bands';
+import { priceBands, priceCells } from './price-bands';
+import { LAST_KEY_DAY, moveInKeyRanges, type KeyRange } from '../services/kernel/store/move-in-keys';
+import { encodeCard } from '../services/kernel/store/home-card';
 import { withBuildingRules } from '../services/kernel/engine/building-rules';
 
 const dollars = (cents: number): number => Math.round(cents / 100);
+
+/** The move-in keys of a span of move-in dates (an open-ended span runs to the end of the key space). */
+function moveInKeySpan(span: DateSpan, minimum: number): KeyRange[] {
+  return moveInKeyRanges(toDayNumber(span.start), span.end === null ? LAST_KEY_DAY : toDayNumber(span.end), minimum);
+}
 
 const ranges = (spans: readonly DateSpan[]): DateRangeValue[] =>
   spans.map((s) => (s.end === null ? { gte: s.start } : { gte: s.start, lt: s.end }));
@@ -79,7 +86,8 @@ export function toHomeDocument(
   const flexTiers = offeredTiers(home).map((t) => t.committed_nights);
   const starts = stayStarts(home, today);
   const windows: WindowDocument[] = overviewWindows(availability.bookable_windows, home.minimum_nightly_stay);
-  return {
+  const cells = priceCells(priceBands(home, starts.groups, today));
+  const doc: Omit<HomeDocument, 'card'> = {
     home_id: home._id,
     slug: home.slug,
     name: home.name,
@@ -134,14 +142,12 @@ export function toHomeDocument(
     available_from: home.available_from,
     must_vacate_by: home.must_vacate_by,
     windows,
-    stay_starts: starts.groups.map((g) => ({
-      move_in: ranges(g.move_in),
-      fixed_move_in: ranges(g.fixed_move_in),
-      min_nights: g.minimum_nightly_stay,
-      window_end: g.window_end ?? OPEN_WINDOW_END,
-    })),
+    move_in_keys: starts.groups.flatMap((g) => g.move_in.flatMap((span) => moveInKeySpan(span, g.minimum_nightly_stay))),
+    open_windows: ranges(starts.windows),
     move_outs: ranges(starts.move_outs),
-    price_bands: priceBands(home, starts.groups, today).map((b) => ({ ...b, move_in: ranges(b.move_in) })),
+    fixed_move_ins: ranges(starts.groups.flatMap((g) => g.fixed_move_in)),
+    price_lo: cells.lo,
+    price_hi: cells.hi,
     flex_stays: flexStays(home, starts.groups, today),
     pricing: pricingInputs(home),
     hero_photo_id: hero?.id ?? null,
@@ -150,4 +156,5 @@ export function toHomeDocument(
     updated_at: home.updated_at.toISOString(),
     indexed_for: today,
   };
+  return { ...doc, card: encodeCard(doc) };
 }

@@ -12,7 +12,8 @@
  */
 import { lengthOfStayPercent, specialOfferPercent } from '../services/kernel/engine/pricing-fixed';
 import { NIGHTS_PER_MONTH } from '../services/kernel/engine/labels';
-import { toDayNumber } from '../services/kernel/engine/dates';
+import { CELL_NIGHT_CUTS, cellKeyOf, nightCut } from '../services/kernel/store/price-cells';
+import { addDays, toDayNumber } from '../services/kernel/engine/dates';
 import type { PricingInputs } from '../services/kernel/engine/types';
 import { toDateSpans, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { Run } from '../services/kernel/engine/calendar';
@@ -22,8 +23,6 @@ import type { IsoDate } from '../services/kernel/inventory/records';
 export const LONGEST_STAY_NIGHTS = 1200;
 /** Move-in dates covered: a search starts at most 365 days ahead; a week more for an index a few days old. */
 export const START_HORIZON_DAYS = 372;
-/** Band cuts besides 30 nights and the home's own length-of-stay tiers: they keep the spread cleaning fee tight. */
-export const EXTRA_NIGHT_CUTS = [2, 3, 4, 5, 7, 10, 14, 21, 60, 90, 180, 365];
 /** Neighbouring move-in dates share a band while its width grows by at most this share of the price (+ $1). */
 const MERGE_TOLERANCE = 0.03;
 
@@ -39,7 +38,8 @@ export interface PriceBand {
 
 /** Stay lengths `[a, b]` inside which the rate and the length-of-stay discount are constant. */
 export function nightBands(home: PricingInputs): Array<[number, number]> {
-  const cuts = new Set<number>([1, NIGHTS_PER_MONTH, ...EXTRA_NIGHT_CUTS, ...home.length_of_stay_discounts.map((t) => t.min_nights)]);
+  // The index's cells are cut at CELL_NIGHT_CUTS (30 nights among them): each band lies inside one.
+  const cuts = new Set<number>([...CELL_NIGHT_CUTS, ...home.length_of_stay_discounts.map((t) => t.min_nights)]);
   const sorted = [...cuts].filter((c) => c >= 1 && c <= LONGEST_STAY_NIGHTS).sort((a, b) => a - b);
   return sorted.map((a, i): [number, number] => [a, (sorted[i + 1] ?? LONGEST_STAY_NIGHTS + 1) - 1]);
 }
@@ -222,4 +222,30 @@ export function priceBands(home: PricingInputs, groups: readonly StayStartGroup[
     bands.push(...groupEntries(entries(band, runs, reach, offerCuts), { gte: a, lte: b }));
   }
   return bands;
+}
+
+/** The price cells of a home (kernel/store/price-cells.ts): per move-in month and band of stay lengths, the least lower bound and the greatest upper bound of its bands there. */
+export function priceCells(bands: readonly PriceBand[]): { lo: Record<string, number>; hi: Record<string, number> } {
+  const lo: Record<string, number> = {};
+  const hi: Record<string, number> = {};
+  for (const band of bands) {
+    const cut = nightCut(band.nights.gte);
+    for (const span of band.move_in) {
+      // Bands are clipped to the start horizon: every span ends.
+      const last = span.end === null ? span.start : addDays(span.end, -1);
+      for (let month = span.start.slice(0, 7); month <= last.slice(0, 7); month = nextMonth(month)) {
+        const key = cellKeyOf(month, cut);
+        lo[key] = Math.min(lo[key] ?? Infinity, band.lo);
+        hi[key] = Math.max(hi[key] ?? -Infinity, band.hi);
+      }
+    }
+  }
+  return { lo, hi };
+}
+
+/** `YYYY-MM` of the month after. */
+function nextMonth(month: string): string {
+  const y = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7));
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
 }

@@ -28,6 +28,8 @@ export interface StayStartGroup {
 
 export interface StayStarts {
   groups: StayStartGroup[];
+  /** The bookable windows themselves: a stay fits in one when its nights all lie inside it. */
+  windows: DateSpan[];
   /** Dates a fixed stay may move out on: its last night is open and allows move-out. */
   move_outs: DateSpan[];
 }
@@ -81,7 +83,7 @@ export function stayStarts(home: HomeRecord, today: IsoDate): StayStarts {
       });
     }
   }
-  return { groups, move_outs: toDateSpans(moveOuts) };
+  return { groups, windows: toDateSpans(runs), move_outs: toDateSpans(moveOuts) };
 }
 
 /** Whether `date` lies in one of the spans. */

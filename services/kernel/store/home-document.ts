@@ -5,6 +5,7 @@
 
 import type { CompactWindow } from '../engine/overview-windows';
 import type { PricingInputs } from '../engine/types';
+import type { KeyRange } from './move-in-keys';
 
 /**
  * A bookable window that can host a stay, in the availability overview's compact keys (spec:
@@ -19,30 +20,6 @@ export type WindowDocument = CompactWindow;
 export interface DateRangeValue {
   gte: string;
   lt?: string;
-}
-
-/**
- * The window end an open-ended window is indexed with, so "ends on or after D" is one range query
- * (an `exists` negation walks every nested document: it was most of a dated search's query time).
- */
-export const OPEN_WINDOW_END = '9999-12-31';
-
-/** Move-in dates of one bookable window sharing a minimum stay (services/kernel/engine/stay-starts.ts). */
-export interface StayStartDocument {
-  move_in: DateRangeValue[];
-  /** The move-in dates a fixed stay fits from (a move-out date at least the minimum later exists). */
-  fixed_move_in: DateRangeValue[];
-  min_nights: number;
-  /** No stay from these dates may run past it; OPEN_WINDOW_END when the window is open-ended. */
-  window_end: string;
-}
-
-/** Bounds of the display price of any fixed stay of `nights` moving in on `move_in` (indexer/price-bands.ts). */
-export interface PriceBandDocument {
-  move_in: DateRangeValue[];
-  nights: { gte: number; lte: number };
-  lo: number;
-  hi: number;
 }
 
 /** One offered Flex tier: the move-in dates it can be held from, and its exact display price. */
@@ -106,12 +83,17 @@ export interface HomeDocument {
   must_vacate_by: string | null;
   /** Windows that can host a stay ("windows shorter than their own minimum are omitted"), compact. */
   windows: WindowDocument[];
-  /** Availability for any requested stay, answered by range queries (query-only: not in _source). */
-  stay_starts: StayStartDocument[];
-  /** Dates a fixed stay may move out on (query-only). */
+  /** Availability of fixed stays as flat range fields (query-only: not in _source). Move-in date and minimum stay, as keys. */
+  move_in_keys: KeyRange[];
+  /** The bookable windows: a stay's nights must lie inside one. */
+  open_windows: DateRangeValue[];
+  /** Dates a fixed stay may move out on. */
   move_outs: DateRangeValue[];
-  /** Display-price bounds of fixed stays (query-only). */
-  price_bands: PriceBandDocument[];
+  /** Move-in dates from which some fixed stay fits (the apartment read's "a stay can start on start_date"). */
+  fixed_move_ins: DateRangeValue[];
+  /** Lower and upper bounds of a fixed stay's display price, per cell of move-in month and stay lengths (kernel/store/price-cells.ts; query-only). */
+  price_lo: Record<string, number>;
+  price_hi: Record<string, number>;
   flex_stays: FlexStayDocument[];
   /** The engine's pricing inputs, stored unindexed: a search prices its results with the same functions as the quote. */
   pricing: PricingInputs;
@@ -120,4 +102,6 @@ export interface HomeDocument {
   created_at: string;
   updated_at: string;
   indexed_for: string;
+  /** The hit of a search, whole, as a doc value (./home-card.ts; query-only). */
+  card: string;
 }

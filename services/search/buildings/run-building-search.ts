@@ -12,6 +12,7 @@ import type { Deps } from '../../deps';
 import type { IsoDate } from '../../kernel/inventory/records';
 import { badRequest } from '../../kernel/errors';
 import type { HomeDocument } from '../../kernel/store/home-document';
+import { hitDocument } from '../shared/hit-fields';
 import { shapeCard, type OtherDates, type OtherDatesUnit, type PricedUnit, type PropertyCard, type UnitDocument } from './building-cards';
 import {
   BUILDING_WINDOW,
@@ -146,7 +147,7 @@ async function unitsAndOtherDates(
   ]);
   const byBuilding = new Map<string, PricedUnit[]>();
   for (let res = unitsRes; ; ) {
-    const docs = res.hits.hits.map((h) => h._source as unknown as UnitDocument);
+    const docs = res.hits.hits.map((h) => hitDocument<UnitDocument>(h));
     for (const { doc, priced } of search.priced(docs)) {
       byBuilding.set(doc.property_id, [...(byBuilding.get(doc.property_id) ?? []), { doc, priced }]);
     }

@@ -11,6 +11,7 @@ import { badRequest, type ApiError } from '../../kernel/errors';
 import type { IsoDate } from '../../kernel/inventory/records';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { priceOrder } from './price-order';
+import { hitDocument } from './hit-fields';
 import { resultPrice, type PricedDocument, type ResultPrice } from './result-price';
 import type { estypes } from '@elastic/elasticsearch';
 import { buildSearchBody, fixedPriceClauses, matchClauses, needsPriceStream, type ResultDocument, type SearchPhase, type SortValues } from './search-body';
@@ -65,7 +66,7 @@ export class PriceBook {
   }
 }
 
-const docOf = (hit: { _source?: HomeDocument }): HomeDocument => hit._source as HomeDocument;
+const docOf = (hit: { _source?: unknown; fields?: Record<string, unknown> }): HomeDocument => hitDocument<HomeDocument>(hit);
 
 /**
  * One search over the apartments that match `p` exactly. The straddler pass (fixed stays with

@@ -6,11 +6,12 @@
  * - undated, or a move-in date alone: the engine's reference stay, exact in `reference_price`;
  * - Flex: the tier's price, exact in the nested `flex_stays` the stay can take (the tier asked for,
  *   or, without one, every tier held from the date: the price shown is the cheapest of them);
- * - fixed: no exact price in the index, only the bounds of the nested price band of its move-in
- *   date and length; Node prices it exactly.
+ * - fixed: no exact price in the index, only the bounds of the price cell of its move-in month
+ *   and length (kernel/store/price-cells.ts); Node prices it exactly.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { StayDates } from '../../stays/stay-dates';
+import { priceCellOf } from '../../kernel/store/price-cells';
 
 type Query = estypes.QueryDslQueryContainer;
 type FixedStay = Extract<StayDates, { kind: 'fixed' }>;
@@ -34,13 +35,11 @@ export interface NestedPrice {
   cheapest: boolean;
 }
 
-/** Bounds of the price (lower `lo`, upper `hi`) in the one nested band `filter` keeps. */
+/** Bounds of the price: the fields of a lower (`lo`) and an upper (`hi`) bound, absent where the home has none. */
 export interface BandPrice {
   kind: 'band';
-  path: string;
   lo: string;
   hi: string;
-  filter: Query[];
 }
 
 export type IndexedPrice = ExactPrice | NestedPrice | BandPrice;
@@ -68,13 +67,7 @@ export function flexPriceOf(stay: FlexStay): NestedPrice {
   return { kind: 'nested', path: 'flex_stays', field: 'flex_stays.price', filter: flexStayFilter(stay), cheapest: stay.committed_nights === null };
 }
 
-/** The price band of the stay's move-in date and length. */
+/** The price cell of the stay's move-in month and length. */
 export function priceBandOf(stay: FixedStay): BandPrice {
-  return {
-    kind: 'band',
-    path: 'price_bands',
-    lo: 'price_bands.lo',
-    hi: 'price_bands.hi',
-    filter: [{ term: { 'price_bands.move_in': stay.start_date } }, { term: { 'price_bands.nights': stay.nights } }],
-  };
+  return { kind: 'band', ...priceCellOf(stay.start_date, stay.nights) };
 }

@@ -14,6 +14,8 @@ import type { HomeDocument } from '../../kernel/store/home-document';
 import { filterClauses, locationClauses } from './filters';
 import type { PricedDocument } from './result-price';
 import { sortClauses } from './sorts';
+import { hitFields } from './hit-fields';
+import { CARD_FIELDS } from '../../kernel/store/home-card';
 import { hasPriceLimits, type SearchParams } from './search-params';
 import { availabilityClauses, bandCandidateClause, bandInsideClause, exactPriceClauses, priceSort } from './stay-clauses';
 
@@ -33,14 +35,11 @@ export type ResultDocument = Pick<
 > &
   PricedDocument;
 
-/** The fields of a ResultDocument, as the page and the price stream fetch them. */
-export const RESULT_SOURCE = [
-  'home_id', 'slug', 'name', 'unit_number', 'property_id', 'city_slug', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'location', 'rating_average', 'rating_count',
-  'hero_photo_id', 'hero_photo_source', 'flex_eligible', 'earliest_available_date', 'reference_price', 'pricing',
-];
+/** The fields of a ResultDocument, as the page and the price stream fetch them: a home's card. */
+export const RESULT_SOURCE: readonly string[] = CARD_FIELDS;
 
 /** A Flex search without a tier shows the cheapest tier the home can hold: it needs the tiers' move-in dates. */
-export function resultSource(p: SearchParams): string[] {
+export function resultSource(p: SearchParams): readonly string[] {
   return p.stay.kind === 'flex' && p.stay.committed_nights === null ? [...RESULT_SOURCE, 'flex_stays'] : RESULT_SOURCE;
 }
 export const STRADDLER_SOURCE = ['home_id', 'pricing'];
@@ -87,7 +86,7 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
         track_total_hits: true,
         from: phase.from,
         size: phase.size,
-        _source: resultSource(p),
+        ...hitFields(resultSource(p)),
         query: { bool: { filter: [...filter, ...fixedPriceClauses(p, phase.passing)] } },
         sort: pageSort(p),
       };
@@ -96,7 +95,7 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
       return {
         track_total_hits: false,
         size: phase.size,
-        _source: STRADDLER_SOURCE,
+        ...hitFields(STRADDLER_SOURCE),
         query: {
           bool: { filter: [...filter, bandCandidateClause(p.stay, p.price)], must_not: [bandInsideClause(p.stay, p.price)] },
         },
@@ -108,7 +107,7 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
       return {
         track_total_hits: phase.withTotal,
         size: phase.size,
-        _source: phase.source ? [...phase.source] : resultSource(p),
+        ...hitFields(phase.source ?? resultSource(p)),
         query: { bool: { filter: [...filter, ...fixedPriceClauses(p, phase.passing)] } },
         sort: pageSort(p),
         ...(phase.after ? { search_after: phase.after } : {}),

@@ -41,8 +41,8 @@ export function msearchLines(bodies: RoundTrip): estypes.MsearchRequestItem[] {
 
 /**
  * Parts of a search response no search reads: Elasticsearch leaves them out (`filter_path`), so it
- * does not serialize them and the service does not parse them. A page's hits keep `_id`, `_source`
- * and `sort` (search_after); a top_hits aggregation's hits keep only `_source` (no `_id`, `sort`
+ * does not serialize them and the service does not parse them. A page's hits keep `_id`, `_source`,
+ * `fields` (the card, ./hit-fields.ts) and `sort` (search_after); a top_hits aggregation's hits keep only `_source` (no `_id`, `sort`
  * or `total`: count its bucket's doc_count). The buckets of an aggregation named TALLY_AGG are
  * dropped too: it exists to be counted by a pipeline beside it. A search that needs one of these
  * parts must take it off this list: the filter applies to every search. A search sent alone may
@@ -58,7 +58,6 @@ const UNREAD_PATHS = [
   'hits.hits._index',
   'hits.hits._routing',
   'hits.hits._score',
-  'hits.hits.fields',
   `aggregations.${TALLY_AGG}.buckets`,
   'aggregations.*.buckets.*.hits.total',
   'aggregations.*.buckets.*.hits.max_score',

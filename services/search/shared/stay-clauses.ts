@@ -1,39 +1,36 @@
 /**
  * Elasticsearch clauses for the stay of a search (spec: "search_apartments_tool" rules 2-3), over
- * the fields toHomeDocument precomputes: `stay_starts`/`move_outs` answer "can this stay be
- * booked?" exactly as checkStay does; the price limits and the price sort read the indexed price
+ * the fields toHomeDocument precomputes: `move_in_keys`/`open_windows`/`move_outs` answer "can
+ * this stay be booked?" exactly as checkStay does; the price limits and the price sort read the indexed price
  * of the stay (./indexed-price.ts). All pure, tested by their output.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { flexStayFilter, indexedPriceOf, priceBandOf } from './indexed-price';
 import type { PriceLimits } from './search-params';
 import type { StayDates } from '../../stays/stay-dates';
+import { moveInKeys } from '../../kernel/store/move-in-keys';
 
 type Query = estypes.QueryDslQueryContainer;
 type FixedStay = Extract<StayDates, { kind: 'fixed' }>;
 
 const nested = (path: string, filter: Query[]): Query => ({ nested: { path, query: { bool: { filter } } } });
 
-/** A window end at or after `date` (open-ended windows are indexed as OPEN_WINDOW_END). */
-function windowEndsOnOrAfter(date: string): Query {
-  return { range: { 'stay_starts.window_end': { gte: date } } };
-}
-
-/** The homes that can host the stay; none for an undated search (bookable is a location clause). */
+/**
+ * The homes that can host the stay; none for an undated search (bookable is a location clause).
+ * A fixed stay: its move-in date with a minimum it meets (kernel/store/move-in-keys.ts), its nights
+ * inside one bookable window, its move-out date allowed. Flat fields, as checkStay decides them.
+ */
 export function availabilityClauses(stay: StayDates): Query[] {
   switch (stay.kind) {
     case 'undated':
       return [];
     case 'start_only':
       // The apartment read's "a stay that meets the apartment's rules can start on start_date".
-      return [nested('stay_starts', [{ term: { 'stay_starts.fixed_move_in': stay.start_date } }])];
+      return [{ term: { fixed_move_ins: stay.start_date } }];
     case 'fixed':
       return [
-        nested('stay_starts', [
-          { term: { 'stay_starts.move_in': stay.start_date } },
-          { range: { 'stay_starts.min_nights': { lte: stay.nights } } },
-          windowEndsOnOrAfter(stay.end_date),
-        ]),
+        { terms: { move_in_keys: moveInKeys(stay.start_date, stay.nights) } },
+        { range: { open_windows: { gte: stay.start_date, lt: stay.end_date, relation: 'contains' } } },
         { term: { move_outs: stay.end_date } },
       ];
     case 'flex':
@@ -67,28 +64,25 @@ export function exactPriceClauses(stay: StayDates, p: PriceLimits): Query[] {
   }
 }
 
-/** The price band of the stay's move-in date and length, with further conditions on its bounds. */
-function bandOf(stay: FixedStay, extra: Query[]): Query {
-  const band = priceBandOf(stay);
-  return nested(band.path, [...band.filter, ...extra]);
-}
+/** The home has bounds for the stay's cell (an index a week old may not: it is priced exactly, never lost). */
+const hasBand = (stay: FixedStay): Query => ({ exists: { field: priceBandOf(stay).lo } });
 
-/** Fixed stays: homes whose band can meet the limits, or that have no band (priced exactly, never lost). */
+/** Fixed stays: homes whose bounds can meet the limits, or that have none. */
 export function bandCandidateClause(stay: FixedStay, p: PriceLimits): Query {
   const { lo, hi } = priceBandOf(stay);
   const meets: Query[] = [];
   if (p.max !== null) meets.push({ range: { [lo]: { lte: p.max } } });
   if (p.min !== null) meets.push({ range: { [hi]: { gte: p.min } } });
-  return { bool: { should: [bandOf(stay, meets), { bool: { must_not: [bandOf(stay, [])] } }], minimum_should_match: 1 } };
+  return { bool: { should: [{ bool: { filter: meets } }, { bool: { must_not: [hasBand(stay)] } }], minimum_should_match: 1 } };
 }
 
 /** Fixed stays: homes whose whole band lies inside the limits, so their exact price does too. */
 export function bandInsideClause(stay: FixedStay, p: PriceLimits): Query {
   const { lo, hi } = priceBandOf(stay);
-  const inside: Query[] = [];
+  const inside: Query[] = [hasBand(stay)];
   if (p.min !== null) inside.push({ range: { [lo]: { gte: p.min } } });
   if (p.max !== null) inside.push({ range: { [hi]: { lte: p.max } } });
-  return bandOf(stay, inside);
+  return { bool: { filter: inside } };
 }
 
 /** A bound above any price, for the descending sort of a home without a band. */
@@ -109,10 +103,10 @@ export function priceSort(stay: StayDates, order: 'asc' | 'desc'): estypes.SortC
       return {
         [order === 'asc' ? price.lo : price.hi]: {
           order,
-          mode: order === 'asc' ? 'min' : 'max',
           // A home without a band (an index a week old) comes first, so it is priced before anything is ruled out.
           missing: order === 'asc' ? 0 : MISSING_BAND_HIGH,
-          nested: { path: price.path, filter: { bool: { filter: price.filter } } },
+          // A cell no home has is not in the mapping at all.
+          unmapped_type: 'integer',
         },
       };
   }

@@ -4,6 +4,9 @@ import { toHomeDocument } from '../../../indexer/document';
 import { makeHome, openRange, closedRange } from '../../support/arbitraries';
 import { makeMarket, makeProperty } from '../../support/records';
 import { displayPrice, referenceStay } from '../../../services/kernel/engine/pricing';
+import { toDayNumber } from '../../../services/kernel/engine/dates';
+import { LAST_KEY_DAY, moveInKeyRanges } from '../../../services/kernel/store/move-in-keys';
+import { CARD_FIELDS, decodeCard } from '../../../services/kernel/store/home-card';
 
 const today = '2027-01-10';
 
@@ -88,13 +91,22 @@ describe('toHomeDocument', () => {
 
   it('carries what search asks of a stay: move-in and move-out dates, price bands, Flex tiers, pricing inputs', () => {
     // Open 2027-01-01..02-01 (seen from 01-10), closed to 02-10, then open-ended; minimum 1 night.
-    expect(doc.stay_starts).toEqual([
-      { move_in: [{ gte: '2027-01-10', lt: '2027-02-01' }], fixed_move_in: [{ gte: '2027-01-10', lt: '2027-02-01' }], min_nights: 1, window_end: '2027-02-01' },
-      { move_in: [{ gte: '2027-02-10' }], fixed_move_in: [{ gte: '2027-02-10' }], min_nights: 1, window_end: '9999-12-31' },
+    expect(doc.open_windows).toEqual([{ gte: '2027-01-10', lt: '2027-02-01' }, { gte: '2027-02-10' }]);
+    expect(doc.move_in_keys).toEqual([
+      ...moveInKeyRanges(toDayNumber('2027-01-10'), toDayNumber('2027-02-01'), 1),
+      ...moveInKeyRanges(toDayNumber('2027-02-10'), LAST_KEY_DAY, 1),
     ]);
+    expect(doc.fixed_move_ins).toEqual([{ gte: '2027-01-10', lt: '2027-02-01' }, { gte: '2027-02-10' }]);
     expect(doc.move_outs).toEqual([{ gte: '2027-01-11', lt: '2027-02-02' }, { gte: '2027-02-11' }]);
-    expect(doc.price_bands.length).toBeGreaterThan(0);
-    for (const band of doc.price_bands) expect(band.lo).toBeLessThanOrEqual(band.hi);
+    // Price cells: every month from January 2027 to the start horizon, 14 bands of stay lengths at most.
+    const cells = Object.keys(doc.price_lo);
+    expect(cells).toEqual(Object.keys(doc.price_hi));
+    expect(cells).toContain('202701_1');
+    expect(cells).toContain('202701_30');
+    for (const key of cells) {
+      expect(key).toMatch(/^20\d{4}_\d+$/);
+      expect(doc.price_lo[key]).toBeLessThanOrEqual(doc.price_hi[key]);
+    }
     expect(doc.flex_stays.map((f) => [f.committed_nights, f.move_in])).toEqual([
       [180, [{ gte: '2027-02-10' }]],
       [365, [{ gte: '2027-02-10' }]],
@@ -103,7 +115,13 @@ describe('toHomeDocument', () => {
   });
 
   it('keeps the query-only fields out of _source', () => {
-    expect(mapping.mappings._source.excludes).toEqual(['stay_starts', 'move_outs', 'price_bands']);
+    expect(mapping.mappings._source.excludes).toEqual(['move_in_keys', 'open_windows', 'move_outs', 'fixed_move_ins', 'price_lo', 'price_hi', 'card']);
+  });
+
+  it('carries its card whole: the card fields as the document has them, nothing else', () => {
+    const card = decodeCard(doc.card);
+    expect(Object.keys(card)).toEqual([...CARD_FIELDS]);
+    for (const f of CARD_FIELDS) expect(card[f]).toEqual(doc[f]);
   });
 
   it('is deterministic', () => {

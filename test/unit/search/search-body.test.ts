@@ -2,6 +2,7 @@
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
 import { buildSearchBody, matchClauses, pageSort } from '../../../services/search/shared/search-body';
 import { displayLimits, type SearchParams } from '../../../services/search/shared/search-params';
+import { moveInKeys } from '../../../services/kernel/store/move-in-keys';
 
 const market = { slug: 'boston', cities: [{ slug: 'cambridge', name: 'Cambridge', state: 'MA', latitude: 42.37, longitude: -71.11 }] } as unknown as MarketRecord;
 const inMarket = { market, city: null };
@@ -11,27 +12,17 @@ const base: SearchParams = { location: inMarket, filters: {}, stay: { kind: 'und
 const fixed = { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-04-15', nights: 45 } as const;
 
 const BOOKABLE_IN_MARKET = [{ term: { bookable: true } }, { term: { market_slug: 'boston' } }];
-const stayStarts = {
-  nested: {
-    path: 'stay_starts',
-    query: {
-      bool: {
-        filter: [
-          { term: { 'stay_starts.move_in': '2027-03-01' } },
-          { range: { 'stay_starts.min_nights': { lte: 45 } } },
-          { range: { 'stay_starts.window_end': { gte: '2027-04-15' } } },
-        ],
-      },
-    },
-  },
-};
+// A stay of 45 nights moving in on 2027-03-01: the move-in keys of that date and length, its nights inside a window, its move-out date.
+const stayStarts = [
+  { terms: { move_in_keys: moveInKeys('2027-03-01', 45) } },
+  { range: { open_windows: { gte: '2027-03-01', lt: '2027-04-15', relation: 'contains' } } },
+];
 const moveOut = { term: { move_outs: '2027-04-15' } };
-const band = (extra: object[]) => ({
-  nested: {
-    path: 'price_bands',
-    query: { bool: { filter: [{ term: { 'price_bands.move_in': '2027-03-01' } }, { term: { 'price_bands.nights': 45 } }, ...extra] } },
-  },
-});
+// Its price cell: move-in month March 2027, stays of 30 to 59 nights.
+const LO = 'price_lo.202703_30';
+const HI = 'price_hi.202703_30';
+const hasCell = { exists: { field: LO } };
+const CARD = { _source: false, docvalue_fields: ['card'] };
 
 describe('buildSearchBody', () => {
   it('undated market search: bookable homes of the market, exact reference-price order, one page with the exact total', () => {
@@ -39,7 +30,7 @@ describe('buildSearchBody', () => {
       track_total_hits: true,
       from: 25,
       size: 25,
-      _source: expect.arrayContaining(['slug', 'pricing', 'reference_price', 'hero_photo_id']),
+      ...CARD,
       query: { bool: { filter: BOOKABLE_IN_MARKET } },
       sort: [{ 'reference_price.with_discount': 'asc' }, { home_id: 'asc' }],
     });
@@ -66,14 +57,14 @@ describe('buildSearchBody', () => {
 
   it('a fixed stay: move-in date in a window with a minimum it meets, long enough window, allowed move-out date', () => {
     const body = buildSearchBody({ ...base, stay: fixed, sort: 'newest' }, { kind: 'page', from: 0, size: 25 });
-    expect(body.query).toEqual({ bool: { filter: [...BOOKABLE_IN_MARKET, stayStarts, moveOut] } });
+    expect(body.query).toEqual({ bool: { filter: [...BOOKABLE_IN_MARKET, ...stayStarts, moveOut] } });
     expect(body.sort).toEqual([{ created_at: 'desc' }, { home_id: 'asc' }]);
   });
 
   it('a move-in date alone: homes a fixed stay can start in on that date', () => {
     expect(matchClauses({ ...base, stay: { kind: 'start_only', start_date: '2027-03-01' } })).toEqual([
       ...BOOKABLE_IN_MARKET,
-      { nested: { path: 'stay_starts', query: { bool: { filter: [{ term: { 'stay_starts.fixed_move_in': '2027-03-01' } }] } } } },
+      { term: { fixed_move_ins: '2027-03-01' } },
     ]);
   });
 
@@ -82,21 +73,21 @@ describe('buildSearchBody', () => {
     expect(buildSearchBody(p, { kind: 'straddlers', size: 1000, after: [42, 'home-000042'] })).toEqual({
       track_total_hits: false,
       size: 1000,
-      _source: ['home_id', 'pricing'],
+      ...CARD,
       query: {
         bool: {
           filter: [
             ...BOOKABLE_IN_MARKET,
-            stayStarts,
+            ...stayStarts,
             moveOut,
             {
               bool: {
-                should: [band([{ range: { 'price_bands.lo': { lte: 4000 } } }, { range: { 'price_bands.hi': { gte: 2500 } } }]), { bool: { must_not: [band([])] } }],
+                should: [{ bool: { filter: [{ range: { [LO]: { lte: 4000 } } }, { range: { [HI]: { gte: 2500 } } }] } }, { bool: { must_not: [hasCell] } }],
                 minimum_should_match: 1,
               },
             },
           ],
-          must_not: [band([{ range: { 'price_bands.lo': { gte: 2500 } } }, { range: { 'price_bands.hi': { lte: 4000 } } }])],
+          must_not: [{ bool: { filter: [hasCell, { range: { [LO]: { gte: 2500 } } }, { range: { [HI]: { lte: 4000 } } }] } }],
         },
       },
       sort: [{ home_id: 'asc' }],
@@ -111,31 +102,21 @@ describe('buildSearchBody', () => {
       bool: {
         filter: [
           ...BOOKABLE_IN_MARKET,
-          stayStarts,
+          ...stayStarts,
           moveOut,
-          { bool: { should: [band([{ range: { 'price_bands.hi': { lte: 4000 } } }]), { terms: { home_id: ['home-000007'] } }], minimum_should_match: 1 } },
+          { bool: { should: [{ bool: { filter: [hasCell, { range: { [HI]: { lte: 4000 } } }] } }, { terms: { home_id: ['home-000007'] } }], minimum_should_match: 1 } },
         ],
       },
     });
     expect(body.sort).toEqual([{ earliest_available_date: { order: 'asc', missing: '_last' } }, { home_id: 'asc' }]);
   });
 
-  it('fixed stay by price: the stream sorted by the band bound of that move-in date and length', () => {
+  it('fixed stay by price: the stream sorted by the bound of the price cell of that move-in month and length', () => {
     const asc = buildSearchBody({ ...base, stay: fixed }, { kind: 'price_stream', size: 45, withTotal: true });
     expect(asc.track_total_hits).toBe(true);
-    expect(asc.sort).toEqual([
-      {
-        'price_bands.lo': {
-          order: 'asc',
-          mode: 'min',
-          missing: 0,
-          nested: { path: 'price_bands', filter: { bool: { filter: [{ term: { 'price_bands.move_in': '2027-03-01' } }, { term: { 'price_bands.nights': 45 } }] } } },
-        },
-      },
-      { home_id: 'asc' },
-    ]);
+    expect(asc.sort).toEqual([{ [LO]: { order: 'asc', missing: 0, unmapped_type: 'integer' } }, { home_id: 'asc' }]);
     const desc = buildSearchBody({ ...base, stay: fixed, sort: 'price_desc' }, { kind: 'price_stream', size: 90, after: [3100, 'home-1'], withTotal: false });
-    expect(desc).toMatchObject({ track_total_hits: false, search_after: [3100, 'home-1'], sort: [{ 'price_bands.hi': { order: 'desc', mode: 'max', missing: 2_000_000_000 } }, { home_id: 'asc' }] });
+    expect(desc).toMatchObject({ track_total_hits: false, search_after: [3100, 'home-1'], sort: [{ [HI]: { order: 'desc', missing: 2_000_000_000, unmapped_type: 'integer' } }, { home_id: 'asc' }] });
   });
 
   it('Flex with a tier: the tier held from the date, exact price limits and order on that tier', () => {
@@ -159,12 +140,13 @@ describe('buildSearchBody', () => {
     ]);
   });
 
-  it('fetches the Flex tiers only for a Flex search without a tier, the one price that needs them', () => {
+  it('fetches the Flex tiers only for a Flex search without a tier, the one price that needs them; every other page reads the card', () => {
     const any = buildSearchBody({ ...base, stay: { kind: 'flex', start_date: '2027-03-01', committed_nights: null } }, { kind: 'page', from: 0, size: 5 });
     const tier = buildSearchBody({ ...base, stay: { kind: 'flex', start_date: '2027-03-01', committed_nights: 180 } }, { kind: 'page', from: 0, size: 5 });
     expect(any._source).toContain('flex_stays');
-    expect(tier._source).not.toContain('flex_stays');
-    expect(buildSearchBody(base, { kind: 'page', from: 0, size: 5 })._source).not.toContain('flex_stays');
+    expect(any.docvalue_fields).toBeUndefined();
+    expect(tier).toMatchObject(CARD);
+    expect(buildSearchBody(base, { kind: 'page', from: 0, size: 5 })).toMatchObject(CARD);
   });
 
   it('refuses to build a straddler request for a stay without price bands', () => {

@@ -1,0 +1,20 @@
+/**
+ * How a search asks for the fields of its hits, and reads them back: from the card doc value
+ * (kernel/store/home-card.ts) when it holds them all, else from `_source`. Every request-path search
+ * that reads hits takes both halves from here, so a hit is read the way it was asked for.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import { cardHolds, decodeCard, type HomeCard } from '../../kernel/store/home-card';
+import type { HomeDocument } from '../../kernel/store/home-document';
+
+/** The part of a search body that names what its hits return. */
+export function hitFields(fields: readonly string[]): Pick<estypes.SearchRequest, '_source' | 'docvalue_fields'> {
+  return cardHolds(fields) ? { _source: false, docvalue_fields: ['card'] } : { _source: [...fields] };
+}
+
+/** A hit as the fields it was asked for (the card carries more: the caller reads what it asked). */
+export function hitDocument<D = HomeDocument>(hit: { _source?: unknown; fields?: Record<string, unknown> }): D {
+  const card = hit.fields?.card;
+  if (Array.isArray(card) && typeof card[0] === 'string') return decodeCard(card[0]) as HomeCard as D;
+  return hit._source as D;
+}

@@ -1,0 +1,153 @@
+/**
+ * The flat index (docs/decisions.md, "A flat index"): the fields toHomeDocument writes, read the
+ * way Elasticsearch reads them (a `terms` query on a `long_range`, a `contains` range on a
+ * `date_range`, a `term` on a `date_range`), make a home a candidate for a stay if and only if
+ * checkStay says the stay can be booked; and the price cell of a bookable stay bounds its price.
+ */
+import fc from 'fast-check';
+import { toHomeDocument } from '../../../indexer/document';
+import { START_HORIZON_DAYS } from '../../../indexer/price-bands';
+import { addDays, daysBetween, toDayNumber } from '../../../services/kernel/engine/dates';
+import { withBuildingRules } from '../../../services/kernel/engine/building-rules';
+import { displayPrice } from '../../../services/kernel/engine/pricing';
+import { checkStartOnly, checkStay } from '../../../services/kernel/engine/stay-check';
+import type { StayRequest } from '../../../services/kernel/engine/types';
+import type { IsoDate } from '../../../services/kernel/inventory/records';
+import type { DateRangeValue, HomeDocument } from '../../../services/kernel/store/home-document';
+import { NIGHTS_CAP, coverOf, moveInKeyRanges, moveInKeys, nodesHolding } from '../../../services/kernel/store/move-in-keys';
+import { nightCut, priceCellOf, CELL_NIGHT_CUTS } from '../../../services/kernel/store/price-cells';
+import { arbHome } from '../../support/arbitraries';
+import { makeMarket, makeProperty } from '../../support/records';
+
+const NO_PETS = { cats: 0, dogs: 0 };
+const property = makeProperty();
+const market = makeMarket();
+
+/** A `date_range` value as Elasticsearch holds it: [gte, lt), open-ended without `lt`. */
+const holdsDate = (r: DateRangeValue, date: IsoDate): boolean => r.gte <= date && (r.lt === undefined || date < r.lt);
+
+/** What the fixed-stay clauses of search/shared/stay-clauses.ts ask, over one document. */
+function admitsFixed(doc: HomeDocument, start: IsoDate, end: IsoDate): boolean {
+  const keys = moveInKeys(start, daysBetween(start, end));
+  const lastNight = addDays(end, -1);
+  return (
+    doc.move_in_keys.some((r) => keys.some((k) => r.gte <= k && k <= r.lte)) &&
+    doc.open_windows.some((w) => holdsDate(w, start) && holdsDate(w, lastNight)) &&
+    doc.move_outs.some((r) => holdsDate(r, end))
+  );
+}
+
+const arbCase = fc
+  .integer({ min: 0, max: 365 })
+  .map((n) => addDays('2026-06-01', n))
+  .chain((today: IsoDate) =>
+    arbHome(today).chain((home) =>
+      fc
+        .array(
+          fc.record({
+            offset: fc.integer({ min: 0, max: START_HORIZON_DAYS - 1 }),
+            nights: fc.oneof(fc.integer({ min: 1, max: 45 }), fc.integer({ min: 1, max: 400 }), fc.constantFrom(29, 30, 31, 90, 365)),
+          }),
+          { minLength: 10, maxLength: 10 },
+        )
+        .map((stays) => ({
+          today,
+          home,
+          stays: stays.map(({ offset, nights }): Extract<StayRequest, { kind: 'fixed' }> => {
+            const start = addDays(today, offset);
+            return { kind: 'fixed', start_date: start, end_date: addDays(start, nights) };
+          }),
+        })),
+    ),
+  );
+
+describe('move-in keys', () => {
+  it('a stay of n nights finds exactly one key of a minimum m when m ≤ n, and none when m > n', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: NIGHTS_CAP + 50 }), fc.integer({ min: 0, max: NIGHTS_CAP + 50 }), (m, n) => {
+        const cover = new Set(coverOf(m));
+        const found = nodesHolding(n).filter((node) => cover.has(node));
+        expect(found.length).toBe(Math.min(m, NIGHTS_CAP - 1) <= Math.min(n, NIGHTS_CAP - 1) ? 1 : 0);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('a span of move-in days holds the keys of its own days only', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: -5, max: 70 }), fc.integer({ min: 1, max: 200 }), (from, length, at, minimum) => {
+        const first = toDayNumber('2027-01-01') + from;
+        const ranges = moveInKeyRanges(first, first + length, minimum);
+        const day = addDays('2027-01-01', from + at);
+        const held = moveInKeys(day, minimum).some((k) => ranges.some((r) => r.gte <= k && k <= r.lte));
+        expect(held).toBe(at >= 0 && at < length);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('costs a span at most two ranges per level: eight for a 30-night minimum', () => {
+    expect(moveInKeyRanges(100, 200, 30)).toHaveLength(8);
+    for (let m = 1; m < 400; m++) expect(coverOf(m).length).toBeLessThanOrEqual(24);
+  });
+});
+
+describe('the flat document', () => {
+  it('admits a fixed stay exactly when checkStay says it can be booked', () => {
+    let booked = 0;
+    fc.assert(
+      fc.property(arbCase, ({ today, home, stays }) => {
+        const doc = toHomeDocument(home, property, market, today);
+        const ruled = withBuildingRules(home, property);
+        for (const stay of stays) {
+          const available = checkStay(ruled, stay, NO_PETS, today).available;
+          expect(admitsFixed(doc, stay.start_date, stay.end_date)).toBe(available);
+          if (available) booked += 1;
+        }
+      }),
+      { numRuns: 600 },
+    );
+    expect(booked).toBeGreaterThan(300);
+  });
+
+  it('lists a move-in date in fixed_move_ins exactly when the apartment read says a stay can start on it', () => {
+    fc.assert(
+      fc.property(arbCase, ({ today, home, stays }) => {
+        const doc = toHomeDocument(home, property, market, today);
+        const ruled = withBuildingRules(home, property);
+        for (const stay of stays) {
+          expect(doc.fixed_move_ins.some((r) => holdsDate(r, stay.start_date))).toBe(checkStartOnly(ruled, stay.start_date, today).available);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('bounds the display price of every bookable fixed stay by its price cell', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(arbCase, ({ today, home, stays }) => {
+        const doc = toHomeDocument(home, property, market, today);
+        const ruled = withBuildingRules(home, property);
+        for (const stay of stays) {
+          if (!checkStay(ruled, stay, NO_PETS, today).available) continue;
+          const cell = priceCellOf(stay.start_date, daysBetween(stay.start_date, stay.end_date));
+          const lo = doc.price_lo[cell.lo.slice('price_lo.'.length)];
+          const hi = doc.price_hi[cell.hi.slice('price_hi.'.length)];
+          const price = displayPrice(ruled, stay).display_price_with_discount;
+          expect(lo).toBeLessThanOrEqual(price);
+          expect(hi).toBeGreaterThanOrEqual(price);
+          checked += 1;
+        }
+      }),
+      { numRuns: 600 },
+    );
+    expect(checked).toBeGreaterThan(300);
+  });
+
+  it('cuts the cells of stay lengths at 30 nights, where the display unit changes', () => {
+    expect(CELL_NIGHT_CUTS).toContain(30);
+    expect([1, 2, 29, 30, 59, 60, 120, 1200].map(nightCut)).toEqual([1, 2, 21, 30, 30, 60, 90, 365]);
+    expect(priceCellOf('2027-03-31', 45)).toEqual({ lo: 'price_lo.202703_30', hi: 'price_hi.202703_30' });
+  });
+});
