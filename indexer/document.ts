@@ -8,20 +8,22 @@ import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
 import { offeredTiers } from '../services/kernel/engine/flex';
 import { heroPhoto } from '../services/kernel/inventory/photo-order';
 import { type DateRangeValue, type FlexStayDocument, type HomeDocument, type WindowDocument } from '../services/kernel/store/home-document';
+import { minimumPieces } from '../services/kernel/engine/calendar';
 import { stayStarts, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { PricingInputs } from '../services/kernel/engine/types';
 import { addDays, toDayNumber } from '../services/kernel/engine/dates';
 import { overviewWindows } from '../services/kernel/engine/overview-windows';
 import { priceBands, priceCells } from './price-bands';
-import { LAST_KEY_DAY, moveInKeyRanges, type KeyRange } from '../services/kernel/store/move-in-keys';
+import { LAST_KEY_DAY, minimumKeyRanges, type KeyRange } from '../services/kernel/store/minimum-keys';
 import { encodeCard } from '../services/kernel/store/home-card';
 import { withBuildingRules } from '../services/kernel/engine/building-rules';
 
 const dollars = (cents: number): number => Math.round(cents / 100);
 
-/** The move-in keys of a span of move-in dates (an open-ended span runs to the end of the key space). */
-function moveInKeySpan(span: DateSpan, minimum: number): KeyRange[] {
-  return moveInKeyRanges(toDayNumber(span.start), span.end === null ? LAST_KEY_DAY : toDayNumber(span.end), minimum);
+/** The minimum keys of a home from `today` on: one span per stretch of dates sharing a minimum stay (kernel/store/minimum-keys.ts). */
+function minimumKeys(home: HomeRecord, today: string): KeyRange[] {
+  const from = toDayNumber(today);
+  return minimumPieces(home).flatMap((piece) => minimumKeyRanges(Math.max(piece.start, from), Math.min(piece.end, LAST_KEY_DAY), piece.minimum));
 }
 
 const ranges = (spans: readonly DateSpan[]): DateRangeValue[] =>
@@ -142,7 +144,8 @@ export function toHomeDocument(
     available_from: home.available_from,
     must_vacate_by: home.must_vacate_by,
     windows,
-    move_in_keys: starts.groups.flatMap((g) => g.move_in.flatMap((span) => moveInKeySpan(span, g.minimum_nightly_stay))),
+    move_ins: ranges(starts.groups.flatMap((g) => g.move_in)),
+    minimum_keys: minimumKeys(home, today),
     open_windows: ranges(starts.windows),
     move_outs: ranges(starts.move_outs),
     fixed_move_ins: ranges(starts.groups.flatMap((g) => g.fixed_move_in)),

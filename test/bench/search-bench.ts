@@ -108,6 +108,14 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
   ctx.say(TABLE_HEAD[1]);
   const cpuTable = new CpuTable();
   const { es } = stackPids();
+  // The floor of any search on this machine: a routed request that matches nothing, through the same client.
+  const routing = markets[markets.length - 1].slug;
+  for (const connections of [1, 16]) {
+    const empty = await storeLoad(async () => {
+      await ctx.es.search({ index: ctx.config.homesAlias, routing, request_cache: false, size: 0, query: { match_none: {} } });
+    }, connections, seconds);
+    ctx.say(row(`floor: a routed search that matches nothing, ES alone, c=${connections}`, empty));
+  }
   for (const shape of shapes(ctx, markets)) {
     const queries: Captured[] = [];
     for (let i = 0; i < QUERIES_PER_SHAPE; i++) queries.push(await capture(ctx, shape));

@@ -5,7 +5,7 @@
 
 import type { CompactWindow } from '../engine/overview-windows';
 import type { PricingInputs } from '../engine/types';
-import type { KeyRange } from './move-in-keys';
+import type { KeyRange } from './minimum-keys';
 
 /**
  * A bookable window that can host a stay, in the availability overview's compact keys (spec:
@@ -83,8 +83,10 @@ export interface HomeDocument {
   must_vacate_by: string | null;
   /** Windows that can host a stay ("windows shorter than their own minimum are omitted"), compact. */
   windows: WindowDocument[];
-  /** Availability of fixed stays as flat range fields (query-only: not in _source). Move-in date and minimum stay, as keys. */
-  move_in_keys: KeyRange[];
+  /** Availability of fixed stays as flat range fields (query-only: not in _source). Dates a stay may move in on. */
+  move_ins: DateRangeValue[];
+  /** The minimum stay of each move-in date, as keys (./minimum-keys.ts). */
+  minimum_keys: KeyRange[];
   /** The bookable windows: a stay's nights must lie inside one. */
   open_windows: DateRangeValue[];
   /** Dates a fixed stay may move out on. */

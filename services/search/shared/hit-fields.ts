@@ -8,8 +8,9 @@ import { cardHolds, decodeCard, type HomeCard } from '../../kernel/store/home-ca
 import type { HomeDocument } from '../../kernel/store/home-document';
 
 /** The part of a search body that names what its hits return. */
-export function hitFields(fields: readonly string[]): Pick<estypes.SearchRequest, '_source' | 'docvalue_fields'> {
-  return cardHolds(fields) ? { _source: false, docvalue_fields: ['card'] } : { _source: [...fields] };
+export function hitFields(fields: readonly string[]): Pick<estypes.SearchRequest, '_source' | 'docvalue_fields' | 'stored_fields'> {
+  // No stored field at all, not even `_id` (the card holds home_id): loading one opens the compressed block of stored fields.
+  return cardHolds(fields) ? { stored_fields: ['_none_'], docvalue_fields: ['card'] } : { _source: [...fields] };
 }
 
 /** A hit as the fields it was asked for (the card carries more: the caller reads what it asked). */

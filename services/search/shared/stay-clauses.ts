@@ -1,6 +1,6 @@
 /**
  * Elasticsearch clauses for the stay of a search (spec: "search_apartments_tool" rules 2-3), over
- * the fields toHomeDocument precomputes: `move_in_keys`/`open_windows`/`move_outs` answer "can
+ * the fields toHomeDocument precomputes: `move_ins`/`minimum_keys`/`open_windows`/`move_outs` answer "can
  * this stay be booked?" exactly as checkStay does; the price limits and the price sort read the indexed price
  * of the stay (./indexed-price.ts). All pure, tested by their output.
  */
@@ -8,7 +8,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { flexStayFilter, indexedPriceOf, priceBandOf } from './indexed-price';
 import type { PriceLimits } from './search-params';
 import type { StayDates } from '../../stays/stay-dates';
-import { moveInKeys } from '../../kernel/store/move-in-keys';
+import { minimumKeys } from '../../kernel/store/minimum-keys';
 
 type Query = estypes.QueryDslQueryContainer;
 type FixedStay = Extract<StayDates, { kind: 'fixed' }>;
@@ -17,8 +17,8 @@ const nested = (path: string, filter: Query[]): Query => ({ nested: { path, quer
 
 /**
  * The homes that can host the stay; none for an undated search (bookable is a location clause).
- * A fixed stay: its move-in date with a minimum it meets (kernel/store/move-in-keys.ts), its nights
- * inside one bookable window, its move-out date allowed. Flat fields, as checkStay decides them.
+ * A fixed stay: its move-in date allowed, with a minimum it meets (kernel/store/minimum-keys.ts), its
+ * nights inside one bookable window, its move-out date allowed. Flat fields, as checkStay decides them.
  */
 export function availabilityClauses(stay: StayDates): Query[] {
   switch (stay.kind) {
@@ -29,7 +29,8 @@ export function availabilityClauses(stay: StayDates): Query[] {
       return [{ term: { fixed_move_ins: stay.start_date } }];
     case 'fixed':
       return [
-        { terms: { move_in_keys: moveInKeys(stay.start_date, stay.nights) } },
+        { term: { move_ins: stay.start_date } },
+        { terms: { minimum_keys: minimumKeys(stay.start_date, stay.nights) } },
         { range: { open_windows: { gte: stay.start_date, lt: stay.end_date, relation: 'contains' } } },
         { term: { move_outs: stay.end_date } },
       ];

@@ -5,7 +5,7 @@ import { makeHome, openRange, closedRange } from '../../support/arbitraries';
 import { makeMarket, makeProperty } from '../../support/records';
 import { displayPrice, referenceStay } from '../../../services/kernel/engine/pricing';
 import { toDayNumber } from '../../../services/kernel/engine/dates';
-import { LAST_KEY_DAY, moveInKeyRanges } from '../../../services/kernel/store/move-in-keys';
+import { LAST_KEY_DAY, minimumKeyRanges } from '../../../services/kernel/store/minimum-keys';
 import { CARD_FIELDS, decodeCard } from '../../../services/kernel/store/home-card';
 
 const today = '2027-01-10';
@@ -92,10 +92,9 @@ describe('toHomeDocument', () => {
   it('carries what search asks of a stay: move-in and move-out dates, price bands, Flex tiers, pricing inputs', () => {
     // Open 2027-01-01..02-01 (seen from 01-10), closed to 02-10, then open-ended; minimum 1 night.
     expect(doc.open_windows).toEqual([{ gte: '2027-01-10', lt: '2027-02-01' }, { gte: '2027-02-10' }]);
-    expect(doc.move_in_keys).toEqual([
-      ...moveInKeyRanges(toDayNumber('2027-01-10'), toDayNumber('2027-02-01'), 1),
-      ...moveInKeyRanges(toDayNumber('2027-02-10'), LAST_KEY_DAY, 1),
-    ]);
+    expect(doc.move_ins).toEqual([{ gte: '2027-01-10', lt: '2027-02-01' }, { gte: '2027-02-10' }]);
+    // One minimum (1 night) from today on: one span of keys.
+    expect(doc.minimum_keys).toEqual(minimumKeyRanges(toDayNumber('2027-01-10'), LAST_KEY_DAY, 1));
     expect(doc.fixed_move_ins).toEqual([{ gte: '2027-01-10', lt: '2027-02-01' }, { gte: '2027-02-10' }]);
     expect(doc.move_outs).toEqual([{ gte: '2027-01-11', lt: '2027-02-02' }, { gte: '2027-02-11' }]);
     // Price cells: every month from January 2027 to the start horizon, 14 bands of stay lengths at most.
@@ -115,7 +114,7 @@ describe('toHomeDocument', () => {
   });
 
   it('keeps the query-only fields out of _source', () => {
-    expect(mapping.mappings._source.excludes).toEqual(['move_in_keys', 'open_windows', 'move_outs', 'fixed_move_ins', 'price_lo', 'price_hi', 'card']);
+    expect(mapping.mappings._source.excludes).toEqual(['move_ins', 'minimum_keys', 'open_windows', 'move_outs', 'fixed_move_ins', 'price_lo', 'price_hi', 'card']);
   });
 
   it('carries its card whole: the card fields as the document has them, nothing else', () => {

@@ -14,7 +14,7 @@ import { checkStartOnly, checkStay } from '../../../services/kernel/engine/stay-
 import type { StayRequest } from '../../../services/kernel/engine/types';
 import type { IsoDate } from '../../../services/kernel/inventory/records';
 import type { DateRangeValue, HomeDocument } from '../../../services/kernel/store/home-document';
-import { NIGHTS_CAP, coverOf, moveInKeyRanges, moveInKeys, nodesHolding } from '../../../services/kernel/store/move-in-keys';
+import { NIGHTS_CAP, coverOf, minimumKeyRanges, minimumKeys, nodesHolding } from '../../../services/kernel/store/minimum-keys';
 import { nightCut, priceCellOf, CELL_NIGHT_CUTS } from '../../../services/kernel/store/price-cells';
 import { arbHome } from '../../support/arbitraries';
 import { makeMarket, makeProperty } from '../../support/records';
@@ -28,10 +28,11 @@ const holdsDate = (r: DateRangeValue, date: IsoDate): boolean => r.gte <= date &
 
 /** What the fixed-stay clauses of search/shared/stay-clauses.ts ask, over one document. */
 function admitsFixed(doc: HomeDocument, start: IsoDate, end: IsoDate): boolean {
-  const keys = moveInKeys(start, daysBetween(start, end));
+  const keys = minimumKeys(start, daysBetween(start, end));
   const lastNight = addDays(end, -1);
   return (
-    doc.move_in_keys.some((r) => keys.some((k) => r.gte <= k && k <= r.lte)) &&
+    doc.move_ins.some((r) => holdsDate(r, start)) &&
+    doc.minimum_keys.some((r) => keys.some((k) => r.gte <= k && k <= r.lte)) &&
     doc.open_windows.some((w) => holdsDate(w, start) && holdsDate(w, lastNight)) &&
     doc.move_outs.some((r) => holdsDate(r, end))
   );
@@ -61,7 +62,7 @@ const arbCase = fc
     ),
   );
 
-describe('move-in keys', () => {
+describe('minimum keys', () => {
   it('a stay of n nights finds exactly one key of a minimum m when m ≤ n, and none when m > n', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: NIGHTS_CAP + 50 }), fc.integer({ min: 0, max: NIGHTS_CAP + 50 }), (m, n) => {
@@ -73,13 +74,13 @@ describe('move-in keys', () => {
     );
   });
 
-  it('a span of move-in days holds the keys of its own days only', () => {
+  it('a span of days holds the keys of its own days only', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: -5, max: 70 }), fc.integer({ min: 1, max: 200 }), (from, length, at, minimum) => {
         const first = toDayNumber('2027-01-01') + from;
-        const ranges = moveInKeyRanges(first, first + length, minimum);
+        const ranges = minimumKeyRanges(first, first + length, minimum);
         const day = addDays('2027-01-01', from + at);
-        const held = moveInKeys(day, minimum).some((k) => ranges.some((r) => r.gte <= k && k <= r.lte));
+        const held = minimumKeys(day, minimum).some((k) => ranges.some((r) => r.gte <= k && k <= r.lte));
         expect(held).toBe(at >= 0 && at < length);
       }),
       { numRuns: 3000 },
@@ -87,7 +88,7 @@ describe('move-in keys', () => {
   });
 
   it('costs a span at most two ranges per level: eight for a 30-night minimum', () => {
-    expect(moveInKeyRanges(100, 200, 30)).toHaveLength(8);
+    expect(minimumKeyRanges(100, 200, 30)).toHaveLength(8);
     for (let m = 1; m < 400; m++) expect(coverOf(m).length).toBeLessThanOrEqual(24);
   });
 });

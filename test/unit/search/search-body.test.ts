@@ -2,7 +2,7 @@
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
 import { buildSearchBody, matchClauses, pageSort } from '../../../services/search/shared/search-body';
 import { displayLimits, type SearchParams } from '../../../services/search/shared/search-params';
-import { moveInKeys } from '../../../services/kernel/store/move-in-keys';
+import { minimumKeys } from '../../../services/kernel/store/minimum-keys';
 
 const market = { slug: 'boston', cities: [{ slug: 'cambridge', name: 'Cambridge', state: 'MA', latitude: 42.37, longitude: -71.11 }] } as unknown as MarketRecord;
 const inMarket = { market, city: null };
@@ -12,9 +12,10 @@ const base: SearchParams = { location: inMarket, filters: {}, stay: { kind: 'und
 const fixed = { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-04-15', nights: 45 } as const;
 
 const BOOKABLE_IN_MARKET = [{ term: { bookable: true } }, { term: { market_slug: 'boston' } }];
-// A stay of 45 nights moving in on 2027-03-01: the move-in keys of that date and length, its nights inside a window, its move-out date.
+// A stay of 45 nights moving in on 2027-03-01: its move-in date, the minimum keys of that date and length, its nights inside a window, its move-out date.
 const stayStarts = [
-  { terms: { move_in_keys: moveInKeys('2027-03-01', 45) } },
+  { term: { move_ins: '2027-03-01' } },
+  { terms: { minimum_keys: minimumKeys('2027-03-01', 45) } },
   { range: { open_windows: { gte: '2027-03-01', lt: '2027-04-15', relation: 'contains' } } },
 ];
 const moveOut = { term: { move_outs: '2027-04-15' } };
@@ -22,7 +23,7 @@ const moveOut = { term: { move_outs: '2027-04-15' } };
 const LO = 'price_lo.202703_30';
 const HI = 'price_hi.202703_30';
 const hasCell = { exists: { field: LO } };
-const CARD = { _source: false, docvalue_fields: ['card'] };
+const CARD = { stored_fields: ['_none_'], docvalue_fields: ['card'] };
 
 describe('buildSearchBody', () => {
   it('undated market search: bookable homes of the market, exact reference-price order, one page with the exact total', () => {
@@ -73,7 +74,7 @@ describe('buildSearchBody', () => {
     expect(buildSearchBody(p, { kind: 'straddlers', size: 1000, after: [42, 'home-000042'] })).toEqual({
       track_total_hits: false,
       size: 1000,
-      ...CARD,
+      _source: ['home_id', 'pricing'],
       query: {
         bool: {
           filter: [
