@@ -13,7 +13,7 @@ import { stayStarts, type DateSpan, type StayStartGroup } from '../services/kern
 import type { PricingInputs } from '../services/kernel/engine/types';
 import { addDays, toDayNumber } from '../services/kernel/engine/dates';
 import { overviewWindows } from '../services/kernel/engine/overview-windows';
-import { priceBands, priceCells } from './price-bands';
+import { priceCells } from './price-bands';
 import { LAST_KEY_DAY, minimumKeyRanges, type KeyRange } from '../services/kernel/store/minimum-keys';
 import { encodeCard } from '../services/kernel/store/home-card';
 import { withBuildingRules } from '../services/kernel/engine/building-rules';
@@ -88,7 +88,7 @@ export function toHomeDocument(
   const flexTiers = offeredTiers(home).map((t) => t.committed_nights);
   const starts = stayStarts(home, today);
   const windows: WindowDocument[] = overviewWindows(availability.bookable_windows, home.minimum_nightly_stay);
-  const cells = priceCells(priceBands(home, starts.groups, today));
+  const cells = priceCells(home, starts.groups, today);
   const doc: Omit<HomeDocument, 'card'> = {
     home_id: home._id,
     slug: home.slug,

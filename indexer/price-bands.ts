@@ -170,8 +170,8 @@ function entries(band: BandBounds, runs: Run[], seasonReach: Run[], offerCuts: n
  * two possible move-in dates (a Sunday without move-ins, a reserved stretch) join the entry before
  * them: the entries then cover a few long spans instead of one span per bookable stretch.
  */
-function groupEntries(list: Entry[], nights: PriceBand['nights']): PriceBand[] {
-  const groups: Array<{ runs: Run[]; lo: number; hi: number; width: number }> = [];
+function groupEntries(list: Entry[]): BandGroup[] {
+  const groups: Array<BandGroup & { width: number }> = [];
   let current: (typeof groups)[number] | null = null;
   for (const { run, lo, hi } of list) {
     if (current !== null) {
@@ -190,14 +190,14 @@ function groupEntries(list: Entry[], nights: PriceBand['nights']): PriceBand[] {
     current = { runs: [{ ...run }], lo, hi, width: hi - lo };
     groups.push(current);
   }
-  const byBounds = new Map<string, PriceBand>();
-  for (const g of groups) {
-    const key = `${g.lo}:${g.hi}`;
-    const same = byBounds.get(key);
-    if (same) same.move_in.push(...toDateSpans(g.runs));
-    else byBounds.set(key, { move_in: toDateSpans(g.runs), nights, lo: g.lo, hi: g.hi });
-  }
-  return [...byBounds.values()];
+  return groups;
+}
+
+/** Runs of move-in days (day numbers) sharing bounds, in one band of stay lengths. */
+interface BandGroup {
+  runs: Run[];
+  lo: number;
+  hi: number;
 }
 
 /**
@@ -205,12 +205,26 @@ function groupEntries(list: Entry[], nights: PriceBand['nights']): PriceBand[] {
  * up to START_HORIZON_DAYS after `today`. A band is left out where no stay of its length can start.
  */
 export function priceBands(home: PricingInputs, groups: readonly StayStartGroup[], today: IsoDate): PriceBand[] {
+  return bandGroups(home, groups, today).flatMap(({ nights, groups: list }) => {
+    const byBounds = new Map<string, PriceBand>();
+    for (const g of list) {
+      const key = `${g.lo}:${g.hi}`;
+      const same = byBounds.get(key);
+      if (same) same.move_in.push(...toDateSpans(g.runs));
+      else byBounds.set(key, { move_in: toDateSpans(g.runs), nights, lo: g.lo, hi: g.hi });
+    }
+    return [...byBounds.values()];
+  });
+}
+
+/** The band groups of every band of stay lengths, in day numbers. */
+function bandGroups(home: PricingInputs, groups: readonly StayStartGroup[], today: IsoDate): Array<{ nights: PriceBand['nights']; groups: BandGroup[] }> {
   const origin = toDayNumber(today);
   const until = origin + START_HORIZON_DAYS;
   const season = home.seasonal_discounts.length > 0 ? new SeasonalNights(home, origin, START_HORIZON_DAYS + LONGEST_STAY_NIGHTS + 1) : null;
   const offer = home.special_offer;
   const offerCuts = offer === null ? [] : [toDayNumber(offer.start_date), toDayNumber(offer.end_date)];
-  const bands: PriceBand[] = [];
+  const out: Array<{ nights: PriceBand['nights']; groups: BandGroup[] }> = [];
   const starts = groups.map((g) => ({ minimum: g.minimum_nightly_stay, runs: dayRuns(g.fixed_move_in) }));
   const seasons = home.seasonal_discounts.map((p) => ({ start: toDayNumber(p.start_date), end: toDayNumber(p.end_date) }));
   for (const [a, b] of nightBands(home)) {
@@ -219,33 +233,51 @@ export function priceBands(home: PricingInputs, groups: readonly StayStartGroup[
     // A stay of at most b nights from day s touches a season [ps, pe) when ps - b < s < pe.
     const reach = clipRuns(seasons.map((p) => ({ start: p.start + 1 - b, end: p.end })), origin, until);
     const band = new BandBounds(home, season, a, b);
-    bands.push(...groupEntries(entries(band, runs, reach, offerCuts), { gte: a, lte: b }));
+    out.push({ nights: { gte: a, lte: b }, groups: groupEntries(entries(band, runs, reach, offerCuts)) });
   }
-  return bands;
+  return out;
 }
 
-/** The price cells of a home (kernel/store/price-cells.ts): per move-in month and band of stay lengths, the least lower bound and the greatest upper bound of its bands there. */
-export function priceCells(bands: readonly PriceBand[]): { lo: Record<string, number>; hi: Record<string, number> } {
+/**
+ * The price cells of a home (kernel/store/price-cells.ts): per move-in month and band of stay
+ * lengths, the least lower and the greatest upper bound of its bands there. Worked out in day
+ * numbers, from the same groups as priceBands (the bands a cell covers are the bands it bounds).
+ */
+export function priceCells(home: PricingInputs, groups: readonly StayStartGroup[], today: IsoDate): { lo: Record<string, number>; hi: Record<string, number> } {
   const lo: Record<string, number> = {};
   const hi: Record<string, number> = {};
-  for (const band of bands) {
-    const cut = nightCut(band.nights.gte);
-    for (const span of band.move_in) {
-      // Bands are clipped to the start horizon: every span ends.
-      const last = span.end === null ? span.start : addDays(span.end, -1);
-      for (let month = span.start.slice(0, 7); month <= last.slice(0, 7); month = nextMonth(month)) {
-        const key = cellKeyOf(month, cut);
-        lo[key] = Math.min(lo[key] ?? Infinity, band.lo);
-        hi[key] = Math.max(hi[key] ?? -Infinity, band.hi);
+  const months = monthStarts(today);
+  for (const { nights, groups: list } of bandGroups(home, groups, today)) {
+    const cut = nightCut(nights.gte);
+    for (const g of list) {
+      for (const run of g.runs) {
+        for (let m = 0; m + 1 < months.length; m++) {
+          if (months[m + 1].day <= run.start || months[m].day >= run.end) continue;
+          const key = cellKeyOf(months[m].month, cut);
+          const l = lo[key];
+          if (l === undefined || g.lo < l) lo[key] = g.lo;
+          const h = hi[key];
+          if (h === undefined || g.hi > h) hi[key] = g.hi;
+        }
       }
     }
   }
   return { lo, hi };
 }
 
-/** `YYYY-MM` of the month after. */
-function nextMonth(month: string): string {
-  const y = Number(month.slice(0, 4));
-  const m = Number(month.slice(5, 7));
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+/** The first day of each month from today's to the one after the start horizon's, with its `YYYY-MM`. */
+function monthStarts(today: IsoDate): Array<{ day: number; month: string }> {
+  const out: Array<{ day: number; month: string }> = [];
+  const last = addDays(today, START_HORIZON_DAYS);
+  let y = Number(today.slice(0, 4));
+  let m = Number(today.slice(5, 7));
+  for (;;) {
+    const month = `${y}-${String(m).padStart(2, '0')}`;
+    out.push({ day: toDayNumber(`${month}-01`), month });
+    if (month > last.slice(0, 7)) return out;
+    if (++m === 13) {
+      m = 1;
+      y += 1;
+    }
+  }
 }

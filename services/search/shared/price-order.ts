@@ -56,8 +56,10 @@ export async function priceOrder<T>(
   const compare = comparePriced(order);
   const priced: Priced<T>[] = [];
   const max = batches.max ?? 2_000;
-  // The first batch covers the slice and some margin; each later one doubles.
-  let batchSize = batches.first ?? Math.min(Math.max(need + 20, 50), max);
+  // The first batch covers the slice three times over: the bounds are per move-in month, so the slice's
+  // edge price often lies past the 50th bound, and a second round trip costs more than 50 more hits
+  // (measured: docs/performance.md, issue 22). Each later batch doubles.
+  let batchSize = batches.first ?? Math.min(Math.max(need * 3, 50), max);
   for (;;) {
     const batch = await next(batchSize);
     if (batch.total !== undefined && offset >= batch.total) return { slice: [], priced: 0 };
