@@ -243,3 +243,33 @@ export function arbStay(home: HomeRecord, today: IsoDate): fc.Arbitrary<StayRequ
     .map(({ start, committed }): StayRequest => ({ kind: 'flex', start_date: start, committed_nights: committed }));
   return fc.oneof({ weight: 3, arbitrary: fixed }, { weight: 1, arbitrary: flex });
 }
+
+/**
+ * A day, a home and `count` fixed stays moving in within `horizon` days of it, of lengths that
+ * cross the price bands' cuts (the price bands' and the flat index's property tests).
+ */
+export function arbHomeWithFixedStays(count: number, horizon: number): fc.Arbitrary<{ today: IsoDate; home: HomeRecord; stays: Array<Extract<StayRequest, { kind: 'fixed' }>> }> {
+  return fc
+    .integer({ min: 0, max: 365 })
+    .map((n) => addDays('2026-06-01', n))
+    .chain((today: IsoDate) =>
+      arbHome(today).chain((home) =>
+        fc
+          .array(
+            fc.record({
+              offset: fc.integer({ min: 0, max: horizon - 1 }),
+              nights: fc.oneof(fc.integer({ min: 1, max: 45 }), fc.integer({ min: 1, max: 400 }), fc.constantFrom(29, 30, 31, 90, 365)),
+            }),
+            { minLength: count, maxLength: count },
+          )
+          .map((stays) => ({
+            today,
+            home,
+            stays: stays.map(({ offset, nights }): Extract<StayRequest, { kind: 'fixed' }> => {
+              const start = addDays(today, offset);
+              return { kind: 'fixed', start_date: start, end_date: addDays(start, nights) };
+            }),
+          })),
+      ),
+    );
+}

@@ -1,6 +1,6 @@
 /**
  * Where the homes index keeps the price bounds of fixed stays (docs/decisions.md, "A flat index"):
- * one integer per cell of (move-in month, band of stay lengths), in the objects `price_lo` (a lower
+ * one integer per cell of (move-in months, band of stay lengths), in the objects `price_lo` (a lower
  * bound of the display price of any fixed stay of the cell) and `price_hi` (an upper bound). A
  * search reads the one cell of its stay: a doc-value number to sort and compare, where a nested
  * band had to be found among every band of the home. The indexer writes them (indexer/price-bands.ts)
@@ -22,9 +22,18 @@ export function nightCut(nights: number): number {
   return cut;
 }
 
-/** The cell key of a move-in month (`YYYY-MM`) and a band of stay lengths (its first night): `202612_14`. */
+/**
+ * Months of move-in dates per cell: two (January-February, March-April, ...). Each cell is two
+ * doc-value numbers per home, and they were 40 % of what Elasticsearch spent on a rebuild with one
+ * month per cell (docs/performance.md, issue 22).
+ */
+export const CELL_MONTHS = 2;
+
+/** The cell key of a move-in month (`YYYY-MM`) and a band of stay lengths (its first night): `202611_14` for November-December 2026. */
 export function cellKeyOf(month: string, cut: number): string {
-  return `${month.slice(0, 4)}${month.slice(5, 7)}_${cut}`;
+  const m = Number(month.slice(5, 7));
+  const first = m - ((m - 1) % CELL_MONTHS);
+  return `${month.slice(0, 4)}${String(first).padStart(2, '0')}_${cut}`;
 }
 
 /** The cell a fixed stay reads its bounds from. */

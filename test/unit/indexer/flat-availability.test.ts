@@ -11,12 +11,11 @@ import { addDays, daysBetween, toDayNumber } from '../../../services/kernel/engi
 import { withBuildingRules } from '../../../services/kernel/engine/building-rules';
 import { displayPrice } from '../../../services/kernel/engine/pricing';
 import { checkStartOnly, checkStay } from '../../../services/kernel/engine/stay-check';
-import type { StayRequest } from '../../../services/kernel/engine/types';
 import type { IsoDate } from '../../../services/kernel/inventory/records';
 import type { DateRangeValue, HomeDocument } from '../../../services/kernel/store/home-document';
 import { NIGHTS_CAP, coverOf, minimumKeyRanges, minimumKeys, nodesHolding } from '../../../services/kernel/store/minimum-keys';
 import { nightCut, priceCellOf, CELL_NIGHT_CUTS } from '../../../services/kernel/store/price-cells';
-import { arbHome } from '../../support/arbitraries';
+import { arbHomeWithFixedStays } from '../../support/arbitraries';
 import { makeMarket, makeProperty } from '../../support/records';
 
 const NO_PETS = { cats: 0, dogs: 0 };
@@ -38,29 +37,7 @@ function admitsFixed(doc: HomeDocument, start: IsoDate, end: IsoDate): boolean {
   );
 }
 
-const arbCase = fc
-  .integer({ min: 0, max: 365 })
-  .map((n) => addDays('2026-06-01', n))
-  .chain((today: IsoDate) =>
-    arbHome(today).chain((home) =>
-      fc
-        .array(
-          fc.record({
-            offset: fc.integer({ min: 0, max: START_HORIZON_DAYS - 1 }),
-            nights: fc.oneof(fc.integer({ min: 1, max: 45 }), fc.integer({ min: 1, max: 400 }), fc.constantFrom(29, 30, 31, 90, 365)),
-          }),
-          { minLength: 10, maxLength: 10 },
-        )
-        .map((stays) => ({
-          today,
-          home,
-          stays: stays.map(({ offset, nights }): Extract<StayRequest, { kind: 'fixed' }> => {
-            const start = addDays(today, offset);
-            return { kind: 'fixed', start_date: start, end_date: addDays(start, nights) };
-          }),
-        })),
-    ),
-  );
+const arbCase = arbHomeWithFixedStays(10, START_HORIZON_DAYS);
 
 describe('minimum keys', () => {
   it('a stay of n nights finds exactly one key of a minimum m when m ≤ n, and none when m > n', () => {
@@ -150,5 +127,8 @@ describe('the flat document', () => {
     expect(CELL_NIGHT_CUTS).toContain(30);
     expect([1, 2, 29, 30, 59, 60, 120, 1200].map(nightCut)).toEqual([1, 2, 21, 30, 30, 60, 90, 365]);
     expect(priceCellOf('2027-03-31', 45)).toEqual({ lo: 'price_lo.202703_30', hi: 'price_hi.202703_30' });
+    // Two months a cell: April shares March's.
+    expect(priceCellOf('2027-04-30', 45)).toEqual({ lo: 'price_lo.202703_30', hi: 'price_hi.202703_30' });
+    expect(priceCellOf('2027-12-01', 1)).toEqual({ lo: 'price_lo.202711_1', hi: 'price_hi.202711_1' });
   });
 });

@@ -7,36 +7,12 @@ import { addDays, daysBetween } from '../../../services/kernel/engine/dates';
 import { displayPrice } from '../../../services/kernel/engine/pricing';
 import { checkStay } from '../../../services/kernel/engine/stay-check';
 import { inSpans, stayStarts } from '../../../services/kernel/engine/stay-starts';
-import type { StayRequest } from '../../../services/kernel/engine/types';
-import type { IsoDate } from '../../../services/kernel/inventory/records';
 import { LONGEST_STAY_NIGHTS, START_HORIZON_DAYS, nightBands, priceBands } from '../../../indexer/price-bands';
-import { arbHome, makeHome, openRange } from '../../support/arbitraries';
+import { arbHomeWithFixedStays, makeHome, openRange } from '../../support/arbitraries';
 
 const NO_PETS = { cats: 0, dogs: 0 };
 
-const arbCase = fc
-  .integer({ min: 0, max: 365 })
-  .map((n) => addDays('2026-06-01', n))
-  .chain((today: IsoDate) =>
-    arbHome(today).chain((home) =>
-      fc
-        .array(
-          fc.record({
-            offset: fc.integer({ min: 0, max: START_HORIZON_DAYS - 1 }),
-            nights: fc.oneof(fc.integer({ min: 1, max: 45 }), fc.integer({ min: 1, max: 400 }), fc.constantFrom(29, 30, 31, 90, 365)),
-          }),
-          { minLength: 12, maxLength: 12 },
-        )
-        .map((stays) => ({
-          today,
-          home,
-          stays: stays.map(({ offset, nights }): Extract<StayRequest, { kind: 'fixed' }> => {
-            const start = addDays(today, offset);
-            return { kind: 'fixed', start_date: start, end_date: addDays(start, nights) };
-          }),
-        })),
-    ),
-  );
+const arbCase = arbHomeWithFixedStays(12, START_HORIZON_DAYS);
 
 describe('priceBands', () => {
   it('puts every bookable stay in exactly one band whose bounds hold its display price', () => {
