@@ -29,6 +29,8 @@ export interface SearchStats {
 }
 
 const STRADDLER_BATCH = 1_000;
+/** Largest batch of the price stream (price-order.ts doubles its batches up to it). */
+const MAX_STREAM_BATCH = 2_000;
 
 /**
  * Most homes one search prices in Node (DESIGN: "the candidate set that reaches Node must be
@@ -160,6 +162,8 @@ export class ExactSearch {
           };
         },
         (doc) => this.book.amount(doc),
+        // No batch larger than the homes a search may price: a page the old first batch answered is not refused for a bigger one.
+        { max: Math.min(MAX_STREAM_BATCH, p.maxPriced ?? DEFAULT_SEARCH_MAX_PRICED) },
       );
       return { homes: this.priced(ordered.slice.map((s) => s.item)), total };
     }

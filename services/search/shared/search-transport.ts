@@ -34,9 +34,12 @@ export interface SearchTransport {
 /** One round trip's bodies: a single search, or the searches of one `_msearch`. */
 export type RoundTrip = readonly estypes.SearchRequest[];
 
-/** The `_msearch` lines of some bodies: a header before each (the index is the request's), with the body's routing. */
+/** The `_msearch` lines of some bodies: a header before each (the index is the request's), with the body's routing, partial answers refused. */
 export function msearchLines(bodies: RoundTrip): estypes.MsearchRequestItem[] {
-  return bodies.flatMap(({ routing, ...body }) => [routing === undefined ? {} : { routing }, body as estypes.MsearchMultisearchBody]);
+  return bodies.flatMap(({ routing, ...body }) => [
+    routing === undefined ? { allow_partial_search_results: false } : { routing, allow_partial_search_results: false },
+    body as estypes.MsearchMultisearchBody,
+  ]);
 }
 
 /**
@@ -72,7 +75,8 @@ const MSEARCH_TRIM = ['-took', ...UNREAD_PATHS.map((p) => `-responses.${p}`)];
 
 /** Sends one round trip as recorded: a search, or an `_msearch` of several (what the bench replays). */
 export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip): Promise<SearchResponse[]> {
-  if (bodies.length === 1) return [await es.search<HomeDocument>({ index, filter_path: SEARCH_TRIM, ...bodies[0] })];
+  // A search over every shard (the market list) fails when a shard does, rather than answering for the others.
+  if (bodies.length === 1) return [await es.search<HomeDocument>({ index, filter_path: SEARCH_TRIM, allow_partial_search_results: false, ...bodies[0] })];
   const res = await es.msearch<HomeDocument>({ index, searches: msearchLines(bodies), filter_path: MSEARCH_TRIM }, { meta: true });
   return res.body.responses.map((r) => {
     // A failed search fails the round trip as a single search would (the same error type, e.g. a missing index).
