@@ -1,6 +1,14 @@
 /** Index lifecycle on Elasticsearch: create a timestamped index, swap the alias, drop orphans. */
+import { createHash } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import mapping from '../mappings/homes.json';
+
+/**
+ * The version of mappings/homes.json an index was created with, kept in its mapping's `_meta`: an
+ * index built from another version holds other fields (the service would query fields it lacks),
+ * so the indexer rebuilds it instead of updating it (docs/decisions.md, "Indexer").
+ */
+export const MAPPING_VERSION = createHash('sha256').update(JSON.stringify(mapping)).digest('hex').slice(0, 16);
 
 /** `homes-20261122t031700123z`: sortable, unique per run, lowercase as ES requires. */
 export function timestampedIndexName(prefix: string, now: Date): string {
@@ -14,8 +22,16 @@ export async function createHomesIndex(es: Client, name: string): Promise<void> 
     index: name,
     // Bulk loading: no refreshes until the load is done (restored before the alias swap).
     settings: { ...mapping.settings, refresh_interval: '-1' },
-    mappings: mapping.mappings as never,
+    mappings: { ...mapping.mappings, _meta: { mapping_version: MAPPING_VERSION } } as never,
   });
+}
+
+/** Whether every index the alias points at was created from this version of the mapping (false without one). */
+export async function aliasMappingCurrent(es: Client, alias: string): Promise<boolean> {
+  const targets = await aliasTargets(es, alias);
+  if (targets.length === 0) return false;
+  const res = await es.indices.getMapping({ index: targets });
+  return targets.every((t) => res[t]?.mappings?._meta?.mapping_version === MAPPING_VERSION);
 }
 
 export async function finishLoading(es: Client, name: string): Promise<void> {

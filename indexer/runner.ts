@@ -5,6 +5,7 @@ import type { Collections } from '../services/kernel/store/collections';
 import { acquireLease, LeaseLostError } from './lease';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { incrementalRun } from './incremental';
+import { aliasMappingCurrent } from './es-admin';
 import type { RunSummary } from '../services/kernel/store/index-freshness';
 
 export type JobKind = 'full' | 'incremental';
@@ -43,7 +44,9 @@ export async function runIndexerJob(
       },
       ...extra,
     };
-    return kind === 'full' ? await fullRebuild(es, c, opts) : await incrementalRun(es, c, opts);
+    // An index built from another mapping (the code was upgraded) is rebuilt, not updated.
+    const full = kind === 'full' || !(await aliasMappingCurrent(es, config.homesAlias));
+    return full ? await fullRebuild(es, c, opts) : await incrementalRun(es, c, opts);
   } finally {
     clearInterval(timer);
     await lease.release().catch(() => undefined);

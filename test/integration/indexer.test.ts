@@ -9,7 +9,8 @@ import type { EsClient } from '../../services/kernel/store/es-client';
 import { fullRebuild, IndexingFailedError } from '../../indexer/full-rebuild';
 import { incrementalRun } from '../../indexer/incremental';
 import { pendingChanges, recordChanges, recordFullReplacement } from '../../services/kernel/store/inventory-changes';
-import { aliasTargets, createHomesIndex, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
+import { aliasMappingCurrent, aliasTargets, createHomesIndex, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
+import { runIndexerJob } from '../../indexer/runner';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { BSON } from 'mongodb';
@@ -127,6 +128,24 @@ describe('reading homes by _id slices', () => {
     } finally {
       await mongo.collections.homes.deleteMany({ _id: { $in: odd } });
     }
+  });
+});
+
+describe('an index built from another version of the mapping', () => {
+  it('is rebuilt by the next scheduled run instead of updated, and then carries this version', async () => {
+    await fullRebuild(es, mongo.collections, opts());
+    const [old] = await aliasTargets(es, config.homesAlias);
+    expect(await aliasMappingCurrent(es, config.homesAlias)).toBe(true);
+    // As an index built by the code before an upgrade looks to it.
+    await es.indices.putMapping({ index: old, _meta: { mapping_version: 'an-older-version' } });
+    expect(await aliasMappingCurrent(es, config.homesAlias)).toBe(false);
+    const run = await runIndexerJob('incremental', es, mongo.collections, config);
+    expect(run.kind).toBe('full');
+    const [rebuilt] = await aliasTargets(es, config.homesAlias);
+    expect(rebuilt).not.toBe(old);
+    expect(await aliasMappingCurrent(es, config.homesAlias)).toBe(true);
+    // Current again: the next run is incremental.
+    expect((await runIndexerJob('incremental', es, mongo.collections, config)).kind).toBe('incremental');
   });
 });
 
