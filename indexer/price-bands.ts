@@ -249,11 +249,13 @@ export function priceCells(home: PricingInputs, groups: readonly StayStartGroup[
   const months = monthStarts(today);
   for (const { nights, groups: list } of bandGroups(home, groups, today)) {
     const cut = nightCut(nights.gte);
+    // The key of each month's cell, once per band rather than once per run and month.
+    const keys = months.map((m) => cellKeyOf(m.month, cut));
     for (const g of list) {
       for (const run of g.runs) {
         for (let m = 0; m + 1 < months.length; m++) {
           if (months[m + 1].day <= run.start || months[m].day >= run.end) continue;
-          const key = cellKeyOf(months[m].month, cut);
+          const key = keys[m];
           const l = lo[key];
           if (l === undefined || g.lo < l) lo[key] = g.lo;
           const h = hi[key];
