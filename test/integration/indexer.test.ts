@@ -58,6 +58,17 @@ describe('full rebuild', () => {
     expect(await count()).toBe(expected);
   });
 
+  it('stores each document once: no second, full copy (_recovery_source) beside _source', async () => {
+    const run = await fullRebuild(es, mongo.collections, opts());
+    const usage = (await es.transport.request({ method: 'POST', path: `/${run.alias_target}/_disk_usage`, querystring: { run_expensive_tasks: true } })) as Record<
+      string,
+      { fields: Record<string, { total_in_bytes: number }> }
+    >;
+    const fields = usage[run.alias_target!].fields;
+    expect(fields._source.total_in_bytes).toBeGreaterThan(0);
+    expect(fields._recovery_source?.total_in_bytes ?? 0).toBe(0);
+  });
+
   it('records freshness: last run, duration, document count and alias target', async () => {
     const run = await fullRebuild(es, mongo.collections, opts());
     const f = await readFreshness(mongo.collections.indexerState);

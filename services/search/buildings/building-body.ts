@@ -11,6 +11,7 @@ import { indexedPriceOf, REFERENCE_PRICE_FIELD } from '../shared/indexed-price';
 import { availabilityClauses } from '../shared/stay-clauses';
 import type { StayDates } from '../../stays/stay-dates';
 import { TALLY_AGG } from '../shared/search-transport';
+import { hitFields } from '../shared/hit-fields';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -25,6 +26,9 @@ export const UNIT_BATCH = 2_000;
  * The fields of a unit a building card shows and prices from (building-cards.ts UnitDocument): not
  * the apartment card's name, city, location or rating, which would triple what a page parses.
  */
+/** The fields of a unit listed under "other dates" (building-cards.ts OtherDatesUnit). */
+export const OTHER_DATES_FIELDS = ['unit_number', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date'] as const;
+
 export const UNIT_SOURCE = [
   'home_id', 'slug', 'unit_number', 'property_id', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date', 'hero_photo_id', 'pricing', 'reference_price',
 ];
@@ -136,7 +140,7 @@ export function collapsedPageBody(filter: Query[], sort: estypes.SortCombination
     track_total_hits: false,
     from,
     size,
-    _source: ['property_id', 'city_slug'],
+    ...hitFields(['property_id', 'city_slug']),
     query: { bool: { filter } },
     collapse: { field: 'property_id' },
     sort,
@@ -149,8 +153,8 @@ export function unitsBody(filter: Query[], propertyIds: readonly string[], stay:
     track_total_hits: false,
     size: UNIT_BATCH,
     // A Flex stay without a tier prices the cheapest tier the unit can hold: it needs the tiers' move-in dates.
-    // A unit batch holds up to UNIT_BATCH units: the few fields of UNIT_SOURCE cost less to send and parse than whole cards.
-    _source: stay.kind === 'flex' && stay.committed_nights === null ? [...UNIT_SOURCE, 'flex_stays'] : UNIT_SOURCE,
+    // The card holds every field of UNIT_SOURCE; the tiers are read from _source.
+    ...hitFields(stay.kind === 'flex' && stay.committed_nights === null ? [...UNIT_SOURCE, 'flex_stays'] : UNIT_SOURCE),
     query: { bool: { filter: [...filter, { terms: { property_id: [...propertyIds] } }] } },
     sort: [{ home_id: 'asc' }],
     ...(after ? { search_after: after } : {}),
@@ -175,7 +179,7 @@ export function otherDatesBody(base: Query[], stay: StayDates, propertyIds: read
             top_hits: {
               size: OTHER_DATES_LISTED,
               sort: [{ earliest_available_date: { order: 'asc', missing: '_last' } }, { home_id: 'asc' }],
-              _source: ['unit_number', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date'],
+              ...hitFields(OTHER_DATES_FIELDS),
             },
           },
         },

@@ -19,6 +19,7 @@ import { collapsedPageBody } from './building-body';
 import { unitSearchParams, type BuildingQuery } from './building-query';
 import type { PropertyCard } from './building-cards';
 import { ExactSearch } from '../shared/exact-search';
+import { hitDocument } from '../shared/hit-fields';
 import { searchBuildings } from './run-building-search';
 import type { SearchTransport } from '../shared/search-transport';
 import { categorySearch, extendedDuration, HOT_CITIES, hotCities, hotCitiesLookup, nearby, nearestCityLookup, nearestDisplayCity } from './relax-steps';
@@ -45,7 +46,7 @@ function relaxers(t: SearchTransport): Array<[AdditionalType, Relaxer]> {
         if (!lookup) return null;
         const search = new ExactSearch(t, unitSearchParams(lookup.query));
         const res = await search.send(collapsedPageBody(await search.filter(), lookup.sort, 0, 1));
-        return nearestDisplayCity(q, (res.hits.hits[0]?._source as HomeDocument | undefined)?.city_slug);
+        return nearestDisplayCity(q, (res.hits.hits[0] ? hitDocument(res.hits.hits[0]).city_slug : undefined));
       },
     ],
     [

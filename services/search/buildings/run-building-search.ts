@@ -88,7 +88,7 @@ export async function searchBuildings(
   if (metric) {
     ids = byPrice.slice(offset);
   } else if (collapsed) {
-    ids = collapsedPage.hits.hits.map((h) => (h._source as HomeDocument).property_id);
+    ids = collapsedPage.hits.hits.map((h) => hitDocument(h).property_id);
   } else {
     ids = await fixedStayPriceOrder(search, order, unitsPerBuilding, offset, size, totalHomes);
   }
@@ -161,10 +161,16 @@ async function unitsAndOtherDates(
 function otherDatesOf(res: SearchResponse | undefined): Map<string, OtherDates> {
   const found = new Map<string, OtherDates>();
   const agg = (res?.aggregations as Record<string, unknown> | undefined)?.other_dates as
-    | { buckets: Array<TermsBucket & { soonest: { hits: { hits: Array<{ _source?: OtherDatesUnit }> } } }> }
+    | { buckets: Array<TermsBucket & { soonest: { hits: { hits: Array<{ _source?: unknown; fields?: Record<string, unknown> }> } } }> }
     | undefined;
   for (const b of agg?.buckets ?? []) {
-    found.set(b.key, { count: b.doc_count, units: b.soonest.hits.hits.flatMap((h) => (h._source ? [h._source] : [])) });
+    found.set(b.key, { count: b.doc_count, units: b.soonest.hits.hits.map((h) => otherDatesUnit(hitDocument(h))) });
   }
   return found;
+}
+
+/** The listed fields of a unit alone (a card carries more). */
+function otherDatesUnit(doc: HomeDocument): OtherDatesUnit {
+  const { unit_number, bedrooms, bathrooms, sqft, earliest_available_date } = doc;
+  return { unit_number, bedrooms, bathrooms, sqft, earliest_available_date };
 }

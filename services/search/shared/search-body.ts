@@ -95,8 +95,8 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
       return {
         track_total_hits: false,
         size: phase.size,
-        // Batches of a thousand homes, of which only the pricing inputs are read: from _source, not whole cards.
-        _source: STRADDLER_SOURCE,
+        // Batches of a thousand homes, of which only the pricing inputs are read: from the card (a _source read opens every stored block).
+        ...hitFields(STRADDLER_SOURCE),
         query: {
           bool: { filter: [...filter, bandCandidateClause(p.stay, p.price)], must_not: [bandInsideClause(p.stay, p.price)] },
         },
@@ -108,8 +108,8 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
       return {
         track_total_hits: phase.withTotal,
         size: phase.size,
-        // A caller that names its fields (the building search's units, in batches of thousands) reads them from _source.
-        ...(phase.source ? { _source: [...phase.source] } : hitFields(resultSource(p))),
+        // A caller may name its fields (the building search's units); the card serves them when it holds them.
+        ...hitFields(phase.source ?? resultSource(p)),
         query: { bool: { filter: [...filter, ...fixedPriceClauses(p, phase.passing)] } },
         sort: pageSort(p),
         ...(phase.after ? { search_after: phase.after } : {}),

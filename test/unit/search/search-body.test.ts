@@ -74,7 +74,8 @@ describe('buildSearchBody', () => {
     expect(buildSearchBody(p, { kind: 'straddlers', size: 1000, after: [42, 'home-000042'] })).toEqual({
       track_total_hits: false,
       size: 1000,
-      _source: ['home_id', 'pricing'],
+      stored_fields: ['_none_'],
+      docvalue_fields: ['card'],
       query: {
         bool: {
           filter: [
