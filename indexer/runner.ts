@@ -6,7 +6,7 @@ import { acquireLease, LeaseLostError } from './lease';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { incrementalRun } from './incremental';
 import { aliasMappingCurrent } from './es-admin';
-import type { RunSummary } from '../services/kernel/store/index-freshness';
+import { recordFailedRun, type RunSummary } from '../services/kernel/store/index-freshness';
 
 export type JobKind = 'full' | 'incremental';
 
@@ -46,7 +46,12 @@ export async function runIndexerJob(
     };
     // An index built from another mapping (the code was upgraded) is rebuilt, not updated.
     const full = kind === 'full' || !(await aliasMappingCurrent(es, config.homesAlias));
-    return full ? await fullRebuild(es, c, opts) : await incrementalRun(es, c, opts);
+    try {
+      return full ? await fullRebuild(es, c, opts) : await incrementalRun(es, c, opts);
+    } catch (err) {
+      await recordFailedRun(c.indexerState, full ? 'full' : 'incremental').catch(() => undefined);
+      throw err;
+    }
   } finally {
     clearInterval(timer);
     await lease.release().catch(() => undefined);

@@ -16,6 +16,8 @@ import type { Tool } from './tools/tool';
 import { errorMiddleware } from './transports/http/errors';
 import { getRoutes } from './transports/http/get-routes';
 import { statusReport } from './transports/http/status';
+import { liveness, readiness } from './transports/http/health';
+import { requestLog } from './transports/http/request-log';
 import { mountMcp, MCP_PATH } from './transports/mcp/route';
 import { toolsList } from './transports/mcp/tool-list';
 import { createRateLimits } from './transports/rate-limit';
@@ -27,9 +29,10 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
   // The client IP (rate limits) comes from X-Forwarded-For only as far as trusted proxies appended it.
   const hops = deps.config.trustedProxyHops;
   const app = new Koa(hops > 0 ? { proxy: true, maxIpsCount: hops } : {});
-  const limits = createRateLimits(deps.config.rateLimit);
+  const limits = createRateLimits(deps.config.rateLimit, (bucket) => deps.metrics.rateLimitRefusals.inc({ bucket }));
   const photos = new PhotoStore(deps.mongo);
 
+  app.use(requestLog(deps.log, deps.metrics));
   app.use(errorMiddleware(deps.log));
   app.use(
     cors({
@@ -85,6 +88,21 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
     ctx.type = 'image/jpeg';
     ctx.set('Cache-Control', 'public, max-age=86400, immutable');
     ctx.body = parsed.variant === 'widget' ? blob.widget : blob.full;
+  });
+  // For load balancers, orchestrators and Prometheus: outside /api/public, so never rate limited.
+  root.get('/livez', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = liveness();
+  });
+  root.get('/readyz', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await readiness(deps);
+  });
+  root.get('/metrics', async (ctx) => {
+    const { contentType, body } = await deps.metrics.scrape();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = contentType;
+    ctx.body = body;
   });
   const card = serverCard(deps.config.publicBaseUrl, MCP_PATH);
   root.get('/.well-known/mcp/server-card.json', (ctx) => {

@@ -8,6 +8,7 @@ import type { AggregateCache } from './markets/aggregate-cache';
 import type { BuildingRecords } from './buildings/building-records';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
+import type { ServiceMetrics } from './kernel/metrics';
 
 export interface Deps {
   config: Config;
@@ -24,6 +25,8 @@ export interface Deps {
   /** Policy entries, cached the same way. */
   policies: PolicyCache;
   log: Logger;
+  /** Prometheus metrics of this copy of the service (GET /metrics). */
+  metrics: ServiceMetrics;
   /** The only clock the request path reads; tests pass a fixed one. */
   clock: () => Date;
 }

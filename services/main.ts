@@ -13,6 +13,9 @@ import { BuildingRecords } from './buildings/building-records';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';
+import { ServiceMetrics } from './kernel/metrics';
+import { instrumentStores } from './kernel/store/store-metrics';
+import { readIndexerHistory } from './kernel/store/index-freshness';
 
 export interface RunningService {
   server: Server;
@@ -38,6 +41,11 @@ export async function startService(
   await widgetDocuments();
   const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
+  const metrics = new ServiceMetrics(async () => {
+    const h = await readIndexerHistory(mongo.collections.indexerState);
+    return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
+  });
+  instrumentStores(metrics, es, mongo.client);
   const deps: Deps = {
     config,
     es,
@@ -48,6 +56,7 @@ export async function startService(
     buildings: new BuildingRecords(mongo.collections, config.cacheTtlMs),
     policies: new PolicyCache(mongo.collections, config.cacheTtlMs),
     log,
+    metrics,
     clock: () => new Date(),
   };
   const app = createApp(deps);

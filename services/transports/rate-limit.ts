@@ -10,7 +10,7 @@ export interface RateLimits {
   consume(clientKey: string, bucket: 'default' | 'overview'): Promise<void>;
 }
 
-export function createRateLimits(cfg: RateLimitConfig): RateLimits {
+export function createRateLimits(cfg: RateLimitConfig, onRefused: (bucket: 'default' | 'overview') => void = () => undefined): RateLimits {
   const limiters = {
     default: new RateLimiterMemory({ keyPrefix: 'default', points: cfg.points, duration: cfg.windowSeconds }),
     overview: new RateLimiterMemory({ keyPrefix: 'overview', points: cfg.overviewPoints, duration: cfg.windowSeconds }),
@@ -21,6 +21,7 @@ export function createRateLimits(cfg: RateLimitConfig): RateLimits {
         await limiters[bucket].consume(clientKey);
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
+        onRefused(bucket);
         const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
         throw new ApiError('rate_limited', `Too many requests; retry in ${seconds} s.`, 429, {
           'Retry-After': String(seconds),

@@ -85,25 +85,35 @@ describeLocal('a frozen store (SIGSTOP)', () => {
         timedGet(`/api/public/homes/${slug}/quote?check_in=${day(10)}&check_out=${day(45)}`),
         timedGet(`/api/public/homes/${slug}/flex-options`),
         timedGet('/api/public/status'),
+        timedGet('/readyz'),
+        timedGet('/livez'),
       ]),
     );
     for (const a of answers) expect(a.ms).toBeLessThan(3_000);
     for (const a of answers.slice(0, 4)) expectUnavailable(a);
+    // Readiness names the store, without its host or the driver's words; liveness stays 200.
+    expectUnavailable(answers[5]);
+    expect(answers[5].body.error.message).toMatch(/mongodb/);
+    expect(answers[5].body.error.message).not.toMatch(/elasticsearch|127\.0\.0\.1|Mongo[A-Z]\w+Error/);
+    expect(answers[6].status).toBe(200);
     const status = answers[4];
     expect(status.status).toBe(200);
     expect(status.body.status).toBe('degraded');
     expect(status.body.mongodb.ok).toBe(false);
     expect(JSON.stringify(status.body.mongodb)).not.toMatch(/127\.0\.0\.1|Mongo[A-Z]\w+Error/);
 
-    const after = await untilHealthy([`/api/public/homes/${slug}`, '/api/public/status']);
-    expect(after.map((a) => a.status)).toEqual([200, 200]);
+    const after = await untilHealthy([`/api/public/homes/${slug}`, '/api/public/status', '/readyz']);
+    expect(after.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(after[1].body.status).toBe('ok');
   });
 
   it('Elasticsearch: markets answer 503 within 3 s, /status names elasticsearch, and all recovers after SIGCONT', async () => {
     const answers = await withFrozen(pids!.es, () =>
-      Promise.all([timedGet('/api/public/markets'), timedGet('/api/public/markets?state=NY'), timedGet('/api/public/status')]),
+      Promise.all([timedGet('/api/public/markets'), timedGet('/api/public/markets?state=NY'), timedGet('/api/public/status'), timedGet('/readyz')]),
     );
+    expectUnavailable(answers[3]);
+    expect(answers[3].body.error.message).toMatch(/elasticsearch/);
+    expect(answers[3].body.error.message).not.toMatch(/mongodb|127\.0\.0\.1/);
     for (const a of answers) expect(a.ms).toBeLessThan(3_000);
     expectUnavailable(answers[0]);
     expectUnavailable(answers[1]);
@@ -111,8 +121,8 @@ describeLocal('a frozen store (SIGSTOP)', () => {
     expect(answers[2].body.status).toBe('degraded');
     expect(answers[2].body.elasticsearch.ok).toBe(false);
 
-    const after = await untilHealthy(['/api/public/markets', '/api/public/status']);
-    expect(after.map((a) => a.status)).toEqual([200, 200]);
+    const after = await untilHealthy(['/api/public/markets', '/api/public/status', '/readyz']);
+    expect(after.map((a) => a.status)).toEqual([200, 200, 200]);
   });
 
   it('answers MCP tool calls with an isError result carrying service_unavailable while MongoDB is frozen', async () => {

@@ -7,7 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Deps } from '../../deps';
-import { toApiError } from '../../kernel/errors';
+import { ApiError, toApiError } from '../../kernel/errors';
 import { toolContext } from '../../tools/invoke';
 import type { Tool, EmbeddedImage } from '../../tools/tool';
 import type { RateLimits } from '../rate-limit';
@@ -41,12 +41,15 @@ export async function callTool(context: ToolServerContext, clientKey: string, to
     const text = JSON.stringify(result.text);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
     if (result.images?.length) content.push(...(await loadImages(result.images)));
+    deps.metrics.toolCalls.inc({ tool: tool.name, outcome: 'ok' });
     return {
       content,
       structuredContent: result.data as Record<string, unknown>,
       ...(result.meta ? { _meta: result.meta } : {}),
     };
   } catch (err) {
+    const refused = err instanceof ApiError && err.code === 'rate_limited';
+    deps.metrics.toolCalls.inc({ tool: tool.name, outcome: refused ? 'refused' : 'tool_error' });
     return errorResult(err, deps, tool.name);
   }
 }

@@ -1,0 +1,118 @@
+/**
+ * The service's Prometheus metrics (prom-client), one registry per service: request durations by
+ * route template, tool calls by outcome, store calls, rate-limit refusals, the indexer's last runs
+ * and the default process metrics. Every label value comes from a fixed set (a route template, a
+ * registry tool name, a store command name): never a slug, an email or a query value.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Seconds: from a cached market list (0.2 ms) to the store deadline (2 s) and past it. */
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export type ToolOutcome = 'ok' | 'tool_error' | 'refused';
+export type StoreName = 'elasticsearch' | 'mongodb';
+
+/** What the indexer gauges read at each scrape (from the indexer's state in MongoDB). */
+export interface IndexerRunView {
+  kind: 'full' | 'incremental';
+  finished_at: Date;
+  duration_ms: number;
+  documents: number;
+}
+export interface IndexerView {
+  lastFull: IndexerRunView | null;
+  lastIncremental: IndexerRunView | null;
+  failures: { full: number; incremental: number };
+}
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly toolCalls: Counter<'tool' | 'outcome'>;
+  readonly storeDuration: Histogram<'store' | 'operation' | 'outcome'>;
+  readonly rateLimitRefusals: Counter<'bucket'>;
+
+  constructor(readIndexer?: () => Promise<IndexerView>, now: () => Date = () => new Date()) {
+    const registers = [this.registry];
+    this.httpDuration = new Histogram({
+      name: 'catalog_http_request_duration_seconds',
+      help: 'HTTP requests by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.toolCalls = new Counter({
+      name: 'catalog_tool_calls_total',
+      help: 'Tool calls by registry tool and outcome (ok, tool_error: an isError result, refused: rate limited)',
+      labelNames: ['tool', 'outcome'],
+      registers,
+    });
+    this.storeDuration = new Histogram({
+      name: 'catalog_store_call_duration_seconds',
+      help: 'Calls to Elasticsearch and MongoDB by store, operation and outcome (ok, failed)',
+      labelNames: ['store', 'operation', 'outcome'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.rateLimitRefusals = new Counter({
+      name: 'catalog_rate_limit_refusals_total',
+      help: 'Requests refused with 429 by rate-limit bucket',
+      labelNames: ['bucket'],
+      registers,
+    });
+    if (readIndexer) this.indexerGauges(readIndexer, now);
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The text a scrape gets, and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  /**
+   * The indexer's last successful runs and its failures, read from MongoDB at each scrape: the
+   * worker writes them after every run, so any copy of the service reports them (no worker port).
+   */
+  private indexerGauges(read: () => Promise<IndexerView>, now: () => Date): void {
+    let pending: Promise<IndexerView | null> | null = null;
+    // One read per scrape, shared by the gauges below; a failed read leaves them empty.
+    const view = (): Promise<IndexerView | null> => {
+      pending ??= read()
+        .catch(() => null)
+        .finally(() => setTimeout(() => (pending = null), 0));
+      return pending;
+    };
+    const registers = [this.registry];
+    const perKind = (name: string, help: string, value: (run: IndexerRunView) => number): void => {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['kind'],
+        registers,
+        async collect() {
+          this.reset();
+          const v = await view();
+          for (const run of [v?.lastFull, v?.lastIncremental]) if (run) this.set({ kind: run.kind }, value(run));
+        },
+      });
+    };
+    perKind('catalog_indexer_last_success_age_seconds', 'Seconds since the last successful indexer run finished, by kind', (r) =>
+      Math.max(0, (now().getTime() - new Date(r.finished_at).getTime()) / 1000),
+    );
+    perKind('catalog_indexer_last_success_duration_seconds', 'Duration of the last successful indexer run, by kind', (r) => r.duration_ms / 1000);
+    perKind('catalog_indexer_last_success_documents', 'Documents written by the last successful indexer run, by kind', (r) => r.documents);
+    new Gauge({
+      name: 'catalog_indexer_failed_runs',
+      help: 'Indexer runs that failed, by kind, since the inventory was first indexed',
+      labelNames: ['kind'],
+      registers,
+      async collect() {
+        this.reset();
+        const v = await view();
+        if (!v) return;
+        this.set({ kind: 'full' }, v.failures.full);
+        this.set({ kind: 'incremental' }, v.failures.incremental);
+      },
+    });
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The outermost middleware: a request id (X-Request-Id accepted when it looks like one, else a new
+ * UUID; echoed on the answer), one access-log line per request through pino-http, and the request
+ * duration histogram. Both carry the method, the route template (never the raw URL: a path or a
+ * query can name a home, a place or a person), the status and the duration; never a header or a
+ * body.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Context, Next } from 'koa';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from '../../kernel/logger';
+import type { ServiceMetrics } from '../../kernel/metrics';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** What a request that matched no route is labelled (a 404 of any path, or a refused method). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The route template a request matched, set when the chain returns (read by the log line at finish). */
+const routes = new WeakMap<IncomingMessage, string>();
+
+function routeOf(ctx: Context): string {
+  const matched = (ctx as Context & { _matchedRoute?: unknown })._matchedRoute;
+  return typeof matched === 'string' ? matched : UNMATCHED_ROUTE;
+}
+
+export function requestLog(log: Logger, metrics: ServiceMetrics) {
+  const http = pinoHttp({
+    logger: log,
+    genReqId: (req, res) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    wrapSerializers: false,
+    serializers: {
+      req: (req: IncomingMessage & { id?: unknown }) => ({ id: req.id, method: req.method }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    customProps: (req) => ({ route: routes.get(req) ?? UNMATCHED_ROUTE }),
+    customSuccessMessage: () => 'request',
+    customErrorMessage: () => 'request failed',
+    quietReqLogger: true,
+  });
+  return async function logRequest(ctx: Context, next: Next): Promise<void> {
+    const t0 = performance.now();
+    http(ctx.req, ctx.res);
+    try {
+      await next();
+    } finally {
+      const route = routeOf(ctx);
+      routes.set(ctx.req, route);
+      const method = METHODS.has(ctx.method) ? ctx.method : 'other';
+      metrics.httpDuration.observe({ method, route, status: String(ctx.status) }, (performance.now() - t0) / 1000);
+    }
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * What operators run the service by, through real HTTP on the real stack: /livez, /readyz (and
+ * what it says when the alias points at no index: test/e2e/store-outage.test.ts freezes each store), /metrics parsed by a Prometheus text-format parser after
+ * real traffic, and the access log with its request id (and no contact detail in it).
+ */
+import { Writable } from 'node:stream';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { startFixture, testConfig, type Fixture } from '../support/fixture';
+import { startService, type RunningService } from '../../services/main';
+
+const logLines: string[] = [];
+const logSink = new Writable({
+  write(chunk, _enc, done) {
+    logLines.push(String(chunk));
+    done();
+  },
+});
+
+let fx: Fixture;
+const others: RunningService[] = [];
+
+beforeAll(async () => {
+  fx = await startFixture({ homes: 40, env: { LOG_LEVEL: 'info' }, logDestination: logSink });
+});
+
+afterAll(async () => {
+  for (const s of others) await s.close();
+  await fx?.close();
+});
+
+/** Another copy of the service on the same stores, with some settings changed. */
+async function another(env: Record<string, string>): Promise<RunningService> {
+  const svc = await startService(testConfig({ MONGO_DB: fx.config.mongoDb, HOMES_ALIAS: fx.config.homesAlias, ...env }));
+  others.push(svc);
+  return svc;
+}
+
+async function scrape(url: string): Promise<ReturnType<typeof parsePrometheusTextFormat>> {
+  const res = await fetch(`${url}/metrics`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return parsePrometheusTextFormat(await res.text());
+}
+
+function family(families: ReturnType<typeof parsePrometheusTextFormat>, name: string) {
+  const found = families.find((f) => f.name === name);
+  if (!found) throw new Error(`no metric family ${name}`);
+  return found;
+}
+
+describe('liveness and readiness', () => {
+  it('/livez answers 200 while the process answers', async () => {
+    const res = await fx.get('/livez');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('/readyz answers 200 when the alias points at an index and MongoDB answers', async () => {
+    const res = await fx.get('/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ready', elasticsearch: 'ok', mongodb: 'ok' });
+  });
+
+  it('/readyz answers 503 with the error object naming Elasticsearch when the alias points at no index', async () => {
+    const svc = await another({ HOMES_ALIAS: `${fx.config.homesAlias}-missing` });
+    const res = await fetch(`${svc.url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('service_unavailable');
+    expect(body.error.message).toMatch(/elasticsearch/);
+    expect(body.error.message).not.toMatch(/mongodb/);
+    // Liveness does not depend on the stores.
+    expect((await fetch(`${svc.url}/livez`)).status).toBe(200);
+  });
+});
+
+describe('metrics', () => {
+  it('counts requests by route template and status, tool calls by outcome, store calls, and reports the indexer', async () => {
+    const slug = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.slug;
+    expect((await fx.get(`/api/public/homes/${slug}`)).status).toBe(200);
+    expect((await fx.get('/api/public/homes/no-such-home-anywhere')).status).toBe(404);
+    expect((await fx.get('/no/such/path')).status).toBe(404);
+    const client = await fx.mcp();
+    const ok = await client.callTool({ name: 'list_markets_tool', arguments: {} });
+    expect(ok.isError).toBeFalsy();
+    const bad = await client.callTool({ name: 'get_apartment_tool', arguments: { home_slug: 'no-such-home-anywhere' } });
+    expect(bad.isError).toBe(true);
+
+    const text = await (await fetch(`${fx.url}/metrics`)).text();
+    const families = parsePrometheusTextFormat(text);
+    expect(family(families, 'catalog_http_request_duration_seconds').type).toBe('HISTOGRAM');
+    // parse-prometheus-text-format drops a histogram's labels and its _count: read those series by their exposition lines.
+    const count = (labels: Record<string, string>): number => {
+      const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+      return text
+        .split('\n')
+        .filter((l) => l.startsWith('catalog_http_request_duration_seconds_count{') && wanted.every((w) => l.includes(w)))
+        .reduce((s, l) => s + Number(l.split(' ').pop()), 0);
+    };
+    expect(count({ method: 'GET', route: '/api/public/homes/:slug', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(count({ method: 'GET', route: '/api/public/homes/:slug', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(count({ method: 'GET', route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(count({ method: 'POST', route: '/mcp/public', status: '200' })).toBeGreaterThanOrEqual(2);
+
+    const tools = family(families, 'catalog_tool_calls_total');
+    const calls = (tool: string, outcome: string): number => Number(tools.metrics.find((m) => m.labels?.tool === tool && m.labels?.outcome === outcome)?.value ?? 0);
+    expect(calls('list_markets_tool', 'ok')).toBeGreaterThanOrEqual(1);
+    expect(calls('get_apartment_tool', 'tool_error')).toBeGreaterThanOrEqual(1);
+
+    expect(family(families, 'catalog_store_call_duration_seconds').type).toBe('HISTOGRAM');
+    expect(text).toMatch(/^catalog_store_call_duration_seconds_count\{store="elasticsearch",operation="search",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(/^catalog_store_call_duration_seconds_count\{store="mongodb",operation="find",outcome="ok"\} [1-9]/m);
+
+    const age = family(families, 'catalog_indexer_last_success_age_seconds');
+    const full = age.metrics.find((m) => m.labels?.kind === 'full');
+    expect(Number(full?.value)).toBeGreaterThanOrEqual(0);
+    expect(Number(full?.value)).toBeLessThan(3600);
+    expect(Number(family(families, 'catalog_indexer_last_success_documents').metrics.find((m) => m.labels?.kind === 'full')?.value)).toBeGreaterThan(0);
+    expect(family(families, 'process_cpu_user_seconds_total').type).toBe('COUNTER');
+
+    // No label carries a value from a request: not the slug, not a raw path.
+    expect(text).not.toContain(slug);
+    expect(text).not.toMatch(/no-such|\/no\/such/);
+  });
+
+  it('counts rate-limit refusals by bucket', async () => {
+    const svc = await another({ RATE_LIMIT_POINTS: '2' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await fetch(`${svc.url}/api/public/markets`)).status);
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    const refusals = family(await scrape(svc.url), 'catalog_rate_limit_refusals_total');
+    expect(refusals.metrics.find((m) => m.labels?.bucket === 'default')?.value).toBe('2');
+  });
+});
+
+describe('access log', () => {
+  const lines = (): Array<Record<string, any>> => logLines.flatMap((l) => l.split('\n').filter(Boolean)).map((l) => JSON.parse(l));
+
+  it('writes one line per request with method, route template, status, duration and request id, and echoes the id', async () => {
+    const res = await fetch(`${fx.url}/api/public/markets`, { headers: { 'X-Request-Id': 'ops-check-123' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('ops-check-123');
+    await new Promise((r) => setTimeout(r, 50));
+    const line = lines().filter((l) => l.req?.id === 'ops-check-123');
+    expect(line).toHaveLength(1);
+    expect(line[0]).toMatchObject({ msg: 'request', route: '/api/public/markets', req: { method: 'GET' }, res: { statusCode: 200 } });
+    expect(typeof line[0].responseTime).toBe('number');
+    expect(JSON.stringify(line[0])).not.toMatch(/"url"|headers/);
+  });
+
+  it('generates a request id when none (or a malformed one) is given', async () => {
+    const none = await fetch(`${fx.url}/livez`);
+    expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const odd = await fetch(`${fx.url}/livez`, { headers: { 'X-Request-Id': 'has spaces and <script>' } });
+    expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never writes a booking intent\'s email, phone or name', async () => {
+    const client = await fx.mcp();
+    const result = await client.callTool({
+      name: 'booking_intent_tool',
+      arguments: { email: 'ops-log-guest@example.com', phone: '+14155550199', name: 'Opsy Loggins', guest_consent: true },
+    });
+    expect(result.isError).toBeFalsy();
+    await new Promise((r) => setTimeout(r, 50));
+    const all = logLines.join('\n');
+    expect(all).toMatch(/"route":"\/mcp\/public"/);
+    expect(all).not.toMatch(/ops-log-guest|example\.com|4155550199|Opsy|Loggins/);
+  });
+});
