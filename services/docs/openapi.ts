@@ -59,10 +59,16 @@ export function openApiDocument(tools: readonly Tool[], baseUrl: string): Schema
     const path = '/api/public' + tool.get.path.replace(/:([a-z_]+)/g, '{$1}');
     paths[path] = { get: operation(tool) };
   }
+  // Every endpoint documents the error object for 400 and 404 (spec), and the public API's 429.
+  const apiErrors = {
+    400: errorResponse('Invalid request'),
+    404: errorResponse('No such endpoint'),
+    429: errorResponse('Rate limited; see Retry-After'),
+  };
   const doc = (summary: string, type: string): Schema => ({
     get: {
       summary,
-      responses: { 200: { description: 'Success', content: { [type]: { schema: { type: type === 'application/json' ? 'object' : 'string' } } } } },
+      responses: { 200: { description: 'Success', content: { [type]: { schema: { type: type === 'application/json' ? 'object' : 'string' } } } }, ...apiErrors },
     },
   });
   paths['/api/public/status'] = {
@@ -78,7 +84,49 @@ export function openApiDocument(tools: readonly Tool[], baseUrl: string): Schema
             },
           },
         },
+        ...apiErrors,
       },
+    },
+  };
+  // For load balancers, orchestrators and Prometheus (outside /api/public: never rate limited).
+  const opsErrors = { 400: errorResponse('Invalid request'), 404: errorResponse('No such endpoint') };
+  paths['/livez'] = {
+    get: {
+      operationId: 'livez',
+      summary: 'Liveness: 200 while the process answers',
+      responses: {
+        200: { description: 'Alive', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] } } } },
+        ...opsErrors,
+      },
+    },
+  };
+  paths['/readyz'] = {
+    get: {
+      operationId: 'readyz',
+      summary: 'Readiness: Elasticsearch answers and the homes alias points at an index, and MongoDB answers',
+      responses: {
+        200: {
+          description: 'Ready',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { status: { const: 'ready' }, elasticsearch: { const: 'ok' }, mongodb: { const: 'ok' } },
+                required: ['status', 'elasticsearch', 'mongodb'],
+              },
+            },
+          },
+        },
+        ...opsErrors,
+        503: errorResponse('Not ready: the message names the parts that are not (Retry-After: 5)'),
+      },
+    },
+  };
+  paths['/metrics'] = {
+    get: {
+      operationId: 'metrics',
+      summary: 'Prometheus metrics of this copy of the service (text exposition format 0.0.4)',
+      responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, ...opsErrors },
     },
   };
   paths['/api/public/openapi.json'] = doc('This document', 'application/json');

@@ -82,6 +82,24 @@ describe('GET /api/public/openapi.json', () => {
   });
 });
 
+describe('openapi.json beyond the tools', () => {
+  it('documents the operations endpoints, and gives every endpoint a 400 and a 404 carrying the error object', async () => {
+    const { body } = await fx.get('/api/public/openapi.json');
+    const paths = body.paths as Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: unknown }> }> } }>;
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/public/status', '/livez', '/readyz', '/metrics']));
+    for (const [path, item] of Object.entries(paths)) {
+      for (const code of ['400', '404']) {
+        expect({ path, code, schema: item.get.responses[code]?.content?.['application/json']?.schema }).toEqual({
+          path,
+          code,
+          schema: body.components.schemas.Error,
+        });
+      }
+    }
+    expect(paths['/readyz'].get.responses['503']).toBeDefined();
+  });
+});
+
 describe('the tool server under malformed JSON-RPC', () => {
   it('answers 200 malformed requests without a single 5xx', async () => {
     const bodies: string[] = [
