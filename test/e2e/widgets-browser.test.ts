@@ -13,8 +13,9 @@ import { startService, type RunningService } from '../../services/main';
 import { CARD_GRID_WIDGET, MAP_WIDGET } from '../../services/widgets/catalog';
 import { startFixture, type Fixture } from '../support/fixture';
 import { hostMessages, showInHost, type HostedResult } from '../support/widget-host';
+import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = findChromium();
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
 
 let fx: Fixture;
@@ -27,7 +28,7 @@ interface Home {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium (apt-get install chromium).`);
+  if (!CHROMIUM) throw new Error(CHROMIUM_HINT);
   mkdirSync(ARTIFACTS, { recursive: true });
   fx = await startFixture({ homes: 200, seed: 5 });
   const counts = new Map<string, number>();

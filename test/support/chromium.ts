@@ -1,0 +1,28 @@
+/**
+ * Where the browser tests find Chromium: CHROMIUM_PATH when set, else the first of the usual
+ * executables on PATH (Debian's `chromium`, Ubuntu's `chromium-browser`, Google Chrome).
+ */
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+
+const NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+/** What to do without one, in one line. */
+export const CHROMIUM_HINT =
+  'The widget tests need Chromium: install it (Debian/Ubuntu: sudo apt-get install chromium; macOS: brew install --cask chromium) or set CHROMIUM_PATH to a Chromium or Chrome executable.';
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.CHROMIUM_PATH) return executable(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : null;
+  const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  for (const name of NAMES) for (const dir of dirs) if (executable(path.join(dir, name))) return path.join(dir, name);
+  return null;
+}
