@@ -29,7 +29,12 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
   // The client IP (rate limits) comes from X-Forwarded-For only as far as trusted proxies appended it.
   const hops = deps.config.trustedProxyHops;
   const app = new Koa(hops > 0 ? { proxy: true, maxIpsCount: hops } : {});
-  const limits = createRateLimits(deps.config.rateLimit, (bucket) => deps.metrics.rateLimitRefusals.inc({ bucket }));
+  // Counted in MongoDB, so every copy of the service shares one count per client.
+  const limits = createRateLimits(deps.config.rateLimit, {
+    store: { client: deps.db.client, dbName: deps.db.databaseName },
+    onRefused: (bucket) => deps.metrics.rateLimitRefusals.inc({ bucket }),
+    onStoreFailure: (err) => deps.log.debug({ err }, 'rate limits counted in memory: MongoDB did not answer in time'),
+  });
   const photos = new PhotoStore(deps.mongo);
 
   app.use(requestLog(deps.log, deps.metrics));

@@ -1,27 +1,79 @@
 /**
- * Per-client rate limits (rate-limiter-flexible, in memory: each service copy limits on its
- * own). The availability overview has a smaller bucket (spec: "Limits").
+ * Per-client rate limits (rate-limiter-flexible). The availability overview has a smaller bucket
+ * (spec: "Limits"). Every copy of the service shares the counts through MongoDB (a store every copy
+ * already has; collection `rate_limits`), so N copies allow what one does. While MongoDB does not
+ * answer within RATE_LIMIT_STORE_WAIT_MS, each copy counts on its own, in memory, and requests keep
+ * being served (docs/decisions.md, "Rate limits").
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { MongoClient } from 'mongodb';
+import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../kernel/config';
 import { ApiError } from '../kernel/errors';
 
+export type RateBucket = 'default' | 'overview';
+
 export interface RateLimits {
-  consume(clientKey: string, bucket: 'default' | 'overview'): Promise<void>;
+  consume(clientKey: string, bucket: RateBucket): Promise<void>;
 }
 
-export function createRateLimits(cfg: RateLimitConfig, onRefused: (bucket: 'default' | 'overview') => void = () => undefined): RateLimits {
-  const limiters = {
-    default: new RateLimiterMemory({ keyPrefix: 'default', points: cfg.points, duration: cfg.windowSeconds }),
-    overview: new RateLimiterMemory({ keyPrefix: 'overview', points: cfg.overviewPoints, duration: cfg.windowSeconds }),
-  };
+/** How long a request waits for the shared count before it is counted in memory instead. */
+export const RATE_LIMIT_STORE_WAIT_MS = 250;
+export const RATE_LIMIT_COLLECTION = 'rate_limits';
+
+export interface RateLimitOptions {
+  /** The shared store; without one (unit tests, tools) each process counts alone. */
+  store?: { client: MongoClient; dbName: string };
+  onRefused?: (bucket: RateBucket) => void;
+  /** Told when the shared store failed and memory counted instead. */
+  onStoreFailure?: (err: unknown) => void;
+}
+
+function limiters(cfg: RateLimitConfig, make: (keyPrefix: string, points: number) => RateLimiterAbstract): Record<RateBucket, RateLimiterAbstract> {
+  return { default: make('default', cfg.points), overview: make('overview', cfg.overviewPoints) };
+}
+
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = {}): RateLimits {
+  const memory = limiters(cfg, (keyPrefix, points) => new RateLimiterMemory({ keyPrefix, points, duration: cfg.windowSeconds }));
+  const store = opts.store;
+  const shared = store
+    ? limiters(
+        cfg,
+        (keyPrefix, points) =>
+          new RateLimiterMongo({ storeClient: store.client, dbName: store.dbName, tableName: RATE_LIMIT_COLLECTION, keyPrefix, points, duration: cfg.windowSeconds }),
+      )
+    : null;
+
+  async function take(bucket: RateBucket, clientKey: string): Promise<void> {
+    if (!shared) {
+      await memory[bucket].consume(clientKey);
+      return;
+    }
+    try {
+      await within(shared[bucket].consume(clientKey), RATE_LIMIT_STORE_WAIT_MS);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw err;
+      // The insurance: MongoDB is slow or gone, so this copy counts on its own until it is back.
+      opts.onStoreFailure?.(err);
+      await memory[bucket].consume(clientKey);
+    }
+  }
+
   return {
     async consume(clientKey, bucket) {
       try {
-        await limiters[bucket].consume(clientKey);
+        await take(bucket, clientKey);
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
-        onRefused(bucket);
+        opts.onRefused?.(bucket);
         const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
         throw new ApiError('rate_limited', `Too many requests; retry in ${seconds} s.`, 429, {
           'Retry-After': String(seconds),

@@ -123,15 +123,6 @@ describe('metrics', () => {
     expect(text).not.toContain(slug);
     expect(text).not.toMatch(/no-such|\/no\/such/);
   });
-
-  it('counts rate-limit refusals by bucket', async () => {
-    const svc = await another({ RATE_LIMIT_POINTS: '2' });
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await fetch(`${svc.url}/api/public/markets`)).status);
-    expect(statuses).toEqual([200, 200, 429, 429]);
-    const refusals = family(await scrape(svc.url), 'catalog_rate_limit_refusals_total');
-    expect(refusals.metrics.find((m) => m.labels?.bucket === 'default')?.value).toBe('2');
-  });
 });
 
 describe('access log', () => {
