@@ -31,7 +31,7 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
   const app = new Koa(hops > 0 ? { proxy: true, maxIpsCount: hops } : {});
   // Counted in MongoDB, so every copy of the service shares one count per client.
   const limits = createRateLimits(deps.config.rateLimit, {
-    store: { client: deps.db.client, dbName: deps.db.databaseName },
+    store: deps.config.rateLimit.shared ? { client: deps.db.client, dbName: deps.db.databaseName } : undefined,
     onRefused: (bucket) => deps.metrics.rateLimitRefusals.inc({ bucket }),
     onStoreFailure: (err) => deps.log.debug({ err }, 'rate limits counted in memory: MongoDB did not answer in time'),
   });

@@ -9,6 +9,8 @@ export interface RateLimitConfig {
   /** Requests per window per client for availability_overview_tool (spec: more heavily limited). */
   overviewPoints: number;
   windowSeconds: number;
+  /** Counted in MongoDB and shared by every copy (default), or in each process's memory (one copy only). */
+  shared: boolean;
 }
 
 /** Most homes one search prices exactly (~0.4 s of engine work at 5,000 on the bench machine). */
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
       points: int(env, 'RATE_LIMIT_POINTS', 300),
       overviewPoints: int(env, 'RATE_LIMIT_OVERVIEW_POINTS', 20),
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
+      shared: bool(env, 'RATE_LIMIT_SHARED', true),
     },
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024),
     mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '')

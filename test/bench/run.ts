@@ -18,6 +18,7 @@ import { idleBench, indexingBench, lookupBench, type BenchContext } from './stor
 import { mixedLoadBench } from './mixed-load';
 import { marketToolsBench } from './market-tools-bench';
 import { searchBench } from './search-bench';
+import { rateLimitBench } from './rate-limit-bench';
 import { toolServerBench } from './tool-server-bench';
 import { startServiceProcess } from './service-process';
 
@@ -51,6 +52,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'indexing', run: (ctx) => indexingBench(ctx) },
   { name: 'lookups', run: (ctx, o) => lookupBench(ctx, o.seconds) },
   { name: 'tool-server', run: (ctx, o) => toolServerBench(ctx, o.seconds) },
+  { name: 'rate-limits', run: (ctx, o) => rateLimitBench(ctx, o.seconds) },
   { name: 'market-tools', run: (ctx, o) => marketToolsBench(ctx, o.seconds) },
   { name: 'search', run: (ctx, o) => searchBench(ctx, o.seconds) },
   { name: 'mixed', run: (ctx, o) => mixedLoadBench(ctx, o.soakSeconds) },
@@ -92,11 +94,17 @@ async function main(): Promise<void> {
   const sample = sampleInventory({ seed: DEMO_SEED, homes: o.homes, today });
   let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   let floor: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
+  const variants: Array<Awaited<ReturnType<typeof startServiceProcess>>> = [];
   const ctx: BenchContext = {
     config, deps: svc.deps, es, mongo: mongo.collections, homes: o.homes, today, sample, say,
     async service() {
       service ??= await startServiceProcess(serviceEnv);
       return service;
+    },
+    async serviceWith(env) {
+      const variant = await startServiceProcess({ ...serviceEnv, ...env });
+      variants.push(variant);
+      return variant;
     },
     async floor() {
       floor ??= await startServiceProcess(serviceEnv, [], { script: 'test/bench/floor-server.ts', readyPath: '/' });
@@ -110,6 +118,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await service?.close();
+    for (const v of variants) await v.close();
     await floor?.close();
     await svc.close();
     await mongo.close();
