@@ -1,6 +1,7 @@
 /**
- * `npm run seed [-- --homes N --seed S]`: writes the deterministic demo inventory into MongoDB
- * (3,000 homes by default; `--homes 100000` for the benchmark inventory). Idempotent.
+ * `npm run seed [-- --homes N --seed S --if-empty]`: writes the deterministic demo inventory into MongoDB
+ * (3,000 homes by default; `--homes 100000` for the benchmark inventory). Idempotent. `--if-empty`
+ * writes nothing when the database holds any home (the compose worker's first start).
  */
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
@@ -11,7 +12,11 @@ import { DEMO_HOMES, DEMO_SEED, seedDemoInventory } from './demo/demo-inventory'
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { homes: { type: 'string', default: String(DEMO_HOMES) }, seed: { type: 'string', default: String(DEMO_SEED) } },
+    options: {
+      homes: { type: 'string', default: String(DEMO_HOMES) },
+      seed: { type: 'string', default: String(DEMO_SEED) },
+      'if-empty': { type: 'boolean', default: false },
+    },
   });
   const homes = Number(values.homes);
   const seed = Number(values.seed);
@@ -20,6 +25,11 @@ async function main(): Promise<void> {
   }
   const config = loadConfig();
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  if (values['if-empty'] && (await mongo.collections.homes.findOne({}, { projection: { _id: 1 } }))) {
+    process.stdout.write(`${config.mongoDb} already holds homes: nothing seeded (--if-empty)\n`);
+    await mongo.close();
+    return;
+  }
   const bar = new SingleBar({ format: 'seeding [{bar}] {value}/{total} homes' }, Presets.shades_classic);
   const started = Date.now();
   bar.start(homes, 0);

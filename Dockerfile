@@ -1,0 +1,31 @@
+# syntax=docker/dockerfile:1
+# The catalog service's image: compiled JavaScript on Node 24, production dependencies only.
+#   docker build -t furnished-catalog .
+#   docker run -e ES_URL=... -e MONGO_URL=... -p 3000:3000 furnished-catalog            # the service
+#   docker run -e ES_URL=... -e MONGO_URL=... furnished-catalog npm run worker          # the indexer
+# Other commands: npm run reindex [-- --full], npm run import -- FILE, npm run seed.
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY mappings ./mappings
+COPY services ./services
+COPY indexer ./indexer
+COPY stack/seed.ts ./stack/seed.ts
+COPY stack/demo ./stack/demo
+RUN npm run build
+
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY bin ./bin
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/services/main.js"]
