@@ -9,6 +9,7 @@ import type { MongoClient } from 'mongodb';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../kernel/config';
 import { ApiError } from '../kernel/errors';
+import { RATE_LIMITS_COLLECTION } from '../kernel/store/collections';
 
 export type RateBucket = 'default' | 'overview';
 
@@ -18,7 +19,6 @@ export interface RateLimits {
 
 /** How long a request waits for the shared count before it is counted in memory instead. */
 export const RATE_LIMIT_STORE_WAIT_MS = 250;
-export const RATE_LIMIT_COLLECTION = 'rate_limits';
 
 export interface RateLimitOptions {
   /** The shared store; without one (unit tests, tools) each process counts alone. */
@@ -48,7 +48,16 @@ export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = 
     ? limiters(
         cfg,
         (keyPrefix, points) =>
-          new RateLimiterMongo({ storeClient: store.client, dbName: store.dbName, tableName: RATE_LIMIT_COLLECTION, keyPrefix, points, duration: cfg.windowSeconds }),
+          new RateLimiterMongo({
+            storeClient: store.client,
+            dbName: store.dbName,
+            tableName: RATE_LIMITS_COLLECTION,
+            keyPrefix,
+            points,
+            duration: cfg.windowSeconds,
+            // ensureIndexes (kernel/store/collections.ts) makes them at start.
+            disableIndexesCreation: true,
+          }),
       )
     : null;
 

@@ -42,6 +42,9 @@ export interface Collections {
   inventoryChanges: Collection<InventoryChangeRecord>;
 }
 
+/** Where the service's copies share their rate-limit counts (transports/rate-limit.ts, rate-limiter-flexible's Mongo limiter). */
+export const RATE_LIMITS_COLLECTION = 'rate_limits';
+
 export function collections(db: Db): Collections {
   return {
     markets: db.collection<MarketRecord>('markets'),
@@ -65,4 +68,9 @@ export async function ensureIndexes(c: Collections): Promise<void> {
   await c.properties.createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
   // One record per guest email (spec: booking_intent_tool rule 2, repeat calls create no duplicates).
   await c.bookingIntents.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
+  // The shared rate limits: one count per client key, dropped by MongoDB once expired. Made here, at
+  // start, rather than by the limiter on its first use under a request's deadline.
+  const limits = c.homes.db.collection(RATE_LIMITS_COLLECTION);
+  await limits.createIndex({ key: 1 }, { unique: true });
+  await limits.createIndex({ expire: -1 }, { expireAfterSeconds: 0 });
 }
