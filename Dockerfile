@@ -13,7 +13,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY mappings ./mappings
 COPY services ./services
 COPY indexer ./indexer
-COPY stack/seed.ts ./stack/seed.ts
+COPY stack/seed.ts stack/start-demo.ts ./stack/
 COPY stack/demo ./stack/demo
 RUN npm run build
 

@@ -55,13 +55,19 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
         ctx.set('Allow', 'GET');
         throw new ApiError('method_not_allowed', 'The public API is read-only: use GET.', 405);
       }
-      // Every GET counts against the client's default bucket (the overview is tool-server only).
-      await limits.consume(ctx.ip, 'default');
     }
     await next();
   });
 
   const api = new Router({ prefix: '/api/public' });
+  // Every GET of an endpoint counts against the client's default bucket (the overview is tool-server
+  // only). Inside the router, so a refusal is labelled with the route it refused (metrics, access log).
+  api.use(async (ctx, next) => {
+    const routes = api.match(ctx.path, ctx.method).pathAndMethod.filter((layer) => layer.methods.length > 0);
+    ctx.state.routeTemplate = routes[routes.length - 1]?.path;
+    await limits.consume(ctx.ip, 'default');
+    await next();
+  });
   api.get('/status', async (ctx) => {
     ctx.body = await statusReport(deps);
   });

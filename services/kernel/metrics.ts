@@ -75,10 +75,13 @@ export class ServiceMetrics {
    */
   private indexerGauges(read: () => Promise<IndexerView>, now: () => Date): void {
     let pending: Promise<IndexerView | null> | null = null;
-    // One read per scrape, shared by the gauges below; a failed read leaves them empty.
+    let last: IndexerView | null = null;
+    // One read per scrape, shared by the metrics below; when it fails, the last one read serves
+    // (the ages keep growing: an outage of MongoDB does not silence a stale-index alert).
     const view = (): Promise<IndexerView | null> => {
       pending ??= read()
-        .catch(() => null)
+        .then((v) => (last = v))
+        .catch(() => last)
         .finally(() => setTimeout(() => (pending = null), 0));
       return pending;
     };
@@ -101,17 +104,18 @@ export class ServiceMetrics {
     );
     perKind('catalog_indexer_last_success_duration_seconds', 'Duration of the last successful indexer run, by kind', (r) => r.duration_ms / 1000);
     perKind('catalog_indexer_last_success_documents', 'Documents written by the last successful indexer run, by kind', (r) => r.documents);
-    new Gauge({
-      name: 'catalog_indexer_failed_runs',
+    // A counter kept by the worker in MongoDB: each scrape reports its current total.
+    new Counter({
+      name: 'catalog_indexer_failed_runs_total',
       help: 'Indexer runs that failed, by kind, since the inventory was first indexed',
       labelNames: ['kind'],
       registers,
       async collect() {
-        this.reset();
         const v = await view();
         if (!v) return;
-        this.set({ kind: 'full' }, v.failures.full);
-        this.set({ kind: 'incremental' }, v.failures.incremental);
+        this.reset();
+        this.inc({ kind: 'full' }, v.failures.full);
+        this.inc({ kind: 'incremental' }, v.failures.incremental);
       },
     });
   }

@@ -10,6 +10,7 @@ import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes, type RateLimiterAb
 import type { RateLimitConfig } from '../kernel/config';
 import { ApiError } from '../kernel/errors';
 import { RATE_LIMITS_COLLECTION } from '../kernel/store/collections';
+import { within } from '../kernel/within';
 
 export type RateBucket = 'default' | 'overview';
 
@@ -30,15 +31,6 @@ export interface RateLimitOptions {
 
 function limiters(cfg: RateLimitConfig, make: (keyPrefix: string, points: number) => RateLimiterAbstract): Record<RateBucket, RateLimiterAbstract> {
   return { default: make('default', cfg.points), overview: make('overview', cfg.overviewPoints) };
-}
-
-async function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = {}): RateLimits {

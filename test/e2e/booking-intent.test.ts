@@ -4,20 +4,14 @@
  * quote's stay checks, one record per email under concurrency, the 30-day window, and no contact
  * detail in any log line.
  */
-import { Writable } from 'node:stream';
+import { logSink as keptLog } from '../support/log-sink';
 import { startFixture, type Fixture } from '../support/fixture';
 import { addDays } from '../../services/kernel/engine/dates';
 import type { HomeRecord } from '../../services/kernel/inventory/records';
 import { checkStay } from '../../services/kernel/engine/stay-check';
 import { offeredTiers } from '../../services/kernel/engine/flex';
 
-const logLines: string[] = [];
-const logSink = new Writable({
-  write(chunk, _enc, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { sink: logSink, lines: logLines } = keptLog();
 
 let fx: Fixture;
 let homes: HomeRecord[];

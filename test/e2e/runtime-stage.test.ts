@@ -1,13 +1,13 @@
 /**
  * The container image's runtime stage, without a Docker engine (issue 21 §1): the folder the
- * Dockerfile's runtime stage lays out (the compiled output of `npm run build`, bin/, and
+ * Dockerfile's runtime stage lays out (the compiled output of its build stage, replayed from its
+ * COPY lines, bin/, and
  * `npm ci --omit=dev --ignore-scripts`) is built in a temporary folder; the service and the worker
  * start from it with NODE_ENV=production through the same npm scripts the image uses, on the real
  * stack; readiness, a search and an indexer run are checked, and no development tool is there.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { testConfig, seedWorld, dropWorld } from '../support/fixture';
@@ -15,6 +15,7 @@ import type { Config } from '../../services/kernel/config';
 import type { MongoHandle } from '../../services/kernel/store/mongo';
 import type { EsClient } from '../../services/kernel/store/es-client';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
+import { freePort } from '../support/free-port';
 import { validate } from 'dockerfile-utils';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -24,21 +25,9 @@ let mongo: MongoHandle;
 let es: EsClient;
 const children: ChildProcess[] = [];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
 /** `npm run <script>` in the stage, as the image runs it (NODE_ENV=production). */
 function npmRun(script: string, env: Record<string, string>): ChildProcess {
-  const npm = path.join(path.dirname(process.execPath), 'npm');
-  const child = spawn(existsSync(npm) ? npm : 'npm', ['run', '--silent', script], {
+  const child = spawn(npmBin(), ['run', '--silent', script], {
     cwd: stage,
     env: { ...process.env, ...env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -58,18 +47,42 @@ async function until<T>(what: string, probe: () => Promise<T | null>, ms = 60_00
   }
 }
 
+/**
+ * The build stage as the Dockerfile writes it: its COPY lines (sources into /app) replayed into a
+ * folder, the repository's node_modules beside them (its `npm ci`), then its `npm run build`. A
+ * source the build needs and the Dockerfile does not copy fails here.
+ */
+function buildStage(into: string): void {
+  const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  const build = dockerfile.slice(dockerfile.search(/^FROM .* AS build$/m), dockerfile.search(/^FROM .* AS runtime$/m));
+  for (const m of build.matchAll(/^COPY (?!--)(.+)$/gm)) {
+    const parts = m[1].trim().split(/\s+/);
+    const dest = parts.pop()!;
+    for (const src of parts) {
+      const target = dest.endsWith('/') || parts.length > 1 ? path.join(into, dest, path.basename(src)) : path.join(into, dest);
+      cpSync(path.join(ROOT, src), target, { recursive: true });
+    }
+  }
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(into, 'node_modules'));
+  execFileSync(npmBin(), ['run', '--silent', 'build'], { cwd: into, stdio: 'inherit' });
+}
+
+function npmBin(): string {
+  const npm = path.join(path.dirname(process.execPath), 'npm');
+  return existsSync(npm) ? npm : 'npm';
+}
+
 beforeAll(async () => {
   stage = mkdtempSync(path.join(os.tmpdir(), 'catalog-runtime-'));
-  // What the build stage produces (npm run build, into the stage's dist/)...
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(stage, 'dist')], {
-    stdio: 'inherit',
-  });
-  cpSync(path.join(ROOT, 'services/widgets/app'), path.join(stage, 'dist/services/widgets/app'), { recursive: true });
+  // What the build stage produces...
+  const built = path.join(stage, '.build');
+  buildStage(built);
+  cpSync(path.join(built, 'dist'), path.join(stage, 'dist'), { recursive: true });
+  rmSync(built, { recursive: true, force: true });
   // ...and what the runtime stage copies beside it, with production dependencies only.
   for (const f of ['package.json', 'package-lock.json']) cpSync(path.join(ROOT, f), path.join(stage, f));
   cpSync(path.join(ROOT, 'bin'), path.join(stage, 'bin'), { recursive: true });
-  const npm = path.join(path.dirname(process.execPath), 'npm');
-  execFileSync(existsSync(npm) ? npm : 'npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: stage, stdio: 'inherit' });
+  execFileSync(npmBin(), ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: stage, stdio: 'inherit' });
 
   config = testConfig();
   ({ mongo, es } = await seedWorld(config, 30));
@@ -83,7 +96,7 @@ afterAll(async () => {
 
 describe('the runtime stage of the image', () => {
   it('holds the compiled service and commands, and no TypeScript, tsx, test runner or test code', () => {
-    for (const f of ['dist/services/main.js', 'dist/indexer/worker.js', 'dist/indexer/reindex-cli.js', 'dist/indexer/import-cli.js', 'dist/stack/seed.js', 'dist/mappings/homes.json']) {
+    for (const f of ['dist/services/main.js', 'dist/indexer/worker.js', 'dist/indexer/reindex-cli.js', 'dist/indexer/import-cli.js', 'dist/stack/seed.js', 'dist/stack/start-demo.js', 'dist/mappings/homes.json']) {
       expect({ f, exists: existsSync(path.join(stage, f)) }).toEqual({ f, exists: true });
     }
     for (const dev of ['tsx', 'typescript', 'jest', 'ts-jest', 'playwright-core', 'testcontainers']) {

@@ -73,6 +73,8 @@ describe('rate limits across two service processes', () => {
     for (const { url } of copies) {
       const text = await (await fetch(`${url}/metrics`)).text();
       expect(text).toMatch(/^catalog_rate_limit_refusals_total\{bucket="default"\} 2$/m);
+      // A refusal is labelled with the route it refused, not as an unknown path.
+      expect(text).toMatch(/^catalog_http_request_duration_seconds_count\{method="GET",route="\/api\/public\/policies-faq",status="429"\} 2$/m);
     }
   });
 });

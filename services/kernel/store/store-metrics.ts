@@ -26,8 +26,9 @@ export function mongoOperation(commandName: string): string {
 
 export function instrumentStores(metrics: ServiceMetrics, es: EsClient, mongo: MongoClient): void {
   const started = new Map<unknown, number>();
-  es.diagnostic.on('request', (_err, result) => {
-    if (result) started.set(result.meta.request.id, performance.now());
+  es.diagnostic.on('request', (err, result) => {
+    // A request that failed before it was sent gets no response event: not timed.
+    if (result && !err) started.set(result.meta.request.id, performance.now());
   });
   es.diagnostic.on('response', (err, result) => {
     if (!result) return;

@@ -6,22 +6,11 @@
  */
 import type { Deps } from '../../deps';
 import { ApiError } from '../../kernel/errors';
+import { within } from '../../kernel/within';
 
 interface Part {
   name: string;
   problem: string | null;
-}
-
-async function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function elasticsearch(deps: Deps): Promise<Part> {

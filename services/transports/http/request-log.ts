@@ -21,9 +21,16 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** The route template a request matched, set when the chain returns (read by the log line at finish). */
 const routes = new WeakMap<IncomingMessage, string>();
 
+/**
+ * The template of the route that answered: the router's, or the one a middleware inside the router
+ * named before it refused the request (`ctx.state.routeTemplate`: the rate limit of app.ts; the
+ * router then only knows its own `use` layer, a pattern, not a route).
+ */
 function routeOf(ctx: Context): string {
   const matched = (ctx as Context & { _matchedRoute?: unknown })._matchedRoute;
-  return typeof matched === 'string' ? matched : UNMATCHED_ROUTE;
+  const named = (ctx.state as { routeTemplate?: unknown }).routeTemplate;
+  if (typeof matched === 'string' && !matched.includes('(?:')) return matched;
+  return typeof named === 'string' ? named : UNMATCHED_ROUTE;
 }
 
 export function requestLog(log: Logger, metrics: ServiceMetrics) {
@@ -40,7 +47,11 @@ export function requestLog(log: Logger, metrics: ServiceMetrics) {
       req: (req: IncomingMessage & { id?: unknown }) => ({ id: req.id, method: req.method }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-    customProps: (req) => ({ route: routes.get(req) ?? UNMATCHED_ROUTE }),
+    // Called at the start too (nothing known yet: no binding, or the line would carry `route` twice).
+    customProps: (req) => {
+      const route = routes.get(req);
+      return route === undefined ? {} : { route };
+    },
     customSuccessMessage: () => 'request',
     customErrorMessage: () => 'request failed',
     quietReqLogger: true,

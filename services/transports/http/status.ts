@@ -1,23 +1,12 @@
 /** GET /api/public/status: health of both stores and the freshness of the index. */
 import type { Deps } from '../../deps';
 import { readFreshness } from '../../kernel/store/index-freshness';
+import { within } from '../../kernel/within';
 
 interface StoreHealth {
   ok: boolean;
   detail?: string;
   [field: string]: unknown;
-}
-
-async function timed<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** What /status says of a store that failed: no driver message (it can name hosts); the log has it. */
@@ -32,7 +21,7 @@ export async function statusReport(deps: Deps): Promise<Record<string, unknown>>
   const alias = deps.config.homesAlias;
   const deadline = deps.config.storeDeadlineMs;
   const [es, mongo] = await Promise.all([
-    timed(
+    within(
       (async () => {
         const health = await deps.es.cluster.health();
         const exists = await deps.es.indices.existsAlias({ name: alias });
@@ -42,9 +31,9 @@ export async function statusReport(deps: Deps): Promise<Record<string, unknown>>
       })(),
       deadline,
     ).catch(unhealthy(deps, 'elasticsearch')),
-    timed(deps.db.command({ ping: 1 }).then((): StoreHealth => ({ ok: true })), deadline).catch(unhealthy(deps, 'mongodb')),
+    within(deps.db.command({ ping: 1 }).then((): StoreHealth => ({ ok: true })), deadline).catch(unhealthy(deps, 'mongodb')),
   ]);
-  const freshness = mongo.ok ? await timed(readFreshness(deps.mongo.indexerState), deadline).catch(() => null) : null;
+  const freshness = mongo.ok ? await within(readFreshness(deps.mongo.indexerState), deadline).catch(() => null) : null;
   const indexLoaded = es.ok && typeof es.alias_target === 'string' && Number(es.documents) > 0;
   return {
     status: es.ok && mongo.ok && indexLoaded ? 'ok' : 'degraded',
