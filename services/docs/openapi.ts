@@ -132,6 +132,7 @@ export function openApiDocument(tools: readonly Tool[], baseUrl: string): Schema
   paths['/api/public/openapi.json'] = doc('This document', 'application/json');
   paths['/api/public/tools.json'] = doc('The tool server tools/list response', 'application/json');
   paths['/api/public/tools'] = doc('Markdown catalog of every tool', 'text/markdown');
+  paths['/api/public/server.json'] = doc('The MCP registry entry of the tool server', 'application/json');
   return {
     openapi: '3.1.0',
     info: {

@@ -1,11 +1,14 @@
 /**
  * Where the browser tests find Chromium: CHROMIUM_PATH when set, else the first of the usual
- * executables on PATH (Debian's `chromium`, Ubuntu's `chromium-browser`, Google Chrome).
+ * executables on PATH (Debian's `chromium`, Ubuntu's `chromium-browser`, Google Chrome), then the
+ * macOS applications.
  */
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
 const NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+/** Where macOS installs them (a cask is not put on PATH). */
+const MAC_APPS = ['/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'];
 
 /** What to do without one, in one line. */
 export const CHROMIUM_HINT =
@@ -24,5 +27,5 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | nul
   if (env.CHROMIUM_PATH) return executable(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : null;
   const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
   for (const name of NAMES) for (const dir of dirs) if (executable(path.join(dir, name))) return path.join(dir, name);
-  return null;
+  return MAC_APPS.find(executable) ?? null;
 }
