@@ -63,9 +63,14 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
   // Every GET of an endpoint counts against the client's default bucket (the overview is tool-server
   // only). Inside the router, so a refusal is labelled with the route it refused (metrics, access log).
   api.use(async (ctx, next) => {
-    const routes = api.match(ctx.path, ctx.method).pathAndMethod.filter((layer) => layer.methods.length > 0);
-    ctx.state.routeTemplate = routes[routes.length - 1]?.path;
-    await limits.consume(ctx.ip, 'default');
+    try {
+      await limits.consume(ctx.ip, 'default');
+    } catch (err) {
+      // Only a refused request needs its route named here (the router names the others).
+      const routes = api.match(ctx.path, ctx.method).pathAndMethod.filter((layer) => layer.methods.length > 0);
+      ctx.state.routeTemplate = routes[routes.length - 1]?.path;
+      throw err;
+    }
     await next();
   });
   api.get('/status', async (ctx) => {
