@@ -38,6 +38,7 @@ export async function runIndexerJob(
       flushBytes: config.indexerFlushBytes,
       concurrency: config.indexerConcurrency,
       workers: config.indexerWorkers || undefined,
+      replicas: config.indexReplicas,
       heartbeat: async () => {
         await beat();
         if (lost) throw lost;
