@@ -43,20 +43,19 @@ describe('loadConfig', () => {
 
 describe('attemptPolicy', () => {
   it('gives a request on one node the whole store deadline and no retry, as before', () => {
-    expect(attemptPolicy(1, 2_000)).toEqual({ requestTimeout: 2_000, maxRetries: 0, retryOnTimeout: false });
+    expect(attemptPolicy(1, 2_000)).toEqual({ requestTimeout: 2_000, maxRetries: 0 });
   });
 
   it('retries a request on several nodes once, on another node, and both attempts fit in the deadline', () => {
     for (const nodes of [2, 3, 5]) {
       const p = attemptPolicy(nodes, 2_000);
       expect(p.maxRetries).toBe(1);
-      expect(p.retryOnTimeout).toBe(true);
       expect(p.requestTimeout * (p.maxRetries + 1)).toBeLessThanOrEqual(2_000);
     }
   });
 
   it('lets batch work (no deadline) wait long and try every node', () => {
-    expect(attemptPolicy(3)).toEqual({ requestTimeout: 30_000, maxRetries: 3, retryOnTimeout: false });
+    expect(attemptPolicy(3)).toEqual({ requestTimeout: 30_000, maxRetries: 3 });
     expect(attemptPolicy(1).maxRetries).toBe(2);
   });
 });
