@@ -7,30 +7,13 @@
 import { Agent, request } from 'undici';
 import { TOOLS } from '../../services/tools/registry';
 import { TOOL_SAMPLES } from '../support/tool-samples';
+import { GET_SAMPLES } from '../support/get-samples';
 import type { Sample } from '../bench/sample';
 import { errorMessage, judge, safeJson, type Answer } from './answers';
 
 const MODERN = '2026-07-28';
 /** No answer within this is a timeout (well past the service's 2 s store deadline). */
 const CLIENT_TIMEOUT_MS = 10_000;
-
-/** The GET route of each read tool that has one, with the sample's arguments. */
-const GET_ROUTES: Record<string, (s: Sample) => string> = {
-  list_markets_tool: () => '/api/public/markets',
-  get_policies_faq_tool: () => '/api/public/policies-faq',
-  get_apartment_tool: (s) => `/api/public/homes/${s.slugOrUnknown()}`,
-  get_flex_options_tool: (s) => `/api/public/homes/${s.slugOrUnknown()}/flex-options`,
-  get_quote_tool: (s) => {
-    const stay = s.stay();
-    return `/api/public/homes/${s.slugOrUnknown()}/quote?check_in=${stay.start}&check_out=${stay.end}`;
-  },
-  get_market_filters_tool: (s) => `/api/public/market-filters?market=${s.marketSlug()}`,
-  get_market_info: (s) => `/api/public/market-info?market=${s.marketSlug()}`,
-  search_apartments_tool: (s) => {
-    const stay = s.stay();
-    return s.pick([`/api/public/search?market=${s.marketSlug()}`, `/api/public/search?market=${s.marketSlug()}&check_in=${stay.start}&check_out=${stay.end}&sort_by=price_asc`]);
-  },
-};
 
 export interface Booking {
   email: string;
@@ -89,7 +72,7 @@ export function startTraffic(baseUrl: string, sample: Sample, opts: { connection
       return { kind: 'write', transport: 'mcp', tool: 'booking_intent_tool', email, ...toolCall('booking_intent_tool', args, sample.pick(['legacy', 'modern'])) };
     }
     const tool = sample.pick(readTools);
-    const route = GET_ROUTES[tool];
+    const route = GET_SAMPLES[tool];
     if (route && sample.int(0, 1) === 0) return { kind: 'read', transport: 'get', tool, path: route(sample) };
     return { kind: 'read', transport: 'mcp', tool, ...toolCall(tool, TOOL_SAMPLES[tool](sample), sample.pick(['legacy', 'modern'])) };
   };
