@@ -74,6 +74,8 @@ export const searchOnMapTool = defineTool<FromSchema<typeof inputSchema>, Output
       'near_latitude', 'near_longitude', 'near_radius_miles', 'near_label', 'min_rating', 'guest_rating', 'sort_by',
       ...Object.keys(viewportProperties),
     ],
+    // GET has no `scope`: a market, or a viewport standing in for it.
+    requiredOneOf: [['market'], Object.keys(viewportProperties)],
     summary: 'Search apartments for a map: a market or a viewport (with clusters when more than 250 match)',
   },
   modelText: ({ homes, clusters, ...envelope }) => ({
