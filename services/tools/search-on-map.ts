@@ -1,10 +1,13 @@
 /** search_apartments_on_map — GET /api/public/map-search (spec: "search_apartments_on_map"; issue 20 §1: viewport and clusters). */
 import type { FromSchema } from 'json-schema-to-ts';
+import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
+import type { IsoDate } from '../kernel/inventory/records';
 import { FLAG_FIELDS } from '../search/shared/filters';
 import { resolveLocation } from '../search/shared/location';
 import { clusterPrecision, readViewport, viewportProperties, type Viewport } from '../search/shared/viewport';
 import { clusterAggs, readClusters } from '../search/map/clusters';
+import type { RoundTrip } from '../search/shared/search-transport';
 import { MAP_WIDGET } from '../widgets/catalog';
 import { placeFields, runSearch } from './search-common';
 import { readSearchParamsIn, searchArgProperties } from './search-args';
@@ -48,7 +51,37 @@ const echo = (v: Viewport): NonNullable<Output['viewport']> => ({
   cluster_precision: clusterPrecision(v),
 });
 
-export const searchOnMapTool = defineTool<FromSchema<typeof inputSchema>, Output>({
+export type MapArgs = FromSchema<typeof inputSchema>;
+
+/** The map's answer to some arguments; `record` sees each Elasticsearch round trip (the bench replays them). */
+export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, record?: (trip: RoundTrip) => void): Promise<Output> {
+  const { sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom, ...searchArgs } = args;
+  const viewport = readViewport({ sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom });
+  const named = searchArgs.market !== undefined || searchArgs.scope !== undefined;
+  if (!named && viewport === null) throw badRequest('invalid_parameters', NO_PLACE);
+  // A viewport without a place may cross markets; with one, the homes are in both.
+  const params = await readSearchParamsIn(deps, searchArgs, today, () => (named ? resolveLocation(deps, searchArgs) : Promise.resolve(null)));
+  const answer = await runSearch(deps, { ...params, viewport }, today, 0, MAP_PINS, {
+    nearLabel: searchArgs.near_label,
+    record,
+    ...(viewport ? { aggs: clusterAggs(params.stay, viewport) } : {}),
+  });
+  const clusters =
+    viewport && answer.envelope.total_count > MAP_PINS
+      ? readClusters(answer.found.aggregations, params.stay, params.price, (home) => answer.found.priceIfAffordable(home))
+      : undefined;
+  const enabled = deps.config.mapViewEnabled;
+  return {
+    ...placeFields(params.location),
+    ...answer.envelope,
+    homes: answer.homes,
+    ...(viewport ? { viewport: echo(viewport) } : {}),
+    ...(clusters ? { clusters } : {}),
+    map_view: { requested: true, enabled, ...(enabled ? {} : { reason: MAP_OFF_REASON }) },
+  };
+}
+
+export const searchOnMapTool = defineTool<MapArgs, Output>({
   name: 'search_apartments_on_map',
   title: 'Search apartments on a map',
   description:
@@ -85,30 +118,6 @@ export const searchOnMapTool = defineTool<FromSchema<typeof inputSchema>, Output
     ...(clusters ? { clusters: clusters.slice(0, CLUSTERS_IN_BRIEF) } : {}),
   }),
   async handler(args, { deps, today }) {
-    const { sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom, ...searchArgs } = args;
-    const viewport = readViewport({ sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom });
-    const named = searchArgs.market !== undefined || searchArgs.scope !== undefined;
-    if (!named && viewport === null) throw badRequest('invalid_parameters', NO_PLACE);
-    // A viewport without a place may cross markets; with one, the homes are in both.
-    const params = await readSearchParamsIn(deps, searchArgs, today, () => (named ? resolveLocation(deps, searchArgs) : Promise.resolve(null)));
-    const answer = await runSearch(deps, { ...params, viewport }, today, 0, MAP_PINS, {
-      nearLabel: searchArgs.near_label,
-      ...(viewport ? { aggs: clusterAggs(params.stay, viewport) } : {}),
-    });
-    const clusters =
-      viewport && answer.envelope.total_count > MAP_PINS
-        ? readClusters(answer.found.aggregations, params.stay, params.price, (home) => answer.found.priceIfAffordable(home))
-        : undefined;
-    const enabled = deps.config.mapViewEnabled;
-    return {
-      data: {
-        ...placeFields(params.location),
-        ...answer.envelope,
-        homes: answer.homes,
-        ...(viewport ? { viewport: echo(viewport) } : {}),
-        ...(clusters ? { clusters } : {}),
-        map_view: { requested: true, enabled, ...(enabled ? {} : { reason: MAP_OFF_REASON }) },
-      },
-    };
+    return { data: await answerMap(deps, args, today) };
   },
 });
