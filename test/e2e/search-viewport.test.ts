@@ -5,7 +5,10 @@
  * order, clusters whose counts add up to the total and whose cheapest price is the engine's, the
  * same answer on both transports, and the spec's error object for each bad viewport.
  */
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { mulberry32 } from '../../stack/demo/prng';
+import { searchOnMapTool } from '../../services/tools/search-on-map';
 import { addDays } from '../../services/kernel/engine/dates';
 import { startFixture, type Fixture } from '../support/fixture';
 import { expectedResults, insideViewport, loadWorld, orderedPair, type ModelArgs, type ModelResult, type World } from '../support/search-model';
@@ -58,7 +61,9 @@ function query(args: ModelArgs): string {
   return q.toString();
 }
 
-/** The same search on both transports; they must answer the same JSON. */
+const validAnswer = addFormats(new Ajv({ allErrors: true, strict: false })).compile(searchOnMapTool.outputSchema as object);
+
+/** The same search on both transports; they must answer the same JSON, and it fits the tool's output schema. */
 async function both(args: ModelArgs): Promise<MapAnswer> {
   const res = await fx.get(`/api/public/map-search?${query(args)}`);
   expect({ args, status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ args, status: 200, body: 'ok' });
@@ -66,6 +71,7 @@ async function both(args: ModelArgs): Promise<MapAnswer> {
   const tool = await client.callTool({ name: 'search_apartments_on_map', arguments: args });
   expect(tool.isError).toBeFalsy();
   expect(tool.structuredContent).toEqual(res.body);
+  expect({ args, valid: validAnswer(res.body), errors: validAnswer.errors ?? null }).toEqual({ args, valid: true, errors: null });
   return res.body as MapAnswer;
 }
 
