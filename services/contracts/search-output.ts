@@ -100,7 +100,7 @@ export const clusterSchema = {
     longitude: { type: 'number' },
     bounds: {
       type: 'object',
-      description: 'The rectangle its apartments lie in.',
+      description: 'Its tile (inside the viewport): every apartment of the cluster lies in it.',
       properties: { south: { type: 'number' }, west: { type: 'number' }, north: { type: 'number' }, east: { type: 'number' } },
       required: ['south', 'west', 'north', 'east'],
       additionalProperties: false,

@@ -68,7 +68,7 @@ export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, recor
   });
   const clusters =
     viewport && answer.envelope.total_count > MAP_PINS
-      ? readClusters(answer.found.aggregations, params.stay, params.price, (home) => answer.found.priceIfAffordable(home))
+      ? readClusters(answer.found.aggregations, viewport, params.stay, params.price, (home) => answer.found.priceIfAffordable(home))
       : undefined;
   const enabled = deps.config.mapViewEnabled;
   return {

@@ -1,6 +1,6 @@
 /**
  * The map's clusters (issue 20 §1): the matching homes of a viewport grouped in web-map tiles by
- * Elasticsearch (`geotile_grid`), each with its count, centroid, the bounds of its homes and its
+ * Elasticsearch (`geotile_grid`), each with its count, centroid, its tile's bounds and its
  * cheapest all-in price, computed in the same request as the pins. `clusterAggs` builds the
  * aggregation, `readClusters` shapes the answer; both pure.
  *
@@ -17,7 +17,7 @@ import { hitDocument } from '../shared/hit-fields';
 import { displayUnit, type PriceLimits, type PriceUnit } from '../shared/search-params';
 import type { PricedHome } from '../shared/exact-search';
 import type { StayDates } from '../../stays/stay-dates';
-import { clusterPrecision, tilesSpanned, type Viewport } from '../shared/viewport';
+import { clusterPrecision, tileBounds, tilesSpanned, type Viewport } from '../shared/viewport';
 
 export const CLUSTER_AGG = 'clusters';
 /** Homes of least lower bound each tile returns, for a fixed stay's exact cheapest price. */
@@ -58,7 +58,8 @@ export function clusterAggs(stay: StayDates, v: Viewport): Aggregations {
     [CLUSTER_AGG]: {
       // Every tile the viewport touches may be a bucket, so none is dropped and the counts add up to the total.
       geotile_grid: { field: 'location', precision, size: tilesSpanned(v, precision) },
-      aggs: { centroid: { geo_centroid: { field: 'location' } }, extent: { geo_bounds: { field: 'location' } }, ...cheapestAggs(stay) },
+      // A cluster's bounds are its tile's (../shared/viewport.ts tileBounds): a geo_bounds of its homes cost as much as the grid itself.
+      aggs: { centroid: { geo_centroid: { field: 'location' } }, ...cheapestAggs(stay) },
     },
   };
 }
@@ -70,6 +71,7 @@ export interface Cluster {
   /** The centroid of its homes. */
   latitude: number;
   longitude: number;
+  /** Its tile's rectangle, inside the viewport: every home of the cluster lies in it, and no other match. */
   bounds: { south: number; west: number; north: number; east: number };
   /** The least all-in price of its homes for the search's stay, as their quotes give it, when known exactly. */
   cheapest_display_price?: number;
@@ -93,7 +95,6 @@ interface Bucket {
   key: string;
   doc_count: number;
   centroid?: { location?: Point };
-  extent?: { bounds?: { top_left: Point; bottom_right: Point } };
   cheapest?: { value: number | null };
   tiers?: { held?: { cheapest?: { value: number | null } } };
   heads?: { hits?: { hits?: Head[] } };
@@ -124,13 +125,19 @@ function bandCheapest(b: Bucket, lo: string, limits: PriceLimits, price: HeadPri
 }
 
 /** The clusters of a search answer's aggregations, largest first (then by tile). */
-export function readClusters(aggregations: Record<string, unknown> | undefined, stay: StayDates, limits: PriceLimits, price: HeadPrice): Cluster[] {
+export function readClusters(
+  aggregations: Record<string, unknown> | undefined,
+  v: Viewport,
+  stay: StayDates,
+  limits: PriceLimits,
+  price: HeadPrice,
+): Cluster[] {
   const buckets = ((aggregations?.[CLUSTER_AGG] as { buckets?: Bucket[] } | undefined)?.buckets ?? []).filter((b) => b.doc_count > 0);
   const indexed = indexedPriceOf(stay);
   const unit = displayUnit(stay);
   const clusters = buckets.map((b): Cluster => {
     const c = b.centroid?.location;
-    const box = b.extent?.bounds;
+    const box = tileBounds(b.key, v);
     let cheapest: Pick<Cluster, 'cheapest_display_price' | 'cheapest_display_price_at_least'>;
     if (indexed.kind === 'band') cheapest = bandCheapest(b, indexed.lo, limits, price);
     else {
@@ -142,9 +149,7 @@ export function readClusters(aggregations: Record<string, unknown> | undefined, 
       count: b.doc_count,
       latitude: c?.lat ?? 0,
       longitude: c?.lon ?? 0,
-      bounds: box
-        ? { south: box.bottom_right.lat, west: box.top_left.lon, north: box.top_left.lat, east: box.bottom_right.lon }
-        : { south: c?.lat ?? 0, west: c?.lon ?? 0, north: c?.lat ?? 0, east: c?.lon ?? 0 },
+      bounds: box ?? { south: c?.lat ?? 0, west: c?.lon ?? 0, north: c?.lat ?? 0, east: c?.lon ?? 0 },
       ...cheapest,
       display_price_unit: unit,
     };

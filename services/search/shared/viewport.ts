@@ -118,3 +118,23 @@ export function clusterPrecision(v: Viewport): number {
   while (precision > 0 && tilesSpanned(v, precision) > MAX_CLUSTER_TILES) precision -= 1;
   return precision;
 }
+
+function tileLatitude(y: number, precision: number): number {
+  return (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / 2 ** precision))) * 180) / Math.PI;
+}
+
+/**
+ * The rectangle of a geotile key (`zoom/x/y`) inside the viewport: what a cluster covers. Null for a
+ * key that is not one.
+ */
+export function tileBounds(key: string, v: Viewport): { south: number; west: number; north: number; east: number } | null {
+  const [z, x, y] = key.split('/').map(Number);
+  if (![z, x, y].every(Number.isInteger)) return null;
+  const n = 2 ** z;
+  return {
+    south: Math.max(v.south, tileLatitude(y + 1, z)),
+    west: Math.max(v.west, (x / n) * 360 - 180),
+    north: Math.min(v.north, tileLatitude(y, z)),
+    east: Math.min(v.east, ((x + 1) / n) * 360 - 180),
+  };
+}

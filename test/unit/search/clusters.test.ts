@@ -7,7 +7,7 @@ const v: Viewport = { south: 42.2, west: -71.2, north: 42.45, east: -70.9, zoom:
 const fixed = { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-04-15', nights: 45 } as const;
 const LO = 'price_lo.202703_30';
 const noLimits = { min: null, max: null };
-const GEO = { centroid: { geo_centroid: { field: 'location' } }, extent: { geo_bounds: { field: 'location' } } };
+const GEO = { centroid: { geo_centroid: { field: 'location' } } };
 
 describe('clusterAggs', () => {
   it('undated: a geotile grid at the precision of the zoom over every tile of the viewport, with the least reference price', () => {
@@ -47,10 +47,9 @@ describe('clusterAggs', () => {
   });
 });
 
-const geo = {
-  centroid: { location: { lat: 42.3, lon: -71.05 } },
-  extent: { bounds: { top_left: { lat: 42.4, lon: -71.1 }, bottom_right: { lat: 42.25, lon: -71.0 } } },
-};
+const geo = { centroid: { location: { lat: 42.3, lon: -71.05 } } };
+// Tile 14/4956/6060 lies inside the viewport whole: its bounds are the tile's.
+const TILE = '14/4956/6060';
 
 /** A head hit as Elasticsearch returns it: the card (base64 JSON) and the bound. */
 function head(id: string, bound: number | null) {
@@ -65,28 +64,30 @@ describe('readClusters', () => {
     const aggregations = {
       clusters: {
         buckets: [
-          { key: '14/4/5', doc_count: 3, ...geo, cheapest: { value: 2100 } },
-          { key: '14/4/6', doc_count: 9, ...geo, cheapest: { value: 1900 } },
+          { key: TILE, doc_count: 3, ...geo, cheapest: { value: 2100 } },
+          { key: '14/4956/6061', doc_count: 9, ...geo, cheapest: { value: 1900 } },
         ],
       },
     };
-    expect(readClusters(aggregations, { kind: 'undated' }, noLimits, () => null)).toEqual([
-      { tile: '14/4/6', count: 9, latitude: 42.3, longitude: -71.05, bounds: { south: 42.25, west: -71.1, north: 42.4, east: -71.0 }, cheapest_display_price: 1900, display_price_unit: 'per_month' },
-      { tile: '14/4/5', count: 3, latitude: 42.3, longitude: -71.05, bounds: { south: 42.25, west: -71.1, north: 42.4, east: -71.0 }, cheapest_display_price: 2100, display_price_unit: 'per_month' },
-    ]);
+    const [first, second] = readClusters(aggregations, v, { kind: 'undated' }, noLimits, () => null);
+    expect(first).toEqual({ tile: '14/4956/6061', count: 9, latitude: 42.3, longitude: -71.05, bounds: expect.any(Object), cheapest_display_price: 1900, display_price_unit: 'per_month' });
+    expect(second).toEqual({ tile: TILE, count: 3, latitude: 42.3, longitude: -71.05, bounds: expect.any(Object), cheapest_display_price: 2100, display_price_unit: 'per_month' });
+    // The bounds are the tile's: 360° / 2^14 of longitude wide, and the next tile south starts where it ends.
+    expect(second.bounds.east - second.bounds.west).toBeCloseTo(360 / 2 ** 14, 9);
+    expect(first.bounds.north).toBeCloseTo(second.bounds.south, 9);
   });
 
   it('a fixed stay: the least exact price of the heads when no later home can be cheaper', () => {
     const aggregations = { clusters: { buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', 100), head('b', 110), head('c', 120), head('d', 140)] } } }] } };
     // Exact prices 150, 130, 125, 160: the least, 125, is not above the last bound seen (140).
-    const [c] = readClusters(aggregations, fixed, noLimits, priceOf({ a: 150, b: 130, c: 125, d: 160 }));
+    const [c] = readClusters(aggregations, v, fixed, noLimits, priceOf({ a: 150, b: 130, c: 125, d: 160 }));
     expect(c.cheapest_display_price).toBe(125);
     expect(c).not.toHaveProperty('cheapest_display_price_at_least');
   });
 
   it('a fixed stay: only a lower bound, under its own name, when a home after the heads could be cheaper', () => {
     const aggregations = { clusters: { buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', 100), head('b', 110), head('c', 120), head('d', 140)] } } }] } };
-    const [c] = readClusters(aggregations, fixed, noLimits, priceOf({ a: 170, b: 180, c: 190, d: 200 }));
+    const [c] = readClusters(aggregations, v, fixed, noLimits, priceOf({ a: 170, b: 180, c: 190, d: 200 }));
     expect(c).not.toHaveProperty('cheapest_display_price');
     expect(c.cheapest_display_price_at_least).toBe(140);
     expect(c.display_price_unit).toBe('per_month');
@@ -94,19 +95,19 @@ describe('readClusters', () => {
 
   it('a fixed stay: every home of a small tile priced is exact, and min_price raises the bound', () => {
     const small = { clusters: { buckets: [{ key: 't', doc_count: 2, ...geo, heads: { hits: { hits: [head('a', 100), head('b', 300)] } } }] } };
-    expect(readClusters(small, fixed, noLimits, priceOf({ a: 400, b: 350 }))[0].cheapest_display_price).toBe(350);
+    expect(readClusters(small, v, fixed, noLimits, priceOf({ a: 400, b: 350 }))[0].cheapest_display_price).toBe(350);
     const big = { clusters: { buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', null), head('b', 100), head('c', 110), head('d', 120)] } } }] } };
     // Every home of the search meets min_price 150, so no home after the heads is below it: 150 settles it.
-    expect(readClusters(big, fixed, { min: 150, max: null }, priceOf({ a: 150, b: 170, c: 180, d: 190 }))[0].cheapest_display_price).toBe(150);
-    expect(readClusters(big, fixed, { min: 140, max: null }, priceOf({ a: 150, b: 170, c: 180, d: 190 }))[0].cheapest_display_price_at_least).toBe(140);
+    expect(readClusters(big, v, fixed, { min: 150, max: null }, priceOf({ a: 150, b: 170, c: 180, d: 190 }))[0].cheapest_display_price).toBe(150);
+    expect(readClusters(big, v, fixed, { min: 140, max: null }, priceOf({ a: 150, b: 170, c: 180, d: 190 }))[0].cheapest_display_price_at_least).toBe(140);
   });
 
   it('a fixed stay: a bound, not a price, once the search may price no more homes', () => {
     const aggregations = { clusters: { buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', 100), head('b', 110)] } } }] } };
-    expect(readClusters(aggregations, fixed, noLimits, () => null)[0]).toMatchObject({ cheapest_display_price_at_least: 100 });
+    expect(readClusters(aggregations, v, fixed, noLimits, () => null)[0]).toMatchObject({ cheapest_display_price_at_least: 100 });
   });
 
   it('no clusters when the answer has none', () => {
-    expect(readClusters(undefined, { kind: 'undated' }, noLimits, () => null)).toEqual([]);
+    expect(readClusters(undefined, v, { kind: 'undated' }, noLimits, () => null)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /** The map's viewport (issue 20 §1): reading the arguments, its clause, its clusters' precision; by their output. */
 import { ApiError } from '../../../services/kernel/errors';
-import { clusterPrecision, MAX_CLUSTER_TILES, readViewport, tilesSpanned, viewportClause, type ViewportArgs } from '../../../services/search/shared/viewport';
+import { clusterPrecision, MAX_CLUSTER_TILES, readViewport, tileBounds, tilesSpanned, viewportClause, type ViewportArgs } from '../../../services/search/shared/viewport';
 import { buildSearchBody, matchClauses } from '../../../services/search/shared/search-body';
 import type { SearchParams } from '../../../services/search/shared/search-params';
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
@@ -81,6 +81,17 @@ describe('clusterPrecision', () => {
   it('counts tiles as web-map tiles: the whole world at precision 1 is 2 x 2', () => {
     expect(tilesSpanned({ south: -85, west: -180, north: 85, east: 180, zoom: 0 }, 1)).toBe(4);
     expect(tilesSpanned({ south: 1, west: 1, north: 2, east: 2, zoom: 0 }, 1)).toBe(1);
+  });
+});
+
+describe('tileBounds', () => {
+  it('is the web-map tile of a geotile key, cut to the viewport', () => {
+    const world = { south: -85.0511287798066, west: -180, north: 85.0511287798066, east: 180, zoom: 0 };
+    const nw = tileBounds('1/0/0', world)!;
+    expect([nw.south, nw.west, nw.north, nw.east].map((x) => Math.round(x * 1e6) / 1e6)).toEqual([0, -180, 85.051129, 0]);
+    const b = tileBounds('1/1/1', { south: -10, west: 20, north: 10, east: 30, zoom: 0 })!;
+    expect(b).toEqual({ south: -10, west: 20, north: 0, east: 30 });
+    expect(tileBounds('not-a-tile', world)).toBeNull();
   });
 });
 
