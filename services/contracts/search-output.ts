@@ -90,11 +90,63 @@ export const searchOutputSchema = {
   additionalProperties: false,
 } as const;
 
+/** A cluster of the map's matching homes: a web-map tile with its count, centroid, bounds and cheapest price. */
+export const clusterSchema = {
+  type: 'object',
+  properties: {
+    tile: { type: 'string', description: 'The web-map tile, zoom/x/y.' },
+    count: { type: 'integer', description: 'Matching apartments in the tile; the counts of all clusters add up to total_count.' },
+    latitude: { type: 'number', description: 'Centroid of its apartments.' },
+    longitude: { type: 'number' },
+    bounds: {
+      type: 'object',
+      description: 'Its tile (inside the viewport): every apartment of the cluster lies in it.',
+      properties: { south: { type: 'number' }, west: { type: 'number' }, north: { type: 'number' }, east: { type: 'number' } },
+      required: ['south', 'west', 'north', 'east'],
+      additionalProperties: false,
+    },
+    cheapest_display_price: { type: 'number', description: 'The least all-in price among its apartments for the dates, as their quotes give it.' },
+    cheapest_display_price_at_least: {
+      type: 'number',
+      description: 'Given instead of cheapest_display_price when only a bound is known (a dated stay): no apartment of the cluster costs less.',
+    },
+    display_price_unit: { type: 'string', enum: ['per_night', 'per_month'], description: 'The unit of the cluster price (that of the apartments\' prices).' },
+  },
+  required: ['tile', 'count', 'latitude', 'longitude', 'bounds', 'display_price_unit'],
+  additionalProperties: false,
+} as const;
+
 export const mapOutputSchema = {
   type: 'object',
   properties: {
     ...searchEnvelopeProperties,
+    market: {
+      type: ['object', 'null'],
+      description: 'The market searched; null when a viewport alone places the search (it may cover several markets).',
+      properties: { slug: { type: 'string' } },
+      required: ['slug'],
+      additionalProperties: false,
+    },
     homes: { type: 'array', items: searchResultSchema, maxItems: 250, description: 'Pins: the first 250 matches in the search order.' },
+    viewport: {
+      type: 'object',
+      description: 'The viewport searched, echoed, with the geotile precision of its clusters.',
+      properties: {
+        sw_latitude: { type: 'number' },
+        sw_longitude: { type: 'number' },
+        ne_latitude: { type: 'number' },
+        ne_longitude: { type: 'number' },
+        zoom: { type: 'integer' },
+        cluster_precision: { type: 'integer', description: 'Zoom level of the clusters\' tiles: zoom + 2, coarser for a very large viewport.' },
+      },
+      required: ['sw_latitude', 'sw_longitude', 'ne_latitude', 'ne_longitude', 'zoom', 'cluster_precision'],
+      additionalProperties: false,
+    },
+    clusters: {
+      type: 'array',
+      items: clusterSchema,
+      description: 'With a viewport, when more apartments match than the 250 pins: every match grouped by tile, largest first.',
+    },
     map_view: {
       type: 'object',
       properties: {

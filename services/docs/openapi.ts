@@ -41,7 +41,10 @@ function operation(tool: Tool): Schema {
   return {
     operationId: tool.name,
     summary: route.summary,
-    description: tool.description,
+    description: route.requiredOneOf
+      ? `${tool.description} Required: ${route.requiredOneOf.map((g) => g.join(' + ')).join(', or ')}.`
+      : tool.description,
+    ...(route.requiredOneOf ? { 'x-required-one-of': route.requiredOneOf } : {}),
     parameters,
     responses: {
       200: { description: 'Success', content: { 'application/json': { schema: tool.outputSchema } } },

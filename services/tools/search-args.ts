@@ -9,7 +9,7 @@ import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { sharedFilterProperties, type SharedFilters } from '../search/shared/filters';
-import { locationProperties, resolveLocation } from '../search/shared/location';
+import { locationProperties, resolveLocation, type ResolvedLocation } from '../search/shared/location';
 import { displayLimits, displayUnit, type SearchParams } from '../search/shared/search-params';
 import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
 import { readStay } from '../stays/read-stay';
@@ -82,11 +82,22 @@ export function sharedFiltersOf(args: object): SharedFilters {
   return filters as SharedFilters;
 }
 
-export async function readSearchParams(deps: Deps, args: SearchArgs, today: IsoDate): Promise<SearchParams> {
+/** The list search's parameters: the place is required. */
+export function readSearchParams(deps: Deps, args: SearchArgs, today: IsoDate): Promise<SearchParams & { location: ResolvedLocation }> {
+  return readSearchParamsIn(deps, args, today, () => resolveLocation(deps, args));
+}
+
+/** The parameters of a search whose place `place` resolves (the map's may be none: its viewport stands in). */
+export async function readSearchParamsIn<L extends ResolvedLocation | null>(
+  deps: Deps,
+  args: SearchArgs,
+  today: IsoDate,
+  place: () => Promise<L>,
+): Promise<SearchParams & { location: L }> {
   const stay = readStay(args, today, SEARCH_STAY_POLICY);
   const filters = sharedFiltersOf(args);
   const shown = displayUnit(stay);
-  const location = await resolveLocation(deps, args);
+  const location = await place();
   return {
     location,
     filters,

@@ -1,26 +1,79 @@
 /**
- * What search_apartments_tool and search_apartments_on_map share: read the arguments, run the
- * search, shape each home and the envelope (spec: "Search result", "search_apartments_on_map":
- * identical filters and per-apartment fields).
+ * What search_apartments_tool and search_apartments_on_map share: run the search, shape each home
+ * and the envelope (spec: "Search result", "search_apartments_on_map": identical filters and
+ * per-apartment fields).
  */
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
 import { nearPoint } from '../search/shared/filters';
 import { flexSearchUrl, shapeResult, type SearchResultItem } from '../search/apartments/result-shape';
-import { searchHomes } from '../search/apartments/search-homes';
+import { searchHomes, type SearchFound } from '../search/apartments/search-homes';
 import type { SearchStats } from '../search/shared/exact-search';
+import type { ResolvedLocation } from '../search/shared/location';
+import type { SearchAggregations } from '../search/shared/search-body';
+import type { SearchParams } from '../search/shared/search-params';
 import { homesTransport, type RoundTrip } from '../search/shared/search-transport';
 import type { SearchEnvelope } from '../contracts/search-output';
 import { readSearchParams, type SearchArgs } from './search-args';
 
+/** The envelope's place: the market and display city searched. */
+export type PlaceFields<L extends ResolvedLocation | null> = L extends ResolvedLocation
+  ? Pick<SearchEnvelope, 'market' | 'display_city'>
+  : { market: SearchEnvelope['market'] | null; display_city: SearchEnvelope['display_city'] };
+
 export interface SearchAnswer {
-  envelope: SearchEnvelope;
+  /** The envelope but for its place (placeFields). */
+  envelope: Omit<SearchEnvelope, 'market' | 'display_city'>;
   homes: SearchResultItem[];
   /** For the embedded hero photos: the photo of each home, in order. */
   heroes: Array<{ slug: string; photoId: string | null }>;
   stats: SearchStats;
+  /** The search itself: its aggregations and its price book (the map's clusters read both). */
+  found: SearchFound;
 }
 
+export function placeFields(location: ResolvedLocation): Pick<SearchEnvelope, 'market' | 'display_city'>;
+export function placeFields(location: ResolvedLocation | null): PlaceFields<ResolvedLocation | null>;
+export function placeFields(location: ResolvedLocation | null): PlaceFields<ResolvedLocation | null> {
+  if (location === null) return { market: null, display_city: null };
+  const { market, city } = location;
+  return { market: { slug: market.slug }, display_city: city ? { slug: city.slug, name: city.name, state: city.state } : null };
+}
+
+export interface RunOptions {
+  nearLabel?: string;
+  /** Sees each round trip's bodies (the bench replays them). */
+  record?: (trip: RoundTrip) => void;
+  /** Computed over every matching home in the request that counts them (the map's clusters). */
+  aggs?: SearchAggregations;
+}
+
+/** The search's homes `[offset, offset + size)`, shaped, with the envelope but for its place. */
+export async function runSearch(deps: Deps, params: SearchParams, today: IsoDate, offset: number, size: number, options: RunOptions = {}): Promise<SearchAnswer> {
+  const near = nearPoint(params.filters);
+  // A search that names no place (a map's viewport alone) may cross markets: it sends no routing.
+  const transport = homesTransport(deps, { market: params.location?.market.slug, record: options.record });
+  const found = await searchHomes(transport, params, offset, size, today, options.aggs);
+  const ctx = { publicBaseUrl: deps.config.publicBaseUrl, siteBaseUrl: deps.config.siteBaseUrl, today, stay: params.stay, near };
+  const homes = found.homes.map((h) => shapeResult(h.doc, h.priced, ctx));
+  const place = params.location === null ? null : (params.location.city?.slug ?? params.location.market.slug);
+  return {
+    envelope: {
+      total_count: found.total,
+      count: homes.length,
+      ...(homes.some((h) => h.eligible_for_flex) ? { flex_search_url: flexSearchUrl(deps.config.siteBaseUrl, place, params.stay) } : {}),
+      ...(near
+        ? { near: { latitude: near.lat, longitude: near.lon, radius_miles: near.miles, ...(options.nearLabel ? { label: options.nearLabel } : {}) } }
+        : {}),
+    },
+    homes,
+    heroes: found.homes.map((h) => ({ slug: h.doc.slug, photoId: h.doc.hero_photo_id })),
+    stats: found.stats,
+    found,
+  };
+}
+
+/** The list search of some arguments (the place required), with its place in the envelope. */
 export async function answerSearch(
   deps: Deps,
   args: SearchArgs,
@@ -28,26 +81,8 @@ export async function answerSearch(
   offset: number,
   size: number,
   record?: (trip: RoundTrip) => void,
-): Promise<SearchAnswer> {
+): Promise<SearchAnswer & { envelope: SearchEnvelope }> {
   const params = await readSearchParams(deps, args, today);
-  const near = nearPoint(params.filters);
-  const found = await searchHomes(homesTransport(deps, { market: params.location.market.slug, record }), params, offset, size, today);
-  const ctx = { publicBaseUrl: deps.config.publicBaseUrl, siteBaseUrl: deps.config.siteBaseUrl, today, stay: params.stay, near };
-  const homes = found.homes.map((h) => shapeResult(h.doc, h.priced, ctx));
-  const { market, city } = params.location;
-  return {
-    envelope: {
-      market: { slug: market.slug },
-      display_city: city ? { slug: city.slug, name: city.name, state: city.state } : null,
-      total_count: found.total,
-      count: homes.length,
-      ...(homes.some((h) => h.eligible_for_flex) ? { flex_search_url: flexSearchUrl(deps.config.siteBaseUrl, city?.slug ?? market.slug, params.stay) } : {}),
-      ...(near
-        ? { near: { latitude: near.lat, longitude: near.lon, radius_miles: near.miles, ...(args.near_label ? { label: args.near_label } : {}) } }
-        : {}),
-    },
-    homes,
-    heroes: found.homes.map((h) => ({ slug: h.doc.slug, photoId: h.doc.hero_photo_id })),
-    stats: found.stats,
-  };
+  const answer = await runSearch(deps, params, today, offset, size, { nearLabel: args.near_label, record });
+  return { ...answer, envelope: { ...placeFields(params.location), ...answer.envelope } };
 }

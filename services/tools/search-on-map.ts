@@ -1,15 +1,23 @@
-/** search_apartments_on_map — tool server only (spec: "search_apartments_on_map"). */
+/** search_apartments_on_map — GET /api/public/map-search (spec: "search_apartments_on_map"; issue 20 §1: viewport and clusters). */
 import type { FromSchema } from 'json-schema-to-ts';
+import type { Deps } from '../deps';
+import { badRequest } from '../kernel/errors';
+import type { IsoDate } from '../kernel/inventory/records';
+import { FLAG_FIELDS } from '../search/shared/filters';
+import { resolveLocation } from '../search/shared/location';
+import { clusterPrecision, readViewport, viewportProperties, type Viewport } from '../search/shared/viewport';
+import { clusterAggs, readClusters } from '../search/map/clusters';
+import type { RoundTrip } from '../search/shared/search-transport';
 import { MAP_WIDGET } from '../widgets/catalog';
-import { answerSearch } from './search-common';
-import { searchArgProperties } from './search-args';
+import { placeFields, runSearch } from './search-common';
+import { readSearchParamsIn, searchArgProperties } from './search-args';
 import { mapOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 
 /** "Limits": map search pins per call, at most 250. */
 export const MAP_PINS = 250;
 
-const inputSchema = { type: 'object', properties: searchArgProperties, additionalProperties: false } as const;
+const inputSchema = { type: 'object', properties: { ...searchArgProperties, ...viewportProperties }, additionalProperties: false } as const;
 
 type Output = FromSchema<typeof mapOutputSchema>;
 
@@ -21,6 +29,8 @@ type Output = FromSchema<typeof mapOutputSchema>;
 export const PIN_BRIEF = ['slug', 'name', 'bedrooms', 'latitude', 'longitude', 'display_price_with_discount', 'display_price_label'] as const;
 export const PINS_NOTE =
   'Pins in brief. structuredContent has every field of each apartment (photos, price breakdown, home_url, Flex options); get_apartment_tool gives one apartment whole.';
+/** Clusters the text block lists (the largest); structuredContent has them all (up to a viewport's 512 tiles). */
+export const CLUSTERS_IN_BRIEF = 60;
 
 type Pin = Output['homes'][number];
 const brief = (pin: Pin): Pick<Pin, (typeof PIN_BRIEF)[number]> =>
@@ -28,7 +38,50 @@ const brief = (pin: Pin): Pick<Pin, (typeof PIN_BRIEF)[number]> =>
 
 export const MAP_OFF_REASON = 'The map view is switched off on this server; the matching apartments are listed without a map.';
 
-export const searchOnMapTool = defineTool<FromSchema<typeof inputSchema>, Output>({
+const NO_PLACE =
+  'A location is required: pass market (a display-city or market slug from list_markets_tool), scope.display_city / scope.market, ' +
+  'or a viewport (sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom).';
+
+const echo = (v: Viewport): NonNullable<Output['viewport']> => ({
+  sw_latitude: v.south,
+  sw_longitude: v.west,
+  ne_latitude: v.north,
+  ne_longitude: v.east,
+  zoom: v.zoom,
+  cluster_precision: clusterPrecision(v),
+});
+
+export type MapArgs = FromSchema<typeof inputSchema>;
+
+/** The map's answer to some arguments; `record` sees each Elasticsearch round trip (the bench replays them). */
+export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, record?: (trip: RoundTrip) => void): Promise<Output> {
+  const { sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom, ...searchArgs } = args;
+  const viewport = readViewport({ sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom });
+  const named = searchArgs.market !== undefined || searchArgs.scope !== undefined;
+  if (!named && viewport === null) throw badRequest('invalid_parameters', NO_PLACE);
+  // A viewport without a place may cross markets; with one, the homes are in both.
+  const params = await readSearchParamsIn(deps, searchArgs, today, () => (named ? resolveLocation(deps, searchArgs) : Promise.resolve(null)));
+  const answer = await runSearch(deps, { ...params, viewport }, today, 0, MAP_PINS, {
+    nearLabel: searchArgs.near_label,
+    record,
+    ...(viewport ? { aggs: clusterAggs(params.stay, viewport) } : {}),
+  });
+  const clusters =
+    viewport && answer.envelope.total_count > MAP_PINS
+      ? readClusters(answer.found.aggregations, viewport, params.stay, params.price, (home) => answer.found.priceIfAffordable(home))
+      : undefined;
+  const enabled = deps.config.mapViewEnabled;
+  return {
+    ...placeFields(params.location),
+    ...answer.envelope,
+    homes: answer.homes,
+    ...(viewport ? { viewport: echo(viewport) } : {}),
+    ...(clusters ? { clusters } : {}),
+    map_view: { requested: true, enabled, ...(enabled ? {} : { reason: MAP_OFF_REASON }) },
+  };
+}
+
+export const searchOnMapTool = defineTool<MapArgs, Output>({
   name: 'search_apartments_on_map',
   title: 'Search apartments on a map',
   description:
@@ -36,23 +89,35 @@ export const searchOnMapTool = defineTool<FromSchema<typeof inputSchema>, Output
     'search_apartments_tool (market or scope, dates, filters, sort_by), without paging: every match in one call as ' +
     `map pins (latitude, longitude), at most ${MAP_PINS} (the first ${MAP_PINS} in the search order; total_count says ` +
     'how many match). For a point such as a building, employer or campus pass near_latitude, near_longitude, ' +
-    'near_radius_miles (default 5) and near_label, with market set to the city or market around it. map_view says ' +
+    'near_radius_miles (default 5) and near_label, with market set to the city or market around it. For what a map ' +
+    'shows, pass its viewport: sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom (0-20); it may stand in ' +
+    'for the market (it can span several) and only apartments inside it match. When more than ' +
+    `${MAP_PINS} match in a viewport the answer also has clusters (tile, count, centroid, bounds, cheapest price). map_view says ` +
     'whether the map is switched on (reason when not). The text lists each pin in brief (slug, name, bedrooms, ' +
     'position, price); structuredContent has every field of every pin.',
   inputSchema,
   outputSchema: mapOutputSchema,
   annotations: READ_ONLY,
   widget: MAP_WIDGET,
-  modelText: ({ homes, ...envelope }) => ({ ...envelope, note: PINS_NOTE, homes: homes.map(brief) }),
+  get: {
+    path: '/map-search',
+    renames: { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' },
+    query: [
+      'market', 'committed_nights', 'max_bedrooms', 'min_bathrooms', 'min_price', 'max_price', 'price_unit', ...Object.keys(FLAG_FIELDS),
+      'near_latitude', 'near_longitude', 'near_radius_miles', 'near_label', 'min_rating', 'guest_rating', 'sort_by',
+      ...Object.keys(viewportProperties),
+    ],
+    // GET has no `scope`: a market, or a viewport standing in for it.
+    requiredOneOf: [['market'], Object.keys(viewportProperties)],
+    summary: 'Search apartments for a map: a market or a viewport (with clusters when more than 250 match)',
+  },
+  modelText: ({ homes, clusters, ...envelope }) => ({
+    ...envelope,
+    note: PINS_NOTE + (clusters && clusters.length > CLUSTERS_IN_BRIEF ? ` The ${CLUSTERS_IN_BRIEF} largest of ${clusters.length} clusters are listed here.` : ''),
+    homes: homes.map(brief),
+    ...(clusters ? { clusters: clusters.slice(0, CLUSTERS_IN_BRIEF) } : {}),
+  }),
   async handler(args, { deps, today }) {
-    const answer = await answerSearch(deps, args, today, 0, MAP_PINS);
-    const enabled = deps.config.mapViewEnabled;
-    return {
-      data: {
-        ...answer.envelope,
-        homes: answer.homes,
-        map_view: { requested: true, enabled, ...(enabled ? {} : { reason: MAP_OFF_REASON }) },
-      },
-    };
+    return { data: await answerMap(deps, args, today) };
   },
 });

@@ -26,6 +26,8 @@ export interface GetRoute {
   query: string[];
   /** Query parameters the route requires though the tool does not (GET has no `scope`, so `market` is required). */
   required?: string[];
+  /** Groups of query parameters of which at least one must be given whole (the map: a market, or a viewport); OpenAPI's `x-required-one-of`. */
+  requiredOneOf?: string[][];
   summary: string;
 }
 

@@ -18,6 +18,7 @@ import { idleBench, indexingBench, lookupBench, type BenchContext } from './stor
 import { mixedLoadBench } from './mixed-load';
 import { marketToolsBench } from './market-tools-bench';
 import { searchBench } from './search-bench';
+import { viewportBench } from './viewport-bench';
 import { rateLimitBench } from './rate-limit-bench';
 import { toolServerBench } from './tool-server-bench';
 import { startServiceProcess } from './service-process';
@@ -55,6 +56,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'rate-limits', run: (ctx, o) => rateLimitBench(ctx, o.seconds) },
   { name: 'market-tools', run: (ctx, o) => marketToolsBench(ctx, o.seconds) },
   { name: 'search', run: (ctx, o) => searchBench(ctx, o.seconds) },
+  { name: 'viewport', run: (ctx, o) => viewportBench(ctx, o.seconds) },
   { name: 'mixed', run: (ctx, o) => mixedLoadBench(ctx, o.soakSeconds) },
   { name: 'idle', run: (ctx, o) => idleBench(ctx, o.idleSeconds) },
 ];

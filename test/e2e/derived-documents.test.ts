@@ -60,13 +60,15 @@ describe('GET /api/public/openapi.json', () => {
 
   it('has every GET route of the registry, and each answers 200 to a request built from its own parameters', async () => {
     const { body } = await fx.get('/api/public/openapi.json');
-    const operations = Object.entries(body.paths as Record<string, { get: { operationId?: string; parameters?: Parameter[] } }>).filter(
+    const operations = Object.entries(body.paths as Record<string, { get: { operationId?: string; parameters?: Parameter[]; 'x-required-one-of'?: string[][] } }>).filter(
       ([, item]) => TOOLS.some((t) => t.name === item.get.operationId),
     );
     expect(operations.map(([, item]) => item.get.operationId).sort()).toEqual(TOOLS.filter((t) => t.get).map((t) => t.name).sort());
     for (const [path, item] of operations) {
       let url = path;
       const query = new URLSearchParams();
+      // Where one of several groups is required (the map: a market or a viewport), the first group.
+      const oneOf = item.get['x-required-one-of']?.[0] ?? [];
       for (const p of item.get.parameters ?? []) {
         const value = valueFor(p);
         if (value === null) {
@@ -74,7 +76,7 @@ describe('GET /api/public/openapi.json', () => {
           continue;
         }
         if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(value));
-        else if (p.required || p.schema.enum || p.name === 'home') query.set(p.name, value);
+        else if (p.required || p.schema.enum || p.name === 'home' || oneOf.includes(p.name)) query.set(p.name, value);
       }
       const res = await fx.get(`${url}${query.size ? `?${query}` : ''}`);
       expect({ path: url, status: res.status, error: res.status === 200 ? undefined : res.body }).toEqual({ path: url, status: 200, error: undefined });

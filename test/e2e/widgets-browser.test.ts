@@ -30,7 +30,8 @@ interface Home {
 beforeAll(async () => {
   if (!CHROMIUM) throw new Error(CHROMIUM_HINT);
   mkdirSync(ARTIFACTS, { recursive: true });
-  fx = await startFixture({ homes: 200, seed: 5 });
+  // Enough homes that a viewport over the whole country passes the map's 250 pins (and is drawn as clusters).
+  fx = await startFixture({ homes: 320, seed: 5 });
   const counts = new Map<string, number>();
   for (const h of await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray()) {
     counts.set(h.city_slug, (counts.get(h.city_slug) ?? 0) + 1);
@@ -226,6 +227,39 @@ describe('the map widget (search_apartments_on_map)', () => {
 
       expect(requests).toEqual([]); // no CDN, no tile server
       await screenshot(page, shotName('search-map.png', era));
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws one marker per cluster with its count when a viewport matches more than 250 homes, and a click says the count and price', async () => {
+    const client = await fx.mcp();
+    const input = { sw_latitude: 24, sw_longitude: -125, ne_latitude: 50, ne_longitude: -66, zoom: 4 };
+    const result = await callTool(client, 'search_apartments_on_map', input);
+    const answer = result.structuredContent as { total_count: number; clusters?: Array<{ tile: string; count: number; cheapest_display_price?: number }> };
+    expect(answer.total_count).toBeGreaterThan(250);
+    const clusters = answer.clusters ?? [];
+    expect(clusters.length).toBeGreaterThan(1);
+    const { page, requests } = await newPage(900, 700);
+    try {
+      await showInHost(page, await widgetHtml(client, MAP_WIDGET.uri), input, result);
+      const view = page.frameLocator('#view');
+      await view.locator('.cluster').first().waitFor();
+      const markers = view.locator('.cluster');
+      expect(await markers.count()).toBe(clusters.length);
+      expect(await view.locator('.pin').count()).toBe(0);
+      // Each marker shows its cluster's count, and together they show every match.
+      const counts = await markers.evaluateAll((nodes) => nodes.map((n) => Number(n.querySelector('text')?.textContent)));
+      expect(counts.sort((a, b) => a - b)).toEqual(clusters.map((c) => c.count).sort((a, b) => a - b));
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(answer.total_count);
+      expect(await view.locator('.summary').textContent()).toContain(`${answer.total_count} matches in ${clusters.length} clusters`);
+      const biggest = clusters[0];
+      await view.locator(`.cluster[data-tile="${biggest.tile}"]`).click();
+      const said = await view.locator('[data-testid="selection"]').textContent();
+      expect(said).toContain(`${biggest.count} apartments here`);
+      expect(said).toContain(`$${biggest.cheapest_display_price!.toLocaleString('en-US')}`);
+      expect(requests).toEqual([]);
+      await screenshot(page, 'search-map-clusters.png');
     } finally {
       await page.close();
     }

@@ -42,6 +42,12 @@ export type ModelArgs = Record<string, unknown> & {
   near_latitude?: number;
   near_longitude?: number;
   near_radius_miles?: number;
+  /** A map's viewport (search_apartments_on_map): the homes inside the rectangle. */
+  sw_latitude?: number;
+  sw_longitude?: number;
+  ne_latitude?: number;
+  ne_longitude?: number;
+  zoom?: number;
 };
 
 export interface ModelResult {
@@ -77,8 +83,10 @@ export function busiestCity(world: World): { city: string; market: string } {
 }
 
 /** The place named by the location arguments: precedence scope.display_city, scope.market, market. */
-export function placeOf(world: World, args: ModelArgs): { market: string; city: string | null } {
-  const slug = (args.scope?.display_city ?? args.scope?.market ?? args.market) as string;
+export function placeOf(world: World, args: ModelArgs): { market: string; city: string | null } | null {
+  const slug = args.scope?.display_city ?? args.scope?.market ?? args.market;
+  // A map's viewport alone places the search anywhere.
+  if (slug === undefined) return null;
   // A slug that names a market means the whole market, unless it is passed as scope.display_city.
   const whole = args.scope?.display_city === undefined ? world.markets.find((m) => m.slug === slug) : undefined;
   if (whole) return { market: whole.slug, city: null };
@@ -139,7 +147,7 @@ function limitsHold(price: DisplayPrice, args: ModelArgs): boolean {
 }
 
 /** Every home that answers the search, unordered, with the price it must show. */
-export function expectedResults(world: World, args: ModelArgs, opts: { ignorePrice?: boolean } = {}): ModelResult[] {
+export function expectedResults(world: World, args: ModelArgs, opts: { ignorePrice?: boolean; viewportSlack?: number } = {}): ModelResult[] {
   const { today } = world;
   const place = placeOf(world, args);
   const threshold = Math.max(args.min_rating ?? 0, args.guest_rating ? BUCKETS[args.guest_rating] : 0) || null;
@@ -147,7 +155,8 @@ export function expectedResults(world: World, args: ModelArgs, opts: { ignorePri
   for (const m of world.homes) {
     const { home, property } = m;
     if (!home.published || home.deleted_at !== null || earliestAvailableDate(home, today) === null) continue;
-    if (home.market_slug !== place.market || (place.city !== null && home.city_slug !== place.city)) continue;
+    if (place !== null && (home.market_slug !== place.market || (place.city !== null && home.city_slug !== place.city))) continue;
+    if (args.sw_latitude !== undefined && !insideViewport(args, property, opts.viewportSlack ?? 0)) continue;
     if (args.min_bedrooms !== undefined && home.bedrooms < (args.min_bedrooms as number)) continue;
     if (args.max_bedrooms !== undefined && home.bedrooms > (args.max_bedrooms as number)) continue;
     if (args.min_bathrooms !== undefined && home.bathrooms < (args.min_bathrooms as number)) continue;
@@ -164,6 +173,16 @@ export function expectedResults(world: World, args: ModelArgs, opts: { ignorePri
     out.push({ slug: home.slug, id: home._id, price, stay, m });
   }
   return out;
+}
+
+/** Whether a building lies inside the viewport's rectangle, edges included; `slack` degrees wider (or narrower, below 0). */
+export function insideViewport(args: ModelArgs, point: { latitude: number; longitude: number }, slack = 0): boolean {
+  return (
+    point.latitude >= (args.sw_latitude as number) - slack &&
+    point.latitude <= (args.ne_latitude as number) + slack &&
+    point.longitude >= (args.sw_longitude as number) - slack &&
+    point.longitude <= (args.ne_longitude as number) + slack
+  );
 }
 
 /** Whether `a` may come before `b` in the search's order (ties are broken by home id). */

@@ -51,6 +51,8 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
     return s.pick([
       { market: s.citySlug(), start_date: stay.start, end_date: stay.end },
       { market: s.marketSlug(), pets: true, sort_by: 'newest' },
+      // A viewport over the contiguous US standing in for the market (clusters when more than 250 match).
+      { sw_latitude: 24, sw_longitude: -125, ne_latitude: 50, ne_longitude: -66, zoom: 4, start_date: stay.start, end_date: stay.end },
     ]);
   },
   search_properties_tool: (s) => {

@@ -58,9 +58,9 @@ export function shapeResult(doc: ResultDocument, priced: ResultPrice, ctx: Shape
 
 export type SearchResultItem = ReturnType<typeof shapeResult>;
 
-/** The operator's website search for Flex stays in the same place and from the same date. */
-export function flexSearchUrl(siteBaseUrl: string, placeSlug: string, stay: StayDates): string {
-  const q = new URLSearchParams({ location: placeSlug, end_date: 'indefinite' });
+/** The operator's website search for Flex stays in the same place (none named for a map's viewport alone) and from the same date. */
+export function flexSearchUrl(siteBaseUrl: string, placeSlug: string | null, stay: StayDates): string {
+  const q = new URLSearchParams(placeSlug === null ? { end_date: 'indefinite' } : { location: placeSlug, end_date: 'indefinite' });
   if (stay.kind !== 'undated') q.set('start_date', stay.start_date);
   if (stay.kind === 'flex' && stay.committed_nights !== null) q.set('committed_nights', String(stay.committed_nights));
   return `${siteBaseUrl}/search?${q.toString()}`;

@@ -4,9 +4,9 @@
  * The matching and pricing are shared with the building search (../shared/exact-search.ts).
  */
 import type { IsoDate } from '../../kernel/inventory/records';
-import { ExactSearch, startsInPast, type SearchStats } from '../shared/exact-search';
+import { ExactSearch, startsInPast, type PricedHome, type SearchStats } from '../shared/exact-search';
 import type { ResultPrice } from '../shared/result-price';
-import type { ResultDocument } from '../shared/search-body';
+import type { ResultDocument, SearchAggregations } from '../shared/search-body';
 import type { SearchParams } from '../shared/search-params';
 import type { SearchTransport } from '../shared/search-transport';
 
@@ -19,12 +19,24 @@ export interface SearchFound {
   homes: FoundHome[];
   total: number;
   stats: SearchStats;
+  /** What the caller's aggregations answered, over the same matching homes. */
+  aggregations?: Record<string, unknown>;
+  /** A home's exact price from the same search's price book, or null once the search may price no more. */
+  priceIfAffordable(home: PricedHome): number | null;
 }
 
-/** The matching homes `[offset, offset + size)` in the search's order, with the exact total. */
-export async function searchHomes(t: SearchTransport, p: SearchParams, offset: number, size: number, today: IsoDate): Promise<SearchFound> {
+/** The matching homes `[offset, offset + size)` in the search's order, with the exact total (and `aggs` over all of them). */
+export async function searchHomes(
+  t: SearchTransport,
+  p: SearchParams,
+  offset: number,
+  size: number,
+  today: IsoDate,
+  aggs?: SearchAggregations,
+): Promise<SearchFound> {
   const search = new ExactSearch(t, p);
-  if (startsInPast(p, today)) return { homes: [], total: 0, stats: search.stats };
-  const found = await search.homes(offset, size);
-  return { ...found, stats: search.stats };
+  const priceIfAffordable = (home: PricedHome) => search.book.amountIfAffordable(home);
+  if (startsInPast(p, today)) return { homes: [], total: 0, stats: search.stats, priceIfAffordable };
+  const found = await search.homes(offset, size, undefined, aggs);
+  return { ...found, stats: search.stats, priceIfAffordable };
 }

@@ -14,7 +14,7 @@ import { priceOrder } from './price-order';
 import { hitDocument } from './hit-fields';
 import { resultPrice, type PricedDocument, type ResultPrice } from './result-price';
 import type { estypes } from '@elastic/elasticsearch';
-import { buildSearchBody, fixedPriceClauses, matchClauses, needsPriceStream, type ResultDocument, type SearchPhase, type SortValues } from './search-body';
+import { buildSearchBody, fixedPriceClauses, matchClauses, needsPriceStream, type ResultDocument, type SearchAggregations, type SortValues } from './search-body';
 import { hasPriceLimits, withinLimits, type SearchParams } from './search-params';
 import { totalOf, type SearchResponse, type SearchTransport } from './search-transport';
 
@@ -60,6 +60,13 @@ export class PriceBook {
       this.prices.set(doc.home_id, resultPrice(doc, this.p.stay));
     }
     return this.prices.get(doc.home_id) ?? null;
+  }
+
+  /** The exact price, or null when it is not priced yet and the search may price no more homes (a figure that can go without). */
+  amountIfAffordable(doc: PricedHome): number | null {
+    const limit = this.p.maxPriced ?? DEFAULT_SEARCH_MAX_PRICED;
+    if (!this.prices.has(doc.home_id) && this.stats.priced >= limit) return null;
+    return this.of(doc)?.price.display_price_with_discount ?? null;
   }
 
   /** Every home ES returns can hold the stay, so it has a price; a missing one sorts last. */
@@ -138,11 +145,13 @@ export class ExactSearch {
     offset: number,
     size: number,
     streamSource?: readonly string[],
-  ): Promise<{ homes: Array<{ doc: D; priced: ResultPrice }>; total: number }> {
+    aggs?: SearchAggregations,
+  ): Promise<{ homes: Array<{ doc: D; priced: ResultPrice }>; total: number; aggregations?: Record<string, unknown> }> {
     const p = this.p;
     const passing = await this.passingStraddlers();
     if (needsPriceStream(p)) {
       let total = 0;
+      let aggregations: Record<string, unknown> | undefined;
       let after: SortValues | undefined;
       const ordered = await priceOrder<D>(
         p.sort === 'price_asc' ? 'asc' : 'desc',
@@ -150,9 +159,21 @@ export class ExactSearch {
         size,
         async (batchSize) => {
           const res = await this.send(
-            buildSearchBody(p, { kind: 'price_stream', size: batchSize, after, passing, withTotal: after === undefined, source: streamSource }),
+            buildSearchBody(p, {
+              kind: 'price_stream',
+              size: batchSize,
+              after,
+              passing,
+              withTotal: after === undefined,
+              source: streamSource,
+              // The aggregations ride on the first batch, the one that counts the matching homes.
+              ...(after === undefined && aggs ? { aggs } : {}),
+            }),
           );
-          if (after === undefined) total = totalOf(res);
+          if (after === undefined) {
+            total = totalOf(res);
+            aggregations = res.aggregations as Record<string, unknown> | undefined;
+          }
           const hits = res.hits.hits;
           after = hits[hits.length - 1]?.sort;
           return {
@@ -165,10 +186,14 @@ export class ExactSearch {
         // No batch larger than the homes a search may price: a page the old first batch answered is not refused for a bigger one.
         { max: Math.min(MAX_STREAM_BATCH, p.maxPriced ?? DEFAULT_SEARCH_MAX_PRICED) },
       );
-      return { homes: this.priced(ordered.slice.map((s) => s.item)), total };
+      return { homes: this.priced(ordered.slice.map((s) => s.item)), total, aggregations };
     }
-    const res = await this.send(buildSearchBody(p, { kind: 'page', from: offset, size, passing }));
-    return { homes: this.priced(res.hits.hits.map((h) => docOf(h) as unknown as D)), total: totalOf(res) };
+    const res = await this.send(buildSearchBody(p, { kind: 'page', from: offset, size, passing, aggs }));
+    return {
+      homes: this.priced(res.hits.hits.map((h) => docOf(h) as unknown as D)),
+      total: totalOf(res),
+      aggregations: res.aggregations as Record<string, unknown> | undefined,
+    };
   }
 }
 

@@ -69,8 +69,9 @@ export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: 
   return { lat: f.near_latitude, lon: f.near_longitude, miles: f.near_radius_miles ?? DEFAULT_RADIUS_MILES };
 }
 
-/** Homes search can return in this place: published, undeleted, with a stay that can start. */
-export function locationClauses(loc: ResolvedLocation): estypes.QueryDslQueryContainer[] {
+/** Homes search can return in this place (anywhere, when a viewport stands in for it): published, undeleted, with a stay that can start. */
+export function locationClauses(loc: ResolvedLocation | null): estypes.QueryDslQueryContainer[] {
+  if (loc === null) return [{ term: { bookable: true } }];
   return [
     { term: { bookable: true } },
     loc.city ? { term: { city_slug: loc.city.slug } } : { term: { market_slug: loc.market.slug } },

@@ -12,6 +12,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { filterClauses, locationClauses } from './filters';
+import { viewportClause } from './viewport';
 import type { PricedDocument } from './result-price';
 import { sortClauses } from './sorts';
 import { hitFields } from './hit-fields';
@@ -22,10 +23,21 @@ import { availabilityClauses, bandCandidateClause, bandInsideClause, exactPriceC
 type Query = estypes.QueryDslQueryContainer;
 export type SortValues = estypes.SortResults;
 
+/** Aggregations a caller computes over the same matching homes in the same request (the map's clusters). */
+export type SearchAggregations = Record<string, estypes.AggregationsAggregationContainer>;
+
 export type SearchPhase =
-  | { kind: 'page'; from: number; size: number; passing?: readonly string[] }
+  | { kind: 'page'; from: number; size: number; passing?: readonly string[]; aggs?: SearchAggregations }
   | { kind: 'straddlers'; size: number; after?: SortValues }
-  | { kind: 'price_stream'; size: number; after?: SortValues; passing?: readonly string[]; withTotal: boolean; source?: readonly string[] };
+  | {
+      kind: 'price_stream';
+      size: number;
+      after?: SortValues;
+      passing?: readonly string[];
+      withTotal: boolean;
+      source?: readonly string[];
+      aggs?: SearchAggregations;
+    };
 
 /** What the results are shaped from (apartments/result-shape.ts), and what exact pricing reads. */
 export type ResultDocument = Pick<
@@ -53,6 +65,7 @@ export function ratingClauses(minRating: number | null): Query[] {
 export function matchClauses(p: SearchParams): Query[] {
   return [
     ...locationClauses(p.location),
+    ...(p.viewport ? [viewportClause(p.viewport)] : []),
     ...filterClauses(p.filters),
     ...ratingClauses(p.minRating),
     ...availabilityClauses(p.stay),
@@ -89,6 +102,7 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
         ...hitFields(resultSource(p)),
         query: { bool: { filter: [...filter, ...fixedPriceClauses(p, phase.passing)] } },
         sort: pageSort(p),
+        ...(phase.aggs ? { aggs: phase.aggs } : {}),
       };
     case 'straddlers': {
       if (p.stay.kind !== 'fixed') throw new Error('only a fixed stay has price bands');
@@ -113,6 +127,7 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
         query: { bool: { filter: [...filter, ...fixedPriceClauses(p, phase.passing)] } },
         sort: pageSort(p),
         ...(phase.after ? { search_after: phase.after } : {}),
+        ...(phase.aggs ? { aggs: phase.aggs } : {}),
       };
   }
 }

@@ -8,6 +8,7 @@ import { NIGHTS_PER_MONTH } from '../../kernel/engine/labels';
 import type { SharedFilters } from './filters';
 import type { ResolvedLocation } from './location';
 import type { SearchSort } from './sorts';
+import type { Viewport } from './viewport';
 import type { StayDates } from '../../stays/stay-dates';
 
 /** Inclusive whole-dollar limits in the display unit of the stay's price; null = no limit. */
@@ -17,7 +18,10 @@ export interface PriceLimits {
 }
 
 export interface SearchParams {
-  location: ResolvedLocation;
+  /** The place searched; null when a map's viewport stands in for it (the search may then cross markets). */
+  location: ResolvedLocation | null;
+  /** The map's rectangle, when one is given: only homes inside it match. */
+  viewport?: Viewport | null;
   filters: SharedFilters;
   stay: StayDates;
   price: PriceLimits;

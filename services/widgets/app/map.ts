@@ -9,11 +9,13 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import statesAtlas from 'us-atlas/states-10m.json';
 import { connectHost, type ToolResultPayload } from './bridge';
 import { el, mount, onActivate, svg } from './dom';
-import { askAbout, formatPrice, homeFacts, placeName, readHomes, type MapResult, type SearchHome } from './results';
+import { askAbout, clusterPrice, formatPrice, homeFacts, placeName, readHomes, type MapCluster, type MapResult, type SearchHome } from './results';
 
 const WIDTH = 720;
 const HEIGHT = 440;
 const PIN_RADIUS = 6;
+const CLUSTER_MIN_RADIUS = 11;
+const CLUSTER_MAX_RADIUS = 26;
 /**
  * Smallest span shown, in degrees: the basemap is at 1:10,000,000, so the map frames a region (coast,
  * state lines) rather than streets it does not have.
@@ -31,10 +33,14 @@ const bridge = connectHost('furnished-catalog-map', render);
 
 type Point = [number, number];
 
-/** A Mercator projection framing the pins (and the searched circle) with a margin. */
-function frame(homes: SearchHome[], near: MapResult['near']): GeoProjection {
+/** A Mercator projection framing the pins (and the searched circle, or the viewport searched) with a margin. */
+function frame(homes: SearchHome[], near: MapResult['near'], viewport?: MapResult['viewport']): GeoProjection {
   const lons = homes.map((h) => h.longitude);
   const lats = homes.map((h) => h.latitude);
+  if (viewport) {
+    lons.push(viewport.sw_longitude, viewport.ne_longitude);
+    lats.push(viewport.sw_latitude, viewport.ne_latitude);
+  }
   if (near) {
     const dLat = near.radius_miles / MILES_PER_DEGREE;
     const dLon = dLat / Math.cos((near.latitude * Math.PI) / 180);
@@ -103,16 +109,44 @@ function inset(homes: SearchHome[]): SVGSVGElement {
   return box;
 }
 
-function detail(home: SearchHome | null): HTMLElement {
+function clusterDetail(c: MapCluster): HTMLElement {
+  return el('div', { class: 'detail status', role: 'status', 'data-testid': 'selection' }, el('strong', {}, `${c.count} apartments here`), ` ${clusterPrice(c)}`.trimEnd());
+}
+
+function detail(home: SearchHome | null, clustered = false): HTMLElement {
   const box = el('div', { class: 'detail status', role: 'status', 'data-testid': 'selection' });
-  if (!home) box.append('Click a pin to ask about that apartment.');
+  if (!home) box.append(clustered ? 'Click a cluster to see how many apartments it holds and their lowest price.' : 'Click a pin to ask about that apartment.');
   else box.append(el('strong', {}, home.name), ` · ${home.slug}`, el('br'), `${homeFacts(home)} · ${formatPrice(home)} ${home.display_price_label}`);
   return box;
 }
 
-function drawMap(result: MapResult, status: { show(home: SearchHome): void }): HTMLElement {
+/**
+ * One marker per cluster, sized by its count and labelled with it: when more homes match a viewport
+ * than the 250 pins, the clusters show where all of them are.
+ */
+function clusterMarkers(clusters: MapCluster[], projection: GeoProjection, status: { cluster(c: MapCluster): void }): SVGGElement {
+  const group = svg('g', { class: 'clusters' });
+  const largest = Math.max(...clusters.map((c) => c.count));
+  for (const c of clusters) {
+    const at = projection([c.longitude, c.latitude]);
+    if (!at) continue;
+    const r = CLUSTER_MIN_RADIUS + (CLUSTER_MAX_RADIUS - CLUSTER_MIN_RADIUS) * Math.sqrt(c.count / largest);
+    const marker = svg('g', { class: 'cluster', tabindex: 0, role: 'button', 'data-count': c.count, 'data-tile': c.tile, 'aria-label': `${c.count} apartments` });
+    marker.append(svg('circle', { cx: at[0].toFixed(1), cy: at[1].toFixed(1), r: r.toFixed(1) }));
+    const label = svg('text', { x: at[0].toFixed(1), y: (at[1] + 4).toFixed(1) });
+    label.textContent = String(c.count);
+    const title = svg('title');
+    title.textContent = `${c.count} apartments ${clusterPrice(c)}`.trim();
+    marker.append(label, title);
+    onActivate(marker, () => status.cluster(c));
+    group.append(marker);
+  }
+  return group;
+}
+
+function drawMap(result: MapResult, status: { show(home: SearchHome): void; cluster(c: MapCluster): void }): HTMLElement {
   const homes = result.homes;
-  const projection = frame(homes, result.near);
+  const projection = frame(homes, result.near, result.viewport);
   const path = geoPath(projection);
   const map = svg('svg', { class: 'map', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': `Map of ${homes.length} apartments` });
   map.append(svg('rect', { class: 'water', width: WIDTH, height: HEIGHT }));
@@ -121,6 +155,11 @@ function drawMap(result: MapResult, status: { show(home: SearchHome): void }): H
   if (result.near) {
     const circle = geoCircle().center([result.near.longitude, result.near.latitude]).radius(result.near.radius_miles / MILES_PER_DEGREE)();
     map.append(svg('path', { class: 'near', d: path(circle) ?? '' }));
+  }
+  if (result.clusters && result.clusters.length > 0) {
+    // Clusters stand for every match; the pins (the first 250) would hide them.
+    map.append(clusterMarkers(result.clusters, projection, status));
+    return el('div', { class: 'map-frame' }, map, homes.length ? inset(homes) : null);
   }
   const pins = svg('g', { class: 'pins' });
   pinPositions(homes, projection).forEach(([x, y], i) => {
@@ -159,7 +198,7 @@ function render(payload: ToolResultPayload): void {
     mount(el('p', { class: 'notice error' }, 'This result has no apartments to show.'));
     return;
   }
-  let box = detail(null);
+  let box = detail(null, (result.clusters?.length ?? 0) > 0 && result.map_view.enabled);
   const status = {
     show(home: SearchHome): void {
       const next = detail(home);
@@ -167,13 +206,21 @@ function render(payload: ToolResultPayload): void {
       box = next;
       bridge.sendMessage(askAbout(home));
     },
+    cluster(c: MapCluster): void {
+      const next = clusterDetail(c);
+      box.replaceWith(next);
+      box = next;
+    },
   };
-  const more = result.total_count > result.count ? ` (the first ${result.count} of ${result.total_count} matches)` : '';
+  const clustered = (result.clusters?.length ?? 0) > 0;
+  const more = clustered
+    ? `${result.total_count} matches in ${result.clusters!.length} clusters`
+    : `${result.count} on the map${result.total_count > result.count ? ` (the first ${result.count} of ${result.total_count} matches)` : ''}`;
   const heading = el(
     'header',
     {},
     el('h2', {}, `Apartments in ${placeName(result)}${result.near?.label ? ` near ${result.near.label}` : ''}`),
-    el('p', { class: 'summary' }, `${result.count} on the map${more}`),
+    el('p', { class: 'summary' }, more),
   );
   if (!result.map_view.enabled) {
     const off = el(

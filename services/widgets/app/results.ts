@@ -36,9 +36,20 @@ export function homeFacts(home: SearchHome): string {
   return `${rooms} · ${home.bathrooms} ba · ${home.sqft.toLocaleString('en-US')} sqft · ${home.city}`;
 }
 
-/** The place searched, for the widget's heading. */
-export function placeName(result: { display_city: SearchPage['display_city']; market: { slug: string } }): string {
-  return result.display_city ? `${result.display_city.name}, ${result.display_city.state}` : result.market.slug;
+/** The place searched, for the widget's heading (a map's viewport alone names none). */
+export function placeName(result: { display_city: SearchPage['display_city']; market: { slug: string } | null }): string {
+  if (result.display_city) return `${result.display_city.name}, ${result.display_city.state}`;
+  return result.market ? result.market.slug : 'this area';
+}
+
+export type MapCluster = NonNullable<MapResult['clusters']>[number];
+
+/** A cluster's cheapest price: exact, or "from" a bound when only a bound is known. */
+export function clusterPrice(c: MapCluster): string {
+  const unit = c.display_price_unit === 'per_night' ? '/night' : '/month';
+  if (c.cheapest_display_price !== undefined) return `from $${c.cheapest_display_price.toLocaleString('en-US')}${unit}`;
+  if (c.cheapest_display_price_at_least !== undefined) return `$${c.cheapest_display_price_at_least.toLocaleString('en-US')}${unit} or more`;
+  return '';
 }
 
 /** The message a click sends to the host: it names the home by name and slug. */
