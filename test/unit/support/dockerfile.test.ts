@@ -102,4 +102,11 @@ describe('dockerignoreFilter', () => {
     expect(keep('docs/decisions.md')).toBe(false);
     expect(keep('docs/operations.md')).toBe(true);
   });
+
+  it('keeps no .log file of any folder out of the repository\'s build context', () => {
+    const included = dockerignoreFilter(readFileSync(path.resolve(__dirname, '../../../.dockerignore'), 'utf8'));
+    expect(included('services/widgets/debug.log')).toBe(false);
+    expect(included('npm-debug.log')).toBe(false);
+    expect(included('services/main.ts')).toBe(true);
+  });
 });
