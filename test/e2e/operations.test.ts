@@ -181,6 +181,18 @@ describe('metrics when things go wrong', () => {
     }
     expect(await seriesValue(fx.url, series)).toBe(before + 1);
   });
+
+  it('counts an incremental run that cannot reach Elasticsearch as a failed incremental run', async () => {
+    const series = 'catalog_indexer_failed_runs_total{kind="incremental"}';
+    const before = await seriesValue(fx.url, series);
+    const deadEs = createEsClient(`http://127.0.0.1:${await freePort()}`);
+    try {
+      await expect(runIndexerJob('incremental', deadEs, fx.mongo.collections, fx.config)).rejects.toThrow();
+    } finally {
+      await deadEs.close();
+    }
+    expect(await seriesValue(fx.url, series)).toBe(before + 1);
+  });
 });
 
 describe('access log', () => {
