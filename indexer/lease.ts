@@ -50,10 +50,12 @@ function isDuplicateKey(err: unknown): boolean {
 
 export async function acquireLease(
   state: Collection<IndexerStateRecord>,
-  opts: { ttlMs: number; label: string; now?: () => Date },
+  /** `host`: the name the lease records (config INDEXER_HOST; the machine's name by default). */
+  opts: { ttlMs: number; label: string; now?: () => Date; host?: string },
 ): Promise<Lease> {
   const now = opts.now ?? (() => new Date());
-  const holder = `${opts.label}|${hostname()}|${process.pid}|${randomUUID().slice(0, 8)}`;
+  const host = opts.host ?? hostname();
+  const holder = `${opts.label}|${host}|${process.pid}|${randomUUID().slice(0, 8)}`;
   const expiry = (): Date => new Date(now().getTime() + opts.ttlMs);
   try {
     await state.updateOne(
@@ -66,7 +68,7 @@ export async function acquireLease(
     const current = await state.findOne({ _id: LEASE_ID });
     const held = String(current?.holder ?? 'unknown');
     const taken =
-      holderIsDeadHere(held) &&
+      holderIsDeadHere(held, host) &&
       (await state.updateOne({ _id: LEASE_ID, holder: held }, { $set: { holder, expires_at: expiry(), acquired_at: now() } }))
         .modifiedCount === 1;
     if (!taken) throw new LeaseHeldError(held, (current?.expires_at as Date) ?? now());

@@ -19,7 +19,7 @@ export async function runIndexerJob(
   config: Config,
   extra: Pick<IndexerOptions, 'onProgress'> = {},
 ): Promise<RunSummary> {
-  const lease = await acquireLease(c.indexerState, { ttlMs: LEASE_TTL_MS, label: `indexer-${kind}` });
+  const lease = await acquireLease(c.indexerState, { ttlMs: LEASE_TTL_MS, label: `indexer-${kind}`, host: config.indexerHost });
   let lost: Error | null = null;
   // Only a lease taken by someone else stops the job; a failed renewal (a Mongo hiccup) is retried
   // at the next beat, well inside the lease's time to live.

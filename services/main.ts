@@ -6,7 +6,7 @@ import type { Deps } from './deps';
 import { createLogger, type DestinationStream } from './kernel/logger';
 import { ensurePolicies } from './policies/store';
 import { createEsClient } from './kernel/store/es-client';
-import { watchNodes } from './kernel/store/node-watch';
+import { watchNodes, watchTiming } from './kernel/store/node-watch';
 import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
 import { AggregateCache } from './markets/aggregate-cache';
@@ -40,7 +40,7 @@ export async function startService(
   }
   // The widget documents are bundled now, so a broken build stops the start rather than a later read.
   await widgetDocuments();
-  const esNodes = watchNodes(esNodesOf(config.esUrl));
+  const esNodes = watchNodes(esNodesOf(config.esUrl), watchTiming(config.storeDeadlineMs));
   const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs, watch: esNodes });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
   const metrics = new ServiceMetrics(async () => {

@@ -191,7 +191,8 @@ write_es_config() {
         names+="${names:+, }\"$(es_cluster_name)-$j\""
       done
       echo "discovery.seed_hosts: [$seeds]"
-      echo "cluster.initial_master_nodes: [$names]"
+      # Only to form a new cluster: a node that has joined one (it has state on disk) must not carry it.
+      if [[ ! -d "$dir/data/_state" ]]; then echo "cluster.initial_master_nodes: [$names]"; fi
     fi
     echo "network.host: 127.0.0.1"
     echo "http.port: $(es_node_port "$i")"
@@ -252,6 +253,9 @@ es_fail() {
       grep -v -E '^[[:space:]]+(at |\.\.\. [0-9]+ more|Suppressed:)' "$f" | tail -n 25 | cut -c1-400 >&2 || true
     done
   done
+  if ((ES_NODES > 1)); then
+    die "Elasticsearch did not start (see above; 'STACK_ES_NODES=$ES_NODES ES_PORT=$ES_PORT bash stack/stop.sh es' stops these nodes)"
+  fi
   die "Elasticsearch did not start (see above; 'bash stack/stop.sh' cleans up)"
 }
 

@@ -2,6 +2,7 @@
  * The one configuration module: defaults beside each option, environment overrides, read once
  * at start (`loadConfig()`); everything else receives the resulting object.
  */
+import { hostname } from 'node:os';
 
 export interface RateLimitConfig {
   /** Requests per window per client for ordinary reads and tool calls. */
@@ -32,6 +33,12 @@ export interface Config {
    * node, none on a single node: `auto_expand_replicas: 0-1`). Set after the bulk load (INDEX_REPLICAS).
    */
   indexReplicas: IndexReplicas;
+  /**
+   * The host name an indexer's lease records (INDEXER_HOST; the machine's name by default). A worker
+   * takes over a lease at once from a holder on its own host whose process is gone; from another
+   * host, only once the lease has run out.
+   */
+  indexerHost: string;
   mongoUrl: string;
   mongoDb: string;
   /** Alias that readers query; the indexer swaps it to a fresh timestamped index. */
@@ -136,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutBaseUrl: str(env, 'CHECKOUT_BASE_URL', `${str(env, 'SITE_BASE_URL', publicBaseUrl).replace(/\/+$/, '')}/book`).replace(/\/+$/, ''),
     esUrl: esNodesOf(str(env, 'ES_URL', 'http://127.0.0.1:9200')).join(','),
     indexReplicas: replicas(env, 'INDEX_REPLICAS'),
+    indexerHost: str(env, 'INDEXER_HOST', hostname()),
     mongoUrl: str(env, 'MONGO_URL', 'mongodb://127.0.0.1:27017/'),
     mongoDb: str(env, 'MONGO_DB', 'catalog'),
     homesAlias: str(env, 'HOMES_ALIAS', 'homes'),

@@ -1,11 +1,11 @@
 /**
  * What must hold after a fault run: every acknowledged booking intent is stored exactly once, under
- * the id the service gave; no email has two records; the alias points at one complete index (as
- * many documents as the full run that built it wrote); no other index of ours is left.
+ * the id the service gave; no email has two records; the alias points at one complete index (a
+ * document for every published, undeleted home in MongoDB, every shard and replica allocated); no
+ * other index of ours is left.
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../../services/kernel/store/collections';
-import { readFreshness } from '../../services/kernel/store/index-freshness';
 import type { Booking } from './traffic';
 
 export interface Audit {
@@ -17,7 +17,10 @@ export interface Audit {
   split: string[];
   aliasTargets: string[];
   indexedDocuments: number;
-  fullRunDocuments: number | null;
+  /** Published, undeleted homes in MongoDB: what a complete index holds. */
+  homesToIndex: number;
+  /** The alias's index health: green when every shard and replica is allocated. */
+  health: string;
   leftovers: string[];
   ok: boolean;
 }
@@ -38,8 +41,8 @@ export async function audit(es: Client, c: Collections, opts: { alias: string; p
 
   const aliasTargets = Object.keys(await es.indices.getAlias({ name: opts.alias }).catch(() => ({})));
   const indexedDocuments = aliasTargets.length === 1 ? (await es.count({ index: aliasTargets[0] })).count : -1;
-  const full = (await readFreshness(c.indexerState)).last_full_run;
-  const fullRunDocuments = full && full.alias_target === aliasTargets[0] ? full.documents : null;
+  const homesToIndex = await c.homes.countDocuments({ published: true, deleted_at: null });
+  const health = aliasTargets.length === 1 ? (await es.cluster.health({ index: aliasTargets[0] })).status : 'none';
   const all = (await es.cat.indices({ index: `${opts.prefix}-*`, format: 'json', h: 'index' })) as Array<{ index?: string }>;
   const leftovers = all.map((r) => r.index ?? '').filter((i) => i && !aliasTargets.includes(i));
   return {
@@ -50,15 +53,16 @@ export async function audit(es: Client, c: Collections, opts: { alias: string; p
     split,
     aliasTargets,
     indexedDocuments,
-    fullRunDocuments,
+    homesToIndex,
+    health,
     leftovers,
     ok:
       missing.length === 0 &&
       duplicated.length === 0 &&
       split.length === 0 &&
       aliasTargets.length === 1 &&
-      fullRunDocuments !== null &&
-      indexedDocuments === fullRunDocuments &&
+      indexedDocuments === homesToIndex &&
+      health === 'green' &&
       leftovers.length === 0,
   };
 }

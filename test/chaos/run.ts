@@ -108,7 +108,9 @@ async function main(): Promise<void> {
 
   const ports = [3191, 3192] as const;
   const copies = ports.map((p, i) => serviceCopy(`service copy ${i + 1}`, p, env));
-  const workers = [worker('worker 1', env), worker('worker 2', env)];
+  // Two hosts' names: a worker takes the lease over from the other only once it has run out, as
+  // between machines (on one host it would see the holder's process gone and take it at once).
+  const workers = [worker('worker 1', { ...env, INDEXER_HOST: 'chaos-host-1' }), worker('worker 2', { ...env, INDEXER_HOST: 'chaos-host-2' })];
   const lb = haproxy(8091, [ports[0], ports[1]], path.join(tmpdir(), `catalog-chaos-lb-${process.pid}.sock`));
   const everything: Managed[] = [...copies, ...workers, lb];
   const lines: string[] = [];
@@ -128,23 +130,28 @@ async function main(): Promise<void> {
     const sample = sampleInventory({ seed: DEMO_SEED, homes, today });
     const traffic = startTraffic(lb.url, sample, { connections, runId: randomBytes(3).toString('hex'), startedAt });
 
-    const esPid = async (node: number): Promise<number> => Number((await stack.esPids())[node - 1]);
-    const clusterGreenWith3 = async (): Promise<void> => {
-      for (;;) {
-        const h = await es.cluster.health({}).catch(() => null);
-        if (h && h.number_of_nodes === 3 && h.status === 'green') return;
-        await sleep(500);
-      }
+    const esPid = async (node: number): Promise<number> => livePid(Number((await stack.esPids())[node - 1]), `Elasticsearch node ${node}`);
+    /** The node (1-3) that is the elected master now. */
+    const masterNode = async (): Promise<number> => {
+      const [m] = (await es.cat.master({ format: 'json' })) as Array<{ node?: string }>;
+      const n = Number(/-(\d+)$/.exec(m?.node ?? '')?.[1]);
+      if (!(n >= 1 && n <= 3)) throw new Error(`no elected master (${JSON.stringify(m)})`);
+      return n;
     };
+    const clusterGreenWith3 = (): Promise<void> =>
+      until('the cluster green with 3 nodes', async () => {
+        const h = await es.cluster.health({}).catch(() => null);
+        return Boolean(h && h.number_of_nodes === 3 && h.status === 'green');
+      });
     const lease = async (): Promise<{ holder: string; expires_at: Date } | null> =>
       (await mongo.collections.indexerState.findOne({ _id: 'lease' }).catch(() => null)) as { holder: string; expires_at: Date } | null;
 
     const marks3: { down?: number } = {};
     const faults: Fault[] = [
       {
-        title: '1. an Elasticsearch node killed (SIGKILL), restarted after 15 s',
+        title: '1. the elected master Elasticsearch node killed (SIGKILL), restarted after 15 s',
         async act(mark) {
-          process.kill(await esPid(2), 'SIGKILL');
+          process.kill(await esPid(await masterNode()), 'SIGKILL');
           mark('killed');
           await sleep(15_000);
           await stack.start();
@@ -180,7 +187,7 @@ async function main(): Promise<void> {
           }
           await copies[0].start();
           mark('restarted');
-          while (!(await lb.serverStates())['copy1']?.startsWith('UP')) await sleep(100);
+          await until('HAProxy marks the copy up', async () => Boolean((await lb.serverStates())['copy1']?.startsWith('UP')));
           mark('marked up by HAProxy');
         },
         target: (f, marks, fault) => {
@@ -194,26 +201,33 @@ async function main(): Promise<void> {
       {
         title: '4. the worker holding the lease killed in the middle of a full rebuild',
         async act(mark) {
-          let victim: Managed | undefined;
-          for (;;) {
+          /** The worker whose full rebuild holds the lease now, if any. */
+          const rebuilding = async (): Promise<{ victim: Managed; holder: string } | null> => {
             const l = await lease();
-            const pid = l && l.expires_at > new Date() && l.holder.startsWith('indexer-full|') ? Number(l.holder.split('|')[2]) : 0;
-            victim = workers.find((w) => w.pid() === pid);
-            if (victim) break;
-            await sleep(200);
-          }
+            if (!l || l.expires_at <= new Date() || !l.holder.startsWith('indexer-full|')) return null;
+            const victim = workers.find((w) => w.pid() === Number(l.holder.split('|')[2]));
+            return victim ? { victim, holder: l.holder } : null;
+          };
+          await until('a full rebuild under way', async () => (await rebuilding()) !== null, 5 * 60_000);
           mark('a full rebuild under way');
           await sleep(2_000);
+          // Still the same run, two seconds into it: the kill lands in the middle of a rebuild.
+          const held = await rebuilding();
+          if (!held) throw new Error('the full rebuild ended within 2 s: nothing to kill in the middle of');
           const killedAt = new Date();
-          await victim.kill('SIGKILL');
-          mark(`killed ${victim.name}`);
-          for (;;) {
+          await held.victim.kill('SIGKILL');
+          mark(`killed ${held.victim.name}`);
+          await until('the other worker takes the lease', async () => {
+            const l = await lease();
+            return Boolean(l && l.holder !== held.holder && l.holder.startsWith('indexer-full|'));
+          }, 5 * 60_000);
+          mark('the other worker took the lease');
+          await until('a full rebuild finished after the kill', async () => {
             const full = (await mongo.collections.indexerState.findOne({ _id: 'freshness' }))?.last_full_run as { finished_at?: Date } | undefined;
-            if (full?.finished_at && full.finished_at > killedAt) break;
-            await sleep(500);
-          }
+            return Boolean(full?.finished_at && full.finished_at > killedAt);
+          }, 5 * 60_000);
           mark('a full rebuild finished by the other worker');
-          await victim.start();
+          await held.victim.start();
           mark('killed worker restarted');
         },
         target: noFailedReads,
@@ -221,9 +235,9 @@ async function main(): Promise<void> {
       {
         title: '5. the Mongo-wire server stopped (SIGTERM) for 10 s, then started',
         async act(mark) {
-          const pid = await stack.mongoPid();
+          const pid = livePid(await stack.mongoPid(), 'the Mongo-wire server');
           process.kill(pid, 'SIGTERM');
-          while (alive(pid)) await sleep(100);
+          await until('the Mongo-wire server exits', async () => !alive(pid));
           mark('stopped');
           await sleep(10_000);
           await stack.start();
@@ -250,14 +264,20 @@ async function main(): Promise<void> {
       const from = now();
       const marks: Record<string, number> = {};
       log(`fault ${fault.title}`);
-      await fault.act((what) => {
-        marks[what] = now() - from;
-        if (i === 2 && what === 'marked down by HAProxy') marks3.down = marks[what];
-        log(`  ${what} at +${(marks[what] / 1000).toFixed(1)} s`);
-      });
+      let broke: string | null = null;
+      await fault
+        .act((what) => {
+          marks[what] = now() - from;
+          if (i === 2 && what === 'marked down by HAProxy') marks3.down = marks[what];
+          log(`  ${what} at +${(marks[what] / 1000).toFixed(1)} s`);
+        })
+        .catch((err: unknown) => {
+          broke = `the fault did not complete: ${(err as Error).message}`;
+          log(`  ${broke}`);
+        });
       const slotEnd = from + slotMs;
       if (now() < slotEnd) await sleep(slotEnd - now());
-      results.push({ title: fault.title, from, to: now(), marks, miss: null });
+      results.push({ title: fault.title, from, to: now(), marks, miss: broke });
     }
     await traffic.stop();
     const baseline = figures(traffic.answers, warmupMs, warmupMs + baselineMs, NEEDS_MONGO);
@@ -283,7 +303,7 @@ async function main(): Promise<void> {
       const duringEnd = r.from + Math.max(...Object.values(r.marks), 0);
       const during = figures(traffic.answers, r.from, Math.max(duringEnd, r.from + 1), NEEDS_MONGO);
       const failedAfter = (ms: number): number => figures(traffic.answers, r.from + ms, r.to, NEEDS_MONGO).failedReads;
-      const miss = faults[i].target(f, r.marks, { from: r.from, answersAfter: failedAfter });
+      const miss = r.miss ?? faults[i].target(f, r.marks, { from: r.from, answersAfter: failedAfter });
       if (miss) failedTargets += 1;
       noteFailures(`fault ${i + 1}`, f);
       const statuses = Object.entries(f.byStatus)
@@ -314,19 +334,19 @@ async function main(): Promise<void> {
     for (const [k, v] of [...byTool.entries()].sort()) say(`- ${k}: ${Object.entries(v).map(([o, n]) => `${o} ${n}`).join(', ')}`);
 
     log('load stopped; waiting for the indexer to finish its run');
-    const quietBy = Date.now() + 180_000;
-    while (Date.now() < quietBy) {
+    // Stopped between two runs: the lease free, and not at a minute's turn, when the schedule starts one.
+    await until('the indexer between runs', async () => {
       const l = await lease();
-      if (!l || l.expires_at <= new Date()) break;
-      await sleep(500);
-    }
+      const second = new Date().getSeconds();
+      return (!l || l.expires_at <= new Date()) && second >= 5 && second <= 50;
+    }, 5 * 60_000).catch(() => log('the indexer did not pause within 5 min; stopping it anyway'));
     for (const w of workers) await w.kill('SIGTERM');
     const a = await audit(es, mongo.collections, { alias: config.homesAlias, prefix: config.homesIndexPrefix, acknowledged: traffic.acknowledged });
     say('');
     say('## After the run');
     say('');
     say(`- booking intents acknowledged: ${a.acknowledged} (${a.emails} emails); missing: ${a.missing.length}; stored twice: ${a.duplicated.length}; one email, two ids: ${a.split.length}`);
-    say(`- alias → ${a.aliasTargets.join(', ') || 'nothing'}: ${a.indexedDocuments} documents, the full run that built it wrote ${a.fullRunDocuments ?? 'unknown'}`);
+    say(`- alias → ${a.aliasTargets.join(', ') || 'nothing'} (${a.health}): ${a.indexedDocuments} documents for ${a.homesToIndex} published, undeleted homes in MongoDB`);
     say(`- indexes left beside it: ${a.leftovers.length ? a.leftovers.join(', ') : 'none'}`);
     say(`- ${a.ok ? 'nothing lost, nothing duplicated, the alias on a complete index' : '**the audit failed**'}`);
     if (!a.ok) failedTargets += 1;
@@ -341,6 +361,21 @@ async function main(): Promise<void> {
   writeFileSync('chaos-report.md', lines.join('\n') + '\n');
   process.stdout.write('\nwritten to chaos-report.md\n');
   process.exit(failedTargets === 0 ? 0 : 1);
+}
+
+/** A pid to signal: never 0 or less (process.kill(0) signals this whole process group). */
+function livePid(pid: number, what: string): number {
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${what} is not running (no pid)`);
+  return pid;
+}
+
+/** Waits until `check` holds; throws after `ms` (the run stays bounded). */
+async function until(what: string, check: () => Promise<boolean>, ms = 3 * 60_000): Promise<void> {
+  const by = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > by) throw new Error(`${what}: not within ${Math.round(ms / 1000)} s`);
+    await sleep(250);
+  }
 }
 
 function alive(pid: number): boolean {

@@ -1,5 +1,5 @@
 /** The Elasticsearch client, one per process, over one node or several (a comma list in ES_URL). */
-import { Client, ClusterConnectionPool, errors } from '@elastic/elasticsearch';
+import { Client, errors } from '@elastic/elasticsearch';
 import { esNodesOf } from '../config';
 import type { NodeWatch } from './node-watch';
 
@@ -24,8 +24,8 @@ export function attemptPolicy(nodes: number, deadlineMs?: number): { requestTime
 
 /**
  * A read on several nodes: an attempt that got no answer (the connection refused, or nothing within
- * its half of the deadline) is sent once more (a refused node is out of the pool until it answers a
- * ping; one that hangs, while the node watch says so). `attempt` is called afresh, so what it sends may differ
+ * its half of the deadline) is sent once more; by then the node watch has seen a node that is down
+ * or hangs, and the second attempt goes elsewhere. `attempt` is called afresh, so what it sends may differ
  * the second time (../../search/shared/search-transport.ts sends the preference of that moment).
  * On one node: one attempt, as always.
  */
@@ -40,16 +40,14 @@ export async function onceMore<T>(several: boolean, attempt: () => Promise<T>): 
 }
 
 /**
- * On several nodes, a node that failed is left out until it answers a ping again (the cluster pool:
- * first after 60 s, then less and less often while it stays down), so a frozen node costs a few
- * requests one attempt each, not a share of every request after it; the default weighted pool
- * only lowers a failed node's share a little.
+ * With a node watch (the request path on several nodes), a node that is down or hangs gets no
+ * request while the watch says so, and is used again as soon as it answers (./node-watch.ts); the
+ * client's own pool (weighted) only lowers a failed node's share a little. Batch work has no watch:
+ * it retries on every node.
  */
 export function createEsClient(esUrl: string, opts: { deadlineMs?: number; watch?: NodeWatch } = {}): Client {
   const nodes = esNodesOf(esUrl);
   const { watch } = opts;
-  const pool = nodes.length > 1 ? { ConnectionPool: ClusterConnectionPool, resurrectStrategy: 'ping' as const } : {};
-  // The watch's verdict on a node that hangs (no refused connection for the pool to see).
   const filter = watch?.several ? { nodeFilter: (c: { url: URL }) => watch.answers(c.url) } : {};
-  return new Client({ nodes, ...pool, ...filter, ...attemptPolicy(nodes.length, opts.deadlineMs) });
+  return new Client({ nodes, ...filter, ...attemptPolicy(nodes.length, opts.deadlineMs) });
 }

@@ -25,6 +25,27 @@ interface Seen {
   answers: boolean;
 }
 
+/**
+ * How often to probe and how long to wait, from the store deadline: a node that stops answering is
+ * seen within `intervalMs + timeoutMs`, which must come before the first attempt of a read gives
+ * up (half the deadline, ./es-client.ts), so that the second attempt avoids it.
+ */
+export function watchTiming(deadlineMs: number): { intervalMs: number; timeoutMs: number } {
+  return { intervalMs: Math.min(500, Math.floor(deadlineMs / 4)), timeoutMs: Math.min(400, Math.floor(deadlineMs / 5)) };
+}
+
+/** A node URL as fetch takes it: credentials in the URL (`http://user:pass@es:9200`) become a Basic header. */
+function probeRequest(url: string): { href: string; headers: Record<string, string> } {
+  const u = new URL(url);
+  const headers: Record<string, string> = {};
+  if (u.username || u.password) {
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+    u.username = '';
+    u.password = '';
+  }
+  return { href: `${u.origin}${u.pathname.replace(/\/$/, '')}/_nodes/_local?filter_path=nodes.*.name`, headers };
+}
+
 /** Probe every `intervalMs`; a node that does not answer within `timeoutMs` is avoided until it does. */
 export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number; timeoutMs?: number } = {}): NodeWatch {
   if (nodes.length <= 1) return { several: false, preference: () => undefined, answers: () => true, close: () => undefined };
@@ -38,7 +59,8 @@ export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number
   const probe = async (url: string): Promise<void> => {
     const s = seen.get(url)!;
     try {
-      const res = await fetch(`${url.replace(/\/$/, '')}/_nodes/_local?filter_path=nodes.*.name`, { signal: AbortSignal.timeout(timeoutMs) });
+      const { href, headers } = probeRequest(url);
+      const res = await fetch(href, { headers, signal: AbortSignal.timeout(timeoutMs) });
       const body = (await res.json()) as { nodes?: Record<string, unknown> };
       const id = Object.keys(body.nodes ?? {})[0];
       s.answers = res.ok && id !== undefined;

@@ -1,12 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { watchNodes } from '../../../services/kernel/store/node-watch';
+import { watchNodes, watchTiming } from '../../../services/kernel/store/node-watch';
 
 /** A stand-in for one node's `GET /_nodes/_local`: answers with its id, or holds every request while frozen. */
-async function node(id: string): Promise<{ url: string; frozen: boolean; server: Server }> {
+async function node(id: string, basic?: string): Promise<{ url: string; frozen: boolean; server: Server }> {
   const state = { url: '', frozen: false, server: createServer() };
   state.server.on('request', (req, res) => {
     if (state.frozen) return; // no answer, like a process stopped with SIGSTOP
+    if (basic && req.headers.authorization !== `Basic ${Buffer.from(basic).toString('base64')}`) {
+      res.statusCode = 401;
+      res.end('{}');
+      return;
+    }
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ nodes: { [id]: { name: `node-${id}` } } }));
   });
@@ -33,7 +38,7 @@ describe('watchNodes', () => {
   });
 
   it('while one node does not answer, prefers the others by id and leaves it out; when it answers again, prefers nothing', async () => {
-    const nodes = await Promise.all(['a1', 'b2', 'c3'].map(node));
+    const nodes = await Promise.all(['a1', 'b2', 'c3'].map((id) => node(id)));
     const w = watchNodes(nodes.map((n) => n.url), { intervalMs: 50, timeoutMs: 40 });
     try {
       await new Promise((r) => setTimeout(r, 150));
@@ -54,13 +59,38 @@ describe('watchNodes', () => {
   });
 
   it('when no node answers, leaves none out (the requests then fail on their own deadline)', async () => {
-    const nodes = await Promise.all(['a1', 'b2'].map(node));
+    const nodes = await Promise.all(['a1', 'b2'].map((id) => node(id)));
     const w = watchNodes(nodes.map((n) => n.url), { intervalMs: 50, timeoutMs: 40 });
     try {
       for (const n of nodes) n.frozen = true;
       await new Promise((r) => setTimeout(r, 200));
       expect(w.preference()).toBeUndefined();
       expect(nodes.every((n) => w.answers(n.url))).toBe(true);
+    } finally {
+      w.close();
+      for (const n of nodes) n.server.closeAllConnections();
+      await Promise.all(nodes.map((n) => new Promise((r) => n.server.close(r))));
+    }
+  });
+
+  it('sees a node that stops answering before the first attempt of a read (half the store deadline) gives up', () => {
+    for (const deadline of [100, 400, 1_000, 2_000, 10_000]) {
+      const t = watchTiming(deadline);
+      expect(t.intervalMs + t.timeoutMs).toBeLessThan(deadline / 2);
+      expect(t.timeoutMs).toBeGreaterThan(0);
+    }
+  });
+
+  it('sends the credentials of a node URL as a Basic header (a secured cluster is watched, not taken as all down)', async () => {
+    const nodes = await Promise.all(['a1', 'b2'].map((id) => node(id, 'elastic:s3cr%t')));
+    const urls = nodes.map((n) => n.url.replace('http://', 'http://elastic:s3cr%25t@'));
+    const w = watchNodes(urls, { intervalMs: 50, timeoutMs: 40 });
+    try {
+      await new Promise((r) => setTimeout(r, 150));
+      nodes[1].frozen = true;
+      await until(() => w.preference() !== undefined);
+      expect(w.preference()).toBe('_prefer_nodes:a1');
+      expect(w.answers(new URL(urls[1]))).toBe(false);
     } finally {
       w.close();
       for (const n of nodes) n.server.closeAllConnections();
