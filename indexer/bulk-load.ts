@@ -26,12 +26,34 @@ export interface BulkLoadOptions<T> {
   ignoreDrop?: (status: number) => boolean;
 }
 
+/**
+ * The source as the bulk helper takes it, ending quietly where the source fails. The helper gives
+ * up at once on a source that throws and leaves its bulk requests in flight (retried, even): the
+ * caller then deletes the half-built index, a late request writes to that name and Elasticsearch
+ * creates it again, with no mapping of ours. Ended, the source lets the helper wait for every
+ * request it sent; the failure is thrown after that.
+ */
+async function* endingOnFailure<T>(source: AsyncIterator<T>, failed: { error: unknown }): AsyncGenerator<T> {
+  for (;;) {
+    let step: IteratorResult<T>;
+    try {
+      step = await source.next();
+    } catch (err) {
+      failed.error = err;
+      return;
+    }
+    if (step.done) return;
+    yield step.value;
+  }
+}
+
 export async function bulkLoad<T>(es: Client, opts: BulkLoadOptions<T>): Promise<void> {
   const beat = bulkHeartbeat(opts.heartbeat);
   const dropped: string[] = [];
+  const source = { error: null as unknown };
   // Every rejected item reaches onDrop (stats.failed counts the ignored ones too).
   await es.helpers.bulk<T>({
-    datasource: opts.datasource,
+    datasource: endingOnFailure(opts.datasource, source),
     onDocument: opts.onDocument,
     onDrop: (drop) => {
       if (opts.ignoreDrop?.(drop.status)) return;
@@ -43,6 +65,7 @@ export async function bulkLoad<T>(es: Client, opts: BulkLoadOptions<T>): Promise
     retries: 3,
     ...(opts.refresh ? { refreshOnCompletion: opts.refresh } : {}),
   });
+  if (source.error !== null) throw source.error;
   if (dropped.length > 0) {
     throw new IndexingFailedError(`${dropped.length} document(s) were rejected; first: ${dropped[0]}`, dropped.length);
   }

@@ -54,11 +54,11 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   const next = timestampedIndexName(opts.indexPrefix, startedAt);
   // For the progress bar only: cheap everywhere (collection metadata).
   const [total, lookups] = await Promise.all([c.homes.estimatedDocumentCount(), loadLookups(c)]);
-  await createHomesIndex(es, next);
-
   let sent = 0;
   const skipped: string[] = [];
   try {
+    // Inside: a create that timed out may still have made the index, which the catch then deletes.
+    await createHomesIndex(es, next);
     const documents = pooledDocuments(homeBytesBySlice(c), { lookups, today }, (reason) => skipped.push(reason), opts.workers);
     await bulkLoadPrebuilt(es, next, documents, {
       onDocument: () => {

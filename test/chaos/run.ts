@@ -143,8 +143,8 @@ async function main(): Promise<void> {
         const h = await es.cluster.health({}).catch(() => null);
         return Boolean(h && h.number_of_nodes === 3 && h.status === 'green');
       });
-    const lease = async (): Promise<{ holder: string; expires_at: Date } | null> =>
-      (await mongo.collections.indexerState.findOne({ _id: 'lease' }).catch(() => null)) as { holder: string; expires_at: Date } | null;
+    const lease = async (): Promise<{ holder: string; expires_at: Date; acquired_at: Date } | null> =>
+      (await mongo.collections.indexerState.findOne({ _id: 'lease' }).catch(() => null)) as { holder: string; expires_at: Date; acquired_at: Date } | null;
 
     const marks3: { down?: number } = {};
     const faults: Fault[] = [
@@ -201,14 +201,18 @@ async function main(): Promise<void> {
       {
         title: '4. the worker holding the lease killed in the middle of a full rebuild',
         async act(mark) {
-          /** The worker whose full rebuild holds the lease now, if any. */
-          const rebuilding = async (): Promise<{ victim: Managed; holder: string } | null> => {
+          /** The worker whose full rebuild holds the lease now, if any, and since when. */
+          const rebuilding = async (): Promise<{ victim: Managed; holder: string; since: number } | null> => {
             const l = await lease();
             if (!l || l.expires_at <= new Date() || !l.holder.startsWith('indexer-full|')) return null;
             const victim = workers.find((w) => w.pid() === Number(l.holder.split('|')[2]));
-            return victim ? { victim, holder: l.holder } : null;
+            return victim ? { victim, holder: l.holder, since: new Date(l.acquired_at).getTime() } : null;
           };
-          await until('a full rebuild under way', async () => (await rebuilding()) !== null, 5 * 60_000);
+          // A rebuild that has just begun (under a second ago), so that two seconds later it is still going.
+          await until('a full rebuild just begun', async () => {
+            const r = await rebuilding();
+            return r !== null && Date.now() - r.since < 1_000;
+          }, 5 * 60_000);
           mark('a full rebuild under way');
           await sleep(2_000);
           // Still the same run, two seconds into it: the kill lands in the middle of a rebuild.

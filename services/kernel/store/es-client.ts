@@ -24,18 +24,21 @@ export function attemptPolicy(nodes: number, deadlineMs?: number): { requestTime
 
 /**
  * A read on several nodes: an attempt that got no answer (the connection refused, or nothing within
- * its half of the deadline) is sent once more; by then the node watch has seen a node that is down
- * or hangs, and the second attempt goes elsewhere. `attempt` is called afresh, so what it sends may differ
+ * its half of the deadline) is sent once more, after the node watch has asked every node again, so
+ * the second attempt avoids a node that is down or hangs, and gets what is left of the deadline. `attempt` is called afresh, so what it sends may differ
  * the second time (../../search/shared/search-transport.ts sends the preference of that moment).
  * On one node: one attempt, as always.
  */
-export async function onceMore<T>(several: boolean, attempt: () => Promise<T>): Promise<T> {
-  if (!several) return attempt();
+export async function onceMore<T>(watch: NodeWatch, attempt: (requestTimeout?: number) => Promise<T>): Promise<T> {
+  if (!watch.several) return attempt();
+  const started = Date.now();
   try {
     return await attempt();
   } catch (err) {
     if (!(err instanceof errors.TimeoutError || err instanceof errors.ConnectionError)) throw err;
-    return attempt();
+    // A node may have stopped answering since the watch last asked: ask now (at most its probe timeout).
+    await watch.recheck();
+    return attempt(Math.max(100, watch.deadlineMs - (Date.now() - started)));
   }
 }
 

@@ -11,10 +11,18 @@
 export interface NodeWatch {
   /** Whether ES_URL names several nodes (a search that gets no answer is then sent again). */
   several: boolean;
+  /** The store deadline a read has, both attempts together. */
+  deadlineMs: number;
   /** `_prefer_nodes:<ids>` of the nodes that answer, while another does not; otherwise undefined. */
   preference(): string | undefined;
   /** Whether to send a request to this node now: false while it does not answer and another does. */
   answers(url: URL | string): boolean;
+  /**
+   * Asks every node now (or waits for the round under way): after a read that got no answer, so that
+   * its second attempt knows of a node that stopped answering since the last round. At most the
+   * probe's timeout.
+   */
+  recheck(): Promise<void>;
   close(): void;
 }
 
@@ -30,8 +38,8 @@ interface Seen {
  * seen within `intervalMs + timeoutMs`, which must come before the first attempt of a read gives
  * up (half the deadline, ./es-client.ts), so that the second attempt avoids it.
  */
-export function watchTiming(deadlineMs: number): { intervalMs: number; timeoutMs: number } {
-  return { intervalMs: Math.min(500, Math.floor(deadlineMs / 4)), timeoutMs: Math.min(400, Math.floor(deadlineMs / 5)) };
+export function watchTiming(deadlineMs: number): { intervalMs: number; timeoutMs: number; deadlineMs: number } {
+  return { intervalMs: Math.min(500, Math.floor(deadlineMs / 4)), timeoutMs: Math.min(400, Math.floor(deadlineMs / 5)), deadlineMs };
 }
 
 /** A node URL as fetch takes it: credentials in the URL (`http://user:pass@es:9200`) become a Basic header. */
@@ -47,8 +55,9 @@ function probeRequest(url: string): { href: string; headers: Record<string, stri
 }
 
 /** Probe every `intervalMs`; a node that does not answer within `timeoutMs` is avoided until it does. */
-export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number; timeoutMs?: number } = {}): NodeWatch {
-  if (nodes.length <= 1) return { several: false, preference: () => undefined, answers: () => true, close: () => undefined };
+export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number; timeoutMs?: number; deadlineMs?: number } = {}): NodeWatch {
+  const deadlineMs = opts.deadlineMs ?? 2_000;
+  if (nodes.length <= 1) return { several: false, deadlineMs, preference: () => undefined, answers: () => true, recheck: async () => undefined, close: () => undefined };
   const intervalMs = opts.intervalMs ?? 500;
   const timeoutMs = opts.timeoutMs ?? 400;
   const seen = new Map<string, Seen>(nodes.map((n) => [n, { id: null, answers: true }]));
@@ -76,18 +85,21 @@ export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number
     someAnswer = all.some((s) => s.answers);
     current = answering.length > 0 && answering.length < all.length ? `_prefer_nodes:${answering.join(',')}` : undefined;
   };
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    void round().finally(() => (running = false));
-  }, intervalMs);
+  let running: Promise<void> | null = null;
+  const once = (): Promise<void> => (running ??= round().finally(() => (running = null)));
+  const timer = setInterval(() => void once(), intervalMs);
   timer.unref();
-  void round();
+  void once();
   return {
     several: true,
+    deadlineMs,
     preference: () => current,
     answers: (url) => !someAnswer || (byOrigin.get(keyOf(url))?.answers ?? true),
+    recheck: async () => {
+      // A round already under way may have started before the node stopped: ask once more after it.
+      if (running) await running;
+      await once();
+    },
     close: () => clearInterval(timer),
   };
 }

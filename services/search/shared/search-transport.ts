@@ -87,10 +87,16 @@ const MSEARCH_TRIM = ['-took', ...UNREAD_PATHS.map((p) => `-responses.${p}`)];
  */
 export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip, nodes?: NodeWatch): Promise<SearchResponse[]> {
   if (!nodes?.several) return sendOnce(es, index, bodies);
-  return onceMore(true, () => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0 }));
+  return onceMore(nodes, (requestTimeout) => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0, requestTimeout }));
 }
 
-async function sendOnce(es: EsClient, index: string, bodies: RoundTrip, preference?: string, options: { maxRetries?: number } = {}): Promise<SearchResponse[]> {
+async function sendOnce(
+  es: EsClient,
+  index: string,
+  bodies: RoundTrip,
+  preference?: string,
+  options: { maxRetries?: number; requestTimeout?: number } = {},
+): Promise<SearchResponse[]> {
   const prefer = preference === undefined ? {} : { preference };
   // A search over every shard (the market list) fails when a shard does, rather than answering for the others.
   if (bodies.length === 1) {

@@ -97,4 +97,22 @@ describe('watchNodes', () => {
       await Promise.all(nodes.map((n) => new Promise((r) => n.server.close(r))));
     }
   });
+
+  it('recheck asks every node at once: a node that froze since the last round is left out when it returns', async () => {
+    const nodes = await Promise.all(['a1', 'b2'].map((id) => node(id)));
+    // Rounds ten seconds apart: only recheck can notice the freeze within this test.
+    const w = watchNodes(nodes.map((n) => n.url), { intervalMs: 10_000, timeoutMs: 100 });
+    try {
+      await w.recheck();
+      expect(w.preference()).toBeUndefined();
+      nodes[0].frozen = true;
+      await w.recheck();
+      expect(w.preference()).toBe('_prefer_nodes:b2');
+      expect(w.answers(nodes[0].url)).toBe(false);
+    } finally {
+      w.close();
+      for (const n of nodes) n.server.closeAllConnections();
+      await Promise.all(nodes.map((n) => new Promise((r) => n.server.close(r))));
+    }
+  });
 });
