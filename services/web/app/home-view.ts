@@ -75,7 +75,10 @@ function quoteAnswer(quote: Quote | null, error: string | null): HTMLElement {
 }
 
 export interface HomeViewProps {
+  /** Read without dates: the whole calendar (a read with dates clips it to the stay). */
   home: Apartment;
+  /** Read with the stay: its reservation link and whether the stay is bookable. */
+  booking: Pick<Apartment, 'reservation_link' | 'requested_stay'>;
   quote: Quote | null;
   quoteError: string | null;
   state: PageState;
@@ -83,8 +86,8 @@ export interface HomeViewProps {
   onQuote(choice: QuoteChoice): void;
 }
 
-export function homeView({ home, quote, quoteError, state, backHref, onQuote }: HomeViewProps): HTMLElement {
-  const stayBookable = home.requested_stay?.available === true;
+export function homeView({ home, booking, quote, quoteError, state, backHref, onQuote }: HomeViewProps): HTMLElement {
+  const stayBookable = booking.requested_stay?.available === true;
   const facts = [
     `${home.display_city.name}, ${home.display_city.state}`,
     bedroomsLabel(home.bedrooms),
@@ -100,10 +103,11 @@ export function homeView({ home, quote, quoteError, state, backHref, onQuote }: 
     h('h2', { id: 'home-heading' }, home.name),
     h('p', { class: 'facts' }, facts.join(' · ')),
     h('p', { class: 'price' }, h('strong', { class: 'amount' }, money(home.display_price_with_discount)), ' ', h('span', { class: 'label' }, home.display_price_label)),
+    // A strip that scrolls sideways: focusable, so the arrow keys scroll it too.
     h(
-      'ul',
-      { class: 'photos', 'aria-label': 'Photos' },
-      ...home.photos.map((p, i) => h('li', {}, h('img', { src: p.widget_url ?? p.url, alt: p.caption ?? `Photo ${i + 1}`, loading: i < 2 ? 'eager' : 'lazy', width: 320, height: 220 }))),
+      'div',
+      { class: 'photos', role: 'region', 'aria-label': `Photos (${home.photos.length})`, tabindex: 0 },
+      h('ul', {}, ...home.photos.map((p, i) => h('li', {}, h('img', { src: p.widget_url ?? p.url, alt: p.caption ?? `Photo ${i + 1}`, loading: i < 2 ? 'eager' : 'lazy', width: 320, height: 220 })))),
     ),
     h(
       'section',
@@ -114,8 +118,8 @@ export function homeView({ home, quote, quoteError, state, backHref, onQuote }: 
       h(
         'p',
         {},
-        h('a', { class: 'button reserve', href: home.reservation_link, rel: 'noopener' }, stayBookable ? 'Reserve these dates' : 'Reserve'),
-        home.requested_stay && !stayBookable ? ` ${home.requested_stay.unavailable_reason ?? ''}` : null,
+        h('a', { class: 'button reserve', href: booking.reservation_link, rel: 'noopener' }, stayBookable ? 'Reserve these dates' : 'Reserve'),
+        booking.requested_stay && !stayBookable ? ` ${booking.requested_stay.unavailable_reason ?? ''}` : null,
       ),
     ),
     h(

@@ -166,13 +166,17 @@ async function renderHome(state: PageState): Promise<void> {
   if (state.cats) pets.cats = String(state.cats);
   if (state.dogs) pets.dogs = String(state.dogs);
   try {
-    const [home, quote] = await Promise.all([
-      getJson<Apartment>(`/homes/${encodeURIComponent(state.home)}`, stay),
+    const path = `/homes/${encodeURIComponent(state.home)}`;
+    const dated = Object.keys(stay).length > 0;
+    const [home, booking, quote] = await Promise.all([
+      getJson<Apartment>(path),
+      dated ? getJson<Apartment>(path, stay) : null,
       quoting ? getJson<Quote>(`/homes/${encodeURIComponent(state.home)}/quote`, { ...stay, ...pets }).then((q) => ({ q, e: null }), (e: unknown) => ({ q: null, e: message(e) })) : Promise.resolve({ q: null, e: null }),
     ]);
     show(
       homeView({
         home,
+        booking: booking ?? home,
         quote: quote.q,
         quoteError: quote.e,
         state,
