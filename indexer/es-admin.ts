@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import mapping from '../mappings/homes.json';
+import type { IndexReplicas } from '../services/kernel/config';
 
 /**
  * The version of mappings/homes.json an index was created with, kept in its mapping's `_meta`: an
@@ -34,12 +35,32 @@ export async function aliasMappingCurrent(es: Client, alias: string): Promise<bo
   return targets.every((t) => res[t]?.mappings?._meta?.mapping_version === MAPPING_VERSION);
 }
 
-export async function finishLoading(es: Client, name: string): Promise<void> {
+/** The index settings of a replica count: a number, or `auto` (`0-1`: one replica once there is a second node). */
+export function replicaSettings(replicas: IndexReplicas): { number_of_replicas: number; auto_expand_replicas: string } {
+  return replicas === 'auto' ? { number_of_replicas: 0, auto_expand_replicas: '0-1' } : { number_of_replicas: replicas, auto_expand_replicas: 'false' };
+}
+
+/** How long a loaded index may take to get its replicas copied before the run fails (the alias stays where it was). */
+const REPLICAS_WAIT = '10m';
+
+/**
+ * Loaded without replicas or refreshes (one copy to write); then refreshed, merged to one segment,
+ * given its replicas, and returned only once every copy is allocated (green), so the alias never
+ * points at an index that one lost node would take away.
+ */
+export async function finishLoading(es: Client, name: string, replicas: IndexReplicas = 'auto'): Promise<void> {
   await es.indices.putSettings({ index: name, settings: { refresh_interval: mapping.settings.refresh_interval } });
   await es.indices.refresh({ index: name });
   // One segment before readers arrive: a bulk load leaves ~20, and every nested filter and nested
   // sort of a dated search runs per segment (17 s at 100,000 homes; a dated search 15 -> 13 ms).
   await es.indices.forcemerge({ index: name, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
+  await es.indices.putSettings({ index: name, settings: { index: replicaSettings(replicas) } });
+  const health = await es.cluster.health({ index: name, wait_for_status: 'green', timeout: REPLICAS_WAIT }, { requestTimeout: 11 * 60_000 });
+  if (health.timed_out || health.status !== 'green') {
+    throw new Error(
+      `index ${name} is ${health.status} after ${REPLICAS_WAIT}: its replicas (INDEX_REPLICAS=${replicas}) cannot be placed on ${health.number_of_data_nodes} data node(s)`,
+    );
+  }
 }
 
 /** The concrete indexes the alias points at now (normally one), empty when it does not exist. */

@@ -6,6 +6,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../services/kernel/store/collections';
+import type { IndexReplicas } from '../services/kernel/config';
 import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
 import {
@@ -31,6 +32,8 @@ export interface IndexerOptions {
   flushBytes?: number;
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Replicas of the new index, set once it is loaded (config: INDEX_REPLICAS; default `auto`). */
+  replicas?: IndexReplicas;
   /** Worker threads building documents in a full rebuild (config: INDEXER_WORKERS; default one per core). */
   workers?: number;
   /** Called every few seconds during long work; the lease renews itself here. */
@@ -66,7 +69,7 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
       concurrency: opts.concurrency,
       heartbeat: opts.heartbeat,
     });
-    await finishLoading(es, next);
+    await finishLoading(es, next, opts.replicas);
     const { count } = await es.count({ index: next });
     if (count !== sent) {
       throw new IndexingFailedError(`index holds ${count} documents but ${sent} were sent`, Math.abs(sent - count));

@@ -38,15 +38,18 @@ export async function runIndexerJob(
       flushBytes: config.indexerFlushBytes,
       concurrency: config.indexerConcurrency,
       workers: config.indexerWorkers || undefined,
+      replicas: config.indexReplicas,
       heartbeat: async () => {
         await beat();
         if (lost) throw lost;
       },
       ...extra,
     };
-    // An index built from another mapping (the code was upgraded) is rebuilt, not updated.
-    const full = kind === 'full' || !(await aliasMappingCurrent(es, config.homesAlias));
+    let full = kind === 'full';
     try {
+      // An index built from another mapping (the code was upgraded) is rebuilt, not updated. Asking
+      // Elasticsearch is part of the run: a run that cannot is a failed run, and counted.
+      full ||= !(await aliasMappingCurrent(es, config.homesAlias));
       return full ? await fullRebuild(es, c, opts) : await incrementalRun(es, c, opts);
     } catch (err) {
       await recordFailedRun(c.indexerState, full ? 'full' : 'incremental').catch(() => undefined);

@@ -9,7 +9,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'indexer');
   const es = createEsClient(config.esUrl);
-  const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  // A worker started while MongoDB is away (a restart during an outage) waits for it rather than exiting.
+  const mongo = await untilConnected(() => connectMongo(config.mongoUrl, config.mongoDb), (err) =>
+    log.warn({ err: (err as Error).message }, 'MongoDB does not answer yet; trying again in 2 s'),
+  );
   const schedule = startSchedule(es, mongo.collections, config, log);
   await schedule.runNow('incremental');
   const stop = async (): Promise<void> => {
@@ -20,6 +23,17 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());
+}
+
+async function untilConnected<T>(connect: () => Promise<T>, onRetry: (err: unknown) => void): Promise<T> {
+  for (;;) {
+    try {
+      return await connect();
+    } catch (err) {
+      onRetry(err);
+      await new Promise((r) => setTimeout(r, 2_000));
+    }
+  }
 }
 
 main().catch((err: unknown) => {

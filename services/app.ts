@@ -39,7 +39,7 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
   const photos = new PhotoStore(deps.mongo);
 
   app.use(requestLog(deps.log, deps.metrics));
-  app.use(errorMiddleware(deps.log));
+  app.use(errorMiddleware(deps.log, (store) => deps.metrics.storeUnavailable.inc({ store })));
   app.use(
     cors({
       origin: '*',

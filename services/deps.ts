@@ -9,10 +9,13 @@ import type { BuildingRecords } from './buildings/building-records';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
 import type { ServiceMetrics } from './kernel/metrics';
+import type { NodeWatch } from './kernel/store/node-watch';
 
 export interface Deps {
   config: Config;
   es: EsClient;
+  /** The Elasticsearch nodes that answer now, when ES_URL names several (searches prefer those). */
+  esNodes: NodeWatch;
   mongo: Collections;
   /** For health checks (ping); handlers use the typed collections. */
   db: Db;

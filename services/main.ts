@@ -1,11 +1,12 @@
 /** `npm run serve`: the Koa service (stateless; run as many copies as you like). */
 import type { Server } from 'node:http';
 import { createApp } from './app';
-import { loadConfig, type Config } from './kernel/config';
+import { esNodesOf, loadConfig, type Config } from './kernel/config';
 import type { Deps } from './deps';
 import { createLogger, type DestinationStream } from './kernel/logger';
 import { ensurePolicies } from './policies/store';
 import { createEsClient } from './kernel/store/es-client';
+import { watchNodes } from './kernel/store/node-watch';
 import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
 import { AggregateCache } from './markets/aggregate-cache';
@@ -39,7 +40,8 @@ export async function startService(
   }
   // The widget documents are bundled now, so a broken build stops the start rather than a later read.
   await widgetDocuments();
-  const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs });
+  const esNodes = watchNodes(esNodesOf(config.esUrl));
+  const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs, watch: esNodes });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
   const metrics = new ServiceMetrics(async () => {
     const h = await readIndexerHistory(mongo.collections.indexerState);
@@ -49,6 +51,7 @@ export async function startService(
   const deps: Deps = {
     config,
     es,
+    esNodes,
     mongo: mongo.collections,
     db: mongo.db,
     markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
@@ -81,6 +84,7 @@ export async function startService(
       clearTimeout(timer);
       server.closeAllConnections();
       await closed;
+      esNodes.close();
       await mongo.close();
       await es.close();
     },

@@ -28,6 +28,11 @@ ES_HEAP="${CATALOG_ES_HEAP:-512m}"
 # ES refuses to run as root, so it runs as this dedicated system user.
 ES_USER="catalog-es"
 ES_HEALTH_TIMEOUT="${CATALOG_ES_TIMEOUT:-120}"
+# Nodes of the local Elasticsearch: 1 (the default) is one node with single-node discovery; N > 1 is
+# a cluster of N nodes on loopback, node i on http ES_PORT+i-1 and transport ES_TRANSPORT_PORT+i-1,
+# each with its own folder (config, data, logs, pidfile) and heap (docs/operations.md, "Scale-out").
+ES_NODES="${STACK_ES_NODES:-1}"
+[[ "$ES_NODES" =~ ^[1-9][0-9]?$ ]] || { printf '[stack] ERROR: STACK_ES_NODES must be a number of nodes (1-99), got "%s"\n' "$ES_NODES" >&2; exit 1; }
 
 MONGO_PORT="${MONGO_PORT:-27017}"
 MONGO_TIMEOUT="${CATALOG_MONGO_TIMEOUT:-60}"
@@ -35,7 +40,11 @@ MONGO_TIMEOUT="${CATALOG_MONGO_TIMEOUT:-60}"
 MONGO_HEAP="${CATALOG_MONGO_HEAP:-2g}"
 MONGO_CACHE_MB="${CATALOG_MONGO_CACHE_MB:-64}"
 
-LOCAL_ES_URL="http://127.0.0.1:${ES_PORT}"
+# es_node_port I: the http port of node I (1-based); es_node_transport_port I: its transport port.
+es_node_port() { printf '%s' "$((ES_PORT + $1 - 1))"; }
+es_node_transport_port() { printf '%s' "$((ES_TRANSPORT_PORT + $1 - 1))"; }
+# One URL per node, comma-separated, as ES_URL takes them.
+LOCAL_ES_URL="$(for ((i = 1; i <= ES_NODES; i++)); do printf '%shttp://127.0.0.1:%s' "$([[ $i -gt 1 ]] && echo ,)" "$((ES_PORT + i - 1))"; done)"
 LOCAL_MONGO_URL="mongodb://127.0.0.1:${MONGO_PORT}/"
 
 MONGO_DIR="$CACHE_DIR/mongo-java-server"      # jars (lib/), compiled launcher (classes/), Maven repo (m2/)
@@ -109,24 +118,43 @@ es_base_dir() {
 }
 
 es_home() { printf '%s/elasticsearch-%s' "$(es_base_dir)" "$ES_VERSION"; }
-es_pidfile() { printf '%s/es.pid' "$(es_base_dir)"; }
-es_logfile() { printf '%s/logs/catalog-local.log' "$(es_base_dir)"; }
 
-# es_health URL: prints the cluster health colour, or nothing if ES does not answer.
+# es_cluster_name: "catalog-local" for the single node; a cluster is named after its first port,
+# so clusters on other ports (a test's, say) never join each other or the single node.
+es_cluster_name() { if ((ES_NODES == 1)); then printf 'catalog-local'; else printf 'catalog-cluster-%s' "$ES_PORT"; fi; }
+# es_node_dir [I]: the folder of node I (default 1) with its data, logs and pidfile: the base folder
+# itself for the single node (as always), <base>/cluster-<ES_PORT>/node-<I> for a cluster's nodes.
+es_node_dir() {
+  if ((ES_NODES == 1)); then es_base_dir; else printf '%s/cluster-%s/node-%s' "$(es_base_dir)" "$ES_PORT" "${1:-1}"; fi
+}
+# es_conf_dir [I]: the node's configuration folder (ES_PATH_CONF).
+es_conf_dir() { if ((ES_NODES == 1)); then printf '%s/config' "$(es_home)"; else printf '%s/config' "$(es_node_dir "${1:-1}")"; fi; }
+es_pidfile() { printf '%s/es.pid' "$(es_node_dir "${1:-1}")"; }
+es_logfile() { printf '%s/logs/%s.log' "$(es_node_dir "${1:-1}")" "$(es_cluster_name)"; }
+
+# es_health URLS [NODES]: the cluster health colour, from the first of the comma-separated URLs that
+# answers, or nothing if none does. With NODES, nothing also while the cluster has fewer nodes.
 es_health() {
-  curl -fsS --max-time 5 "$1/_cluster/health" 2>/dev/null |
-    sed -n 's/.*"status":"\([a-z]*\)".*/\1/p' || true
+  local url body nodes
+  for url in ${1//,/ }; do
+    body="$(curl -fsS --max-time 5 "$url/_cluster/health" 2>/dev/null)" || continue
+    nodes="$(sed -n 's/.*"number_of_nodes":\([0-9]*\).*/\1/p' <<<"$body")"
+    if [[ -n "${2:-}" && "${nodes:-0}" -lt "$2" ]]; then return 0; fi
+    sed -n 's/.*"status":"\([a-z]*\)".*/\1/p' <<<"$body"
+    return 0
+  done
 }
 
 # es_version URL: prints the node's version number, or nothing.
 # Not from GET /: that endpoint lives in the rest-root module, which the
 # integration-test zip leaves out (GET / answers 405 there).
 es_version() {
-  curl -fsS --max-time 5 "$1/_nodes/_local?filter_path=nodes.*.version" 2>/dev/null |
+  curl -fsS --max-time 5 "${1%%,*}/_nodes/_local?filter_path=nodes.*.version" 2>/dev/null |
     sed -n 's/.*"version":"\([^"]*\)".*/\1/p' || true
 }
 
-es_running() { pid_alive "$(es_pidfile)" "org.elasticsearch"; }
+# es_running [I]: node I (default 1) is alive.
+es_running() { pid_alive "$(es_pidfile "${1:-1}")" "org.elasticsearch"; }
 
 # ---- MongoDB wire (mongo-java-server) --------------------------------------
 

@@ -19,7 +19,9 @@
 # ES_PORT (9200), ES_TRANSPORT_PORT (19300), CATALOG_ES_HEAP (512m),
 # CATALOG_ES_TIMEOUT (120 s), MONGO_PORT (27017), CATALOG_MONGO_TIMEOUT (60 s),
 # CATALOG_MONGO_HEAP (2g), CATALOG_MONGO_CACHE_MB (64),
-# CATALOG_ES_DIR (where ES is unpacked and keeps its data; see lib.sh).
+# CATALOG_ES_DIR (where ES is unpacked and keeps its data; see lib.sh),
+# STACK_ES_NODES (1: one node; N > 1: a cluster of N nodes on http ports ES_PORT.., transport
+# ports ES_TRANSPORT_PORT.., each with its own folder and heap; ES_URL is then a comma list).
 set -euo pipefail
 
 # shellcheck source=SCRIPTDIR/lib.sh
@@ -162,22 +164,38 @@ ensure_es_unpacked() {
   fi
 }
 
-# write_es_config: config/elasticsearch.yml, rewritten on every start so that
-# a changed port or setting here takes effect.
+# write_es_config I: node I's elasticsearch.yml, rewritten on every start so that a changed port or
+# setting here takes effect. One node: single-node discovery in ES's own config folder (as always).
+# A cluster: node I gets a config folder of its own (a copy of ES's) and finds the others on the
+# transport ports of the cluster; the first start bootstraps the cluster from all N master-eligible nodes.
 write_es_config() {
-  local base home
-  base="$(es_base_dir)"; home="$(es_home)"
+  local i="$1" home dir conf
+  home="$(es_home)"; dir="$(es_node_dir "$i")"; conf="$(es_conf_dir "$i")"
+  mkdir -p "$dir/data" "$dir/logs"
+  if ((ES_NODES > 1)) && [[ ! -f "$conf/jvm.options" ]]; then
+    rm -rf "$conf.tmp"; cp -r "$home/config" "$conf.tmp"; mv "$conf.tmp" "$conf"
+  fi
   {
     echo "# Written by stack/start.sh on every start: change the script, not this file."
-    echo "cluster.name: catalog-local"
-    echo "node.name: catalog-local-1"
-    echo "path.data: $base/data"
-    echo "path.logs: $base/logs"
-    # one node, no discovery of others, and no bootstrap checks (loopback only)
-    echo "discovery.type: single-node"
+    echo "cluster.name: $(es_cluster_name)"
+    echo "node.name: $(es_cluster_name)-$i"
+    echo "path.data: $dir/data"
+    echo "path.logs: $dir/logs"
+    if ((ES_NODES == 1)); then
+      # one node, no discovery of others, and no bootstrap checks (loopback only)
+      echo "discovery.type: single-node"
+    else
+      local seeds="" names="" j
+      for ((j = 1; j <= ES_NODES; j++)); do
+        seeds+="${seeds:+, }\"127.0.0.1:$(es_node_transport_port "$j")\""
+        names+="${names:+, }\"$(es_cluster_name)-$j\""
+      done
+      echo "discovery.seed_hosts: [$seeds]"
+      echo "cluster.initial_master_nodes: [$names]"
+    fi
     echo "network.host: 127.0.0.1"
-    echo "http.port: $ES_PORT"
-    echo "transport.port: $ES_TRANSPORT_PORT"
+    echo "http.port: $(es_node_port "$i")"
+    echo "transport.port: $(es_node_transport_port "$i")"
     # local development: no TLS, no users
     echo "xpack.security.enabled: false"
     # a nearly full dev disk must not turn indices read-only under the tests
@@ -189,22 +207,32 @@ write_es_config() {
     if [[ -d "$home/modules/ingest-geoip" ]]; then
       echo "ingest.geoip.downloader.enabled: false"
     fi
-  } >"$home/config/elasticsearch.yml"
-  if es_needs_user; then chown "$ES_USER:$ES_USER" "$home/config/elasticsearch.yml"; fi
+  } >"$conf/elasticsearch.yml"
+  if es_needs_user; then chown -R "$ES_USER:$ES_USER" "$dir" "$conf"; fi
 }
 
-# wait_es_health URL PIDFILE: until the cluster is yellow or green.
+# es_all_running: every node of the configuration is alive.
+es_all_running() {
+  local i
+  for ((i = 1; i <= ES_NODES; i++)); do es_running "$i" || return 1; done
+}
+
+# wait_es_health URL: until the cluster has all ES_NODES nodes and is yellow or green.
 wait_es_health() {
-  local url="$1" pidfile="${2:-}" deadline status
+  local url="$1" check_local="${2:-}" deadline status i
   deadline=$((SECONDS + ES_HEALTH_TIMEOUT))
   while ((SECONDS < deadline)); do
-    status="$(es_health "$url")"
+    status="$(es_health "$url" "$ES_NODES")"
     if [[ "$status" == green || "$status" == yellow ]]; then
       return 0
     fi
-    if [[ -n "$pidfile" && -s "$pidfile" ]] && ! es_running; then
-      log "Elasticsearch exited during start"
-      return 1
+    if [[ -n "$check_local" ]]; then
+      for ((i = 1; i <= ES_NODES; i++)); do
+        if [[ -s "$(es_pidfile "$i")" ]] && ! es_running "$i"; then
+          log "Elasticsearch node $i exited during start"
+          return 1
+        fi
+      done
     fi
     sleep 1
   done
@@ -216,58 +244,68 @@ wait_es_health() {
 # out of the excerpts (they bury the one line that says what went wrong); the
 # full logs stay on disk.
 es_fail() {
-  local f
-  for f in "$CACHE_DIR/logs/elasticsearch-start.log" "$(es_logfile)"; do
-    [[ -s "$f" ]] || continue
-    log "--- last lines of $f (stack frames omitted) ---"
-    grep -v -E '^[[:space:]]+(at |\.\.\. [0-9]+ more|Suppressed:)' "$f" | tail -n 25 | cut -c1-400 >&2 || true
+  local f i
+  for ((i = 1; i <= ES_NODES; i++)); do
+    for f in "$CACHE_DIR/logs/elasticsearch-start$( ((ES_NODES > 1)) && echo "-$ES_PORT-$i").log" "$(es_logfile "$i")"; do
+      [[ -s "$f" ]] || continue
+      log "--- last lines of $f (stack frames omitted) ---"
+      grep -v -E '^[[:space:]]+(at |\.\.\. [0-9]+ more|Suppressed:)' "$f" | tail -n 25 | cut -c1-400 >&2 || true
+    done
   done
   die "Elasticsearch did not start (see above; 'bash stack/stop.sh' cleans up)"
+}
+
+# launch_es_node I JAVA_HOME: starts node I and returns once its launcher does.
+launch_es_node() {
+  local i="$1" java_home="$2" home run_as
+  home="$(es_home)"
+  if es_needs_user; then run_as="$ES_USER"; else run_as="$(id -un)"; fi
+  log "starting Elasticsearch $ES_VERSION node $i/$ES_NODES on http://127.0.0.1:$(es_node_port "$i") (JDK $java_home, heap $ES_HEAP, as $run_as)"
+  # -d daemonizes (the launcher returns once the node is up or has failed),
+  # -p makes the node write its pid. The environment is given explicitly so
+  # nothing from the caller's (ES_PATH_CONF, JAVA_TOOL_OPTIONS...) leaks in.
+  (cd "$(es_node_dir "$i")" && as_es env -i \
+      PATH="/usr/local/bin:/usr/bin:/bin" HOME="$(es_node_dir "$i")" LANG=C.UTF-8 \
+      ES_JAVA_HOME="$java_home" ES_PATH_CONF="$(es_conf_dir "$i")" \
+      ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP" \
+      "$home/bin/elasticsearch" -d -p "$(es_pidfile "$i")" \
+      >"$CACHE_DIR/logs/elasticsearch-start$( ((ES_NODES > 1)) && echo "-$ES_PORT-$i").log" 2>&1 </dev/null 9>&-)
 }
 
 start_es() {
   if [[ -n "${ES_URL:-}" ]]; then
     log "ES_URL is set: using the Elasticsearch at $ES_URL"
-    ES_HEALTH_TIMEOUT=15 wait_es_health "$ES_URL" || die "Elasticsearch at ES_URL=$ES_URL does not answer /_cluster/health"
+    ES_HEALTH_TIMEOUT=15 ES_NODES=1 wait_es_health "$ES_URL" || die "Elasticsearch at ES_URL=$ES_URL does not answer /_cluster/health"
     log "Elasticsearch $(es_version "$ES_URL") at $ES_URL is $(es_health "$ES_URL")"
     return 0
   fi
   ES_URL="$LOCAL_ES_URL"
 
   ensure_es_user
-  local pidfile; pidfile="$(es_pidfile)"
-
-  if es_running; then
-    if wait_es_health "$ES_URL" "$pidfile"; then
-      log "Elasticsearch already running (pid $(pid_of "$pidfile")) at $ES_URL: $(es_health "$ES_URL")"
+  if es_all_running; then
+    if wait_es_health "$ES_URL" local; then
+      log "Elasticsearch already running ($ES_NODES node(s)) at $ES_URL: $(es_health "$ES_URL")"
       return 0
     fi
     es_fail
   fi
-  claim_port "$pidfile" "$ES_PORT" ES "http://127.0.0.1:$ES_PORT"
-  local java_home
+  local java_home i t0=$SECONDS pids=() failed=0
+  for ((i = 1; i <= ES_NODES; i++)); do
+    es_running "$i" || claim_port "$(es_pidfile "$i")" "$(es_node_port "$i")" ES "http://127.0.0.1:$(es_node_port "$i")"
+  done
   java_home="$(jdk_home)"
-
   ensure_es_unpacked
-  write_es_config
-
-  local home base run_as t0=$SECONDS
-  home="$(es_home)"; base="$(es_base_dir)"
-  if es_needs_user; then run_as="$ES_USER"; else run_as="$(id -un)"; fi
-  log "starting Elasticsearch $ES_VERSION on $ES_URL (JDK $java_home, heap $ES_HEAP, as $run_as)"
-  # -d daemonizes (the launcher returns once the node is up or has failed),
-  # -p makes the node write its pid. The environment is given explicitly so
-  # nothing from the caller's (ES_PATH_CONF, JAVA_TOOL_OPTIONS...) leaks in.
-  if ! (cd "$base" && as_es env -i \
-        PATH="/usr/local/bin:/usr/bin:/bin" HOME="$base" LANG=C.UTF-8 \
-        ES_JAVA_HOME="$java_home" ES_PATH_CONF="$home/config" \
-        ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP" \
-        "$home/bin/elasticsearch" -d -p "$pidfile" \
-        >"$CACHE_DIR/logs/elasticsearch-start.log" 2>&1 </dev/null 9>&-); then
-    es_fail
-  fi
-  wait_es_health "$ES_URL" "$pidfile" || es_fail
-  log "Elasticsearch up in $((SECONDS - t0))s (pid $(pid_of "$pidfile")): $(es_health "$ES_URL")"
+  # The nodes that are down start together: a cluster's first node waits for the others to form it.
+  for ((i = 1; i <= ES_NODES; i++)); do
+    es_running "$i" && continue
+    write_es_config "$i"
+    launch_es_node "$i" "$java_home" &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || failed=1; done
+  ((failed == 0)) || es_fail
+  wait_es_health "$ES_URL" local || es_fail
+  log "Elasticsearch up in $((SECONDS - t0))s ($ES_NODES node(s)): $(es_health "$ES_URL")"
 }
 
 # ---- MongoDB wire (mongo-java-server) ---------------------------------------------
@@ -361,7 +399,15 @@ start_mongo() {
 
 # ---- main -----------------------------------------------------------------------
 
+GIVEN_URLS="${ES_URL:-}${MONGO_URL:-}"
+
 start_es
 start_mongo
 
-printf 'ES_URL=%s\nMONGO_URL=%s\n' "$ES_URL" "$MONGO_URL" | tee "$CACHE_DIR/stack.env"
+# stack.env describes this cache's own servers: not written when either was given from outside
+# (a test's extra cluster, say, checks the stack's MongoDB and must not overwrite it).
+if [[ -n "$GIVEN_URLS" ]]; then
+  printf 'ES_URL=%s\nMONGO_URL=%s\n' "$ES_URL" "$MONGO_URL"
+else
+  printf 'ES_URL=%s\nMONGO_URL=%s\n' "$ES_URL" "$MONGO_URL" | tee "$CACHE_DIR/stack.env"
+fi

@@ -9,7 +9,8 @@
 # servers, as start.sh would use them.
 #
 #   bash stack/status.sh --pids   # ES_PID=… MONGO_PID=… of the local servers (empty when not running),
-#                                 # for tests that freeze a store (SIGSTOP) to check the deadlines
+#                                 # for tests that freeze a store (SIGSTOP) to check the deadlines;
+#                                 # ES_PIDS=… one per node of the configuration (STACK_ES_NODES), in order
 set -euo pipefail
 
 # shellcheck source=SCRIPTDIR/lib.sh
@@ -17,9 +18,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "${1:-}" == "--pids" ]]; then
   es_pid=""; mongo_pid=""
+  es_pids=""
   es_running && es_pid="$(pid_of "$(es_pidfile)")"
+  sep=""
+  for ((i = 1; i <= ES_NODES; i++)); do
+    p=""; es_running "$i" && p="$(pid_of "$(es_pidfile "$i")")"
+    es_pids+="$sep$p"; sep=","
+  done
   mongo_running && mongo_pid="$(pid_of "$MONGO_PIDFILE")"
-  printf 'ES_PID=%s\nES_URL=%s\nMONGO_PID=%s\nMONGO_URL=%s\n' "$es_pid" "$LOCAL_ES_URL" "$mongo_pid" "$LOCAL_MONGO_URL"
+  printf 'ES_PID=%s\nES_PIDS=%s\nES_URL=%s\nMONGO_PID=%s\nMONGO_URL=%s\n' "$es_pid" "$es_pids" "$LOCAL_ES_URL" "$mongo_pid" "$LOCAL_MONGO_URL"
   exit 0
 fi
 
@@ -30,7 +37,9 @@ if [[ -n "${ES_URL:-}" ]]; then
   es_url="$ES_URL"; es_where="external (ES_URL)"
 else
   es_url="$LOCAL_ES_URL"
-  if es_running; then
+  if ((ES_NODES > 1)); then
+    es_where="local cluster of $ES_NODES nodes, pids $(for ((i = 1; i <= ES_NODES; i++)); do es_running "$i" && printf '%s ' "$(pid_of "$(es_pidfile "$i")")" || printf 'down '; done)"
+  elif es_running; then
     es_where="local, pid $(pid_of "$(es_pidfile)"), home $(es_home)"
   elif [[ -e "$(es_pidfile)" ]]; then
     es_where="local, stale pidfile $(es_pidfile)"

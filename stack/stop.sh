@@ -2,6 +2,8 @@
 # Stop the local stack started by stack/start.sh (Elasticsearch and the Mongo-wire server).
 #
 #   bash stack/stop.sh            # or: npm run stack:stop
+#   bash stack/stop.sh es         # only Elasticsearch: the nodes of the configuration in the
+#                                 # environment (STACK_ES_NODES, ES_PORT), e.g. a test's cluster
 #
 # Idempotent: a server that is not running is skipped. Each server gets
 # SIGTERM (both shut down cleanly on it), then SIGKILL if it is still there
@@ -43,6 +45,15 @@ stop_one() {
 
 # ES writes its own pidfile and removes it on a clean exit; the rm above
 # covers the SIGKILL case. 60 s: ES flushes shards on shutdown.
-stop_one "Elasticsearch" "$(es_pidfile)" "org.elasticsearch" 60
+if [[ "${1:-}" == es ]]; then
+  for ((i = 1; i <= ES_NODES; i++)); do stop_one "Elasticsearch node $i" "$(es_pidfile "$i")" "org.elasticsearch" 60; done
+  exit 0
+fi
+# Everything this cache started: the single node and every cluster's nodes, whatever the environment says.
+stop_one "Elasticsearch" "$(ES_NODES=1 es_pidfile)" "org.elasticsearch" 60
+shopt -s nullglob
+for pidfile in "$(es_base_dir)"/cluster-*/node-*/es.pid; do
+  stop_one "Elasticsearch $(basename "$(dirname "$(dirname "$pidfile")")")/$(basename "$(dirname "$pidfile")")" "$pidfile" "org.elasticsearch" 60
+done
 # 30 s: the Mongo-wire server commits its MVStore file on SIGTERM.
 stop_one "Mongo-wire server" "$MONGO_PIDFILE" "$MONGO_MAIN" 30

@@ -25,7 +25,13 @@ export interface Config {
   siteBaseUrl: string;
   /** Where guests finish a booking (checkout links point here). */
   checkoutBaseUrl: string;
+  /** One Elasticsearch URL or several, comma-separated (kernel/store/es-client.ts, esNodesOf). */
   esUrl: string;
+  /**
+   * Replicas of each homes index: a number, or `auto` (one replica once the cluster has a second
+   * node, none on a single node: `auto_expand_replicas: 0-1`). Set after the bulk load (INDEX_REPLICAS).
+   */
+  indexReplicas: IndexReplicas;
   mongoUrl: string;
   mongoDb: string;
   /** Alias that readers query; the indexer swaps it to a fresh timestamped index. */
@@ -87,6 +93,37 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+/**
+ * The node URLs of ES_URL: one URL, or several separated by commas (`http://a:9200,http://b:9200`).
+ * Throws on an empty list or anything that is not an http(s) URL, so a typo stops the process at start.
+ */
+export function esNodesOf(esUrl: string): string[] {
+  const nodes = esUrl
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (nodes.length === 0) throw new Error('ES_URL names no Elasticsearch node');
+  for (const node of nodes) {
+    let url: URL;
+    try {
+      url = new URL(node);
+    } catch {
+      throw new Error(`ES_URL: "${node}" is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`ES_URL: "${node}" is not an http(s) URL`);
+  }
+  return nodes;
+}
+
+export type IndexReplicas = number | 'auto';
+
+function replicas(env: Env, name: string): IndexReplicas {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '' || raw === 'auto') return 'auto';
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a number of replicas or "auto", got "${raw}"`);
+  return Number(raw);
+}
+
 function str(env: Env, name: string, fallback: string): string {
   const raw = env[name];
   return raw === undefined || raw === '' ? fallback : raw;
@@ -101,7 +138,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl,
     siteBaseUrl: str(env, 'SITE_BASE_URL', publicBaseUrl).replace(/\/+$/, ''),
     checkoutBaseUrl: str(env, 'CHECKOUT_BASE_URL', `${str(env, 'SITE_BASE_URL', publicBaseUrl).replace(/\/+$/, '')}/book`).replace(/\/+$/, ''),
-    esUrl: str(env, 'ES_URL', 'http://127.0.0.1:9200'),
+    esUrl: esNodesOf(str(env, 'ES_URL', 'http://127.0.0.1:9200')).join(','),
+    indexReplicas: replicas(env, 'INDEX_REPLICAS'),
     mongoUrl: str(env, 'MONGO_URL', 'mongodb://127.0.0.1:27017/'),
     mongoDb: str(env, 'MONGO_DB', 'catalog'),
     homesAlias: str(env, 'HOMES_ALIAS', 'homes'),

@@ -59,7 +59,7 @@ export const notFound = (code: ErrorCode, message: string): ApiError => new ApiE
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (isStoreUnavailable(err)) {
+  if (unavailableStore(err)) {
     return new ApiError('service_unavailable', 'A backing store is unavailable; try again shortly.', 503, {
       'Retry-After': '5',
     });
@@ -67,9 +67,16 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('internal_error', 'Internal error.', 500);
 }
 
-/** A store did not answer (in time): unreachable, hung, or its connection pool was reset. */
-function isStoreUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
+/**
+ * The store that did not answer (in time): unreachable, hung, or its connection pool was reset; null
+ * when the failure is not a store's.
+ */
+export function unavailableStore(err: unknown): 'mongodb' | 'elasticsearch' | null {
+  // The MongoDB driver (6.22) lets a write on a connection the server has closed (a restart) escape as
+  // Node's own EPIPE, not a MongoNetworkError; the Elasticsearch client wraps all of its socket errors.
+  // (Read by its code: Node's internal errors are not `instanceof Error` inside a test's sandbox.)
+  if (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EPIPE') return 'mongodb';
+  if (!(err instanceof Error)) return null;
   // MongoNetworkError covers socket timeouts and a pool cleared after one.
   if (
     err instanceof MongoNetworkError ||
@@ -77,11 +84,11 @@ function isStoreUnavailable(err: unknown): boolean {
     err instanceof MongoNotConnectedError ||
     err instanceof MongoTopologyClosedError
   ) {
-    return true;
+    return 'mongodb';
   }
   if (err instanceof esErrors.TimeoutError || err instanceof esErrors.ConnectionError || err instanceof esErrors.NoLivingConnectionsError) {
-    return true;
+    return 'elasticsearch';
   }
   // A search before the first index build (the alias does not exist yet).
-  return err instanceof esErrors.ResponseError && /index_not_found_exception/.test(err.message);
+  return err instanceof esErrors.ResponseError && /index_not_found_exception/.test(err.message) ? 'elasticsearch' : null;
 }

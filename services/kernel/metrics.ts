@@ -1,6 +1,6 @@
 /**
  * The service's Prometheus metrics (prom-client), one registry per service: request durations by
- * route template, tool calls by outcome, store calls, rate-limit refusals, the indexer's last runs
+ * route template, tool calls by outcome, store calls, answers a store failed, rate-limit refusals, the indexer's last runs
  * and the default process metrics. Every label value comes from a fixed set (a route template, a
  * registry tool name, a store command name): never a slug, an email or a query value.
  */
@@ -31,6 +31,7 @@ export class ServiceMetrics {
   readonly toolCalls: Counter<'tool' | 'outcome'>;
   readonly storeDuration: Histogram<'store' | 'operation' | 'outcome'>;
   readonly rateLimitRefusals: Counter<'bucket'>;
+  readonly storeUnavailable: Counter<'store'>;
 
   constructor(readIndexer?: () => Promise<IndexerView>, now: () => Date = () => new Date()) {
     const registers = [this.registry];
@@ -58,6 +59,14 @@ export class ServiceMetrics {
       name: 'catalog_rate_limit_refusals_total',
       help: 'Requests refused with 429 by rate-limit bucket',
       labelNames: ['bucket'],
+      registers,
+    });
+    // Beside the store calls' outcomes: a MongoDB that refuses connections fails in server selection,
+    // before any command (and its monitoring event), so only the request path sees it.
+    this.storeUnavailable = new Counter({
+      name: 'catalog_store_unavailable_total',
+      help: 'Requests and tool calls answered service_unavailable because a store did not answer, by store',
+      labelNames: ['store'],
       registers,
     });
     if (readIndexer) this.indexerGauges(readIndexer, now);

@@ -5,23 +5,9 @@
  */
 import { TOOLS } from '../../services/tools/registry';
 import { runLoad, row, TABLE_HEAD, type Probe } from './load';
-import type { Sample } from './sample';
 import { TOOL_SAMPLES, toolsWithoutSamples } from '../support/tool-samples';
+import { GET_SAMPLES } from '../support/get-samples';
 import type { BenchContext } from './store-bench';
-
-/** The same calls through the GET API where a tool has a route. */
-const GET_PROBES: Record<string, (s: Sample) => string> = {
-  list_markets_tool: () => '/api/public/markets',
-  get_policies_faq_tool: () => '/api/public/policies-faq',
-  get_apartment_tool: (s) => `/api/public/homes/${s.slugOrUnknown()}`,
-  get_flex_options_tool: (s) => `/api/public/homes/${s.slugOrUnknown()}/flex-options`,
-  get_quote_tool: (s) => {
-    const stay = s.stay();
-    return `/api/public/homes/${s.slugOrUnknown()}/quote?check_in=${stay.start}&check_out=${stay.end}`;
-  },
-  get_market_filters_tool: (s) => `/api/public/market-filters?market=${s.pick([s.marketSlug(), s.citySlug()])}`,
-  get_market_info: (s) => `/api/public/market-info?market=${s.marketSlug()}&home=${s.slugOrUnknown()}`,
-};
 
 let rpcId = 0;
 function mcpCall(name: string, args: Record<string, unknown>): Probe {
@@ -39,7 +25,7 @@ export async function mixedLoadBench(ctx: BenchContext, seconds: number): Promis
   const probes: Array<() => Probe> = [];
   for (const tool of TOOLS) {
     probes.push(() => mcpCall(tool.name, TOOL_SAMPLES[tool.name](ctx.sample)));
-    const get = GET_PROBES[tool.name];
+    const get = GET_SAMPLES[tool.name];
     if (get) probes.push(() => ({ path: get(ctx.sample) }));
   }
   const next = (): Probe => ctx.sample.pick(probes)();

@@ -1,17 +1,25 @@
 /**
  * What operators run the service by, through real HTTP on the real stack: /livez, /readyz (and
  * what it says when the alias points at no index: test/e2e/store-outage.test.ts freezes each store), /metrics parsed by a Prometheus text-format parser after
- * real traffic, and the access log with its request id (and no contact detail in it).
+ * real traffic, and what it counts when things go wrong (a refused tool call, a store that is down,
+ * a failed indexer run), and the access log with its request id (and no contact detail in it).
  */
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { logSink as keptLog } from '../support/log-sink';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { startFixture, testConfig, type Fixture } from '../support/fixture';
+import { freePort } from '../support/free-port';
+import { tcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { startService, type RunningService } from '../../services/main';
+import { createEsClient } from '../../services/kernel/store/es-client';
+import { runIndexerJob } from '../../indexer/runner';
 
 const { sink: logSink, lines: logLines } = keptLog();
 
 let fx: Fixture;
 const others: RunningService[] = [];
+const proxies: TcpProxy[] = [];
 
 beforeAll(async () => {
   fx = await startFixture({ homes: 40, env: { LOG_LEVEL: 'info' }, logDestination: logSink });
@@ -19,6 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const s of others) await s.close();
+  for (const p of proxies) await p.shut();
   await fx?.close();
 });
 
@@ -116,6 +125,73 @@ describe('metrics', () => {
     // No label carries a value from a request: not the slug, not a raw path.
     expect(text).not.toContain(slug);
     expect(text).not.toMatch(/no-such|\/no\/such/);
+  });
+});
+
+/** The value of one series in a copy's /metrics, 0 when it is not there yet. */
+async function seriesValue(url: string, series: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+describe('metrics when things go wrong', () => {
+  it('counts a tool call refused by the rate limit as outcome refused', async () => {
+    const svc = await another({ RATE_LIMIT_POINTS: '1', RATE_LIMIT_SHARED: 'false' });
+    const client = new McpClient({ name: 'ops-tests', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp/public`)));
+    try {
+      expect((await client.callTool({ name: 'list_markets_tool', arguments: {} })).isError).toBeFalsy();
+      expect((await client.callTool({ name: 'list_markets_tool', arguments: {} })).isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(await seriesValue(svc.url, 'catalog_tool_calls_total{tool="list_markets_tool",outcome="ok"}')).toBe(1);
+    expect(await seriesValue(svc.url, 'catalog_tool_calls_total{tool="list_markets_tool",outcome="refused"}')).toBe(1);
+  });
+
+  it('counts store failures: a failed Elasticsearch call, and the answers a store that is down failed', async () => {
+    // Elasticsearch at a port where nothing listens; MongoDB through a proxy the test shuts later.
+    const mongoUrl = new URL(fx.config.mongoUrl);
+    const proxy = await tcpProxy(mongoUrl.hostname, Number(mongoUrl.port || 27017));
+    proxies.push(proxy);
+    const svc = await another({ ES_URL: `http://127.0.0.1:${await freePort()}`, MONGO_URL: `mongodb://127.0.0.1:${proxy.port}/`, RATE_LIMIT_SHARED: 'false' });
+    expect((await fetch(`${svc.url}/api/public/markets`)).status).toBe(503);
+    expect(await seriesValue(svc.url, 'catalog_store_call_duration_seconds_count{store="elasticsearch",operation="search",outcome="failed"}')).toBeGreaterThanOrEqual(1);
+    expect(await seriesValue(svc.url, 'catalog_store_unavailable_total{store="elasticsearch"}')).toBe(1);
+
+    // MongoDB goes down: the pooled connection is cut (the next write on it fails) and new ones are
+    // refused, so the request after fails in server selection, before any command is sent.
+    const slug = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.slug;
+    await proxy.shut();
+    expect((await fetch(`${svc.url}/api/public/homes/${slug}`)).status).toBe(503);
+    expect((await fetch(`${svc.url}/api/public/homes/${slug}`)).status).toBe(503);
+    expect(await seriesValue(svc.url, 'catalog_store_unavailable_total{store="mongodb"}')).toBe(2);
+  });
+
+  it('counts a failed indexer run in catalog_indexer_failed_runs_total', async () => {
+    const series = 'catalog_indexer_failed_runs_total{kind="full"}';
+    const before = await seriesValue(fx.url, series);
+    // A full run while Elasticsearch is unreachable.
+    const deadEs = createEsClient(`http://127.0.0.1:${await freePort()}`);
+    try {
+      await expect(runIndexerJob('full', deadEs, fx.mongo.collections, fx.config)).rejects.toThrow();
+    } finally {
+      await deadEs.close();
+    }
+    expect(await seriesValue(fx.url, series)).toBe(before + 1);
+  });
+
+  it('counts an incremental run that cannot reach Elasticsearch as a failed incremental run', async () => {
+    const series = 'catalog_indexer_failed_runs_total{kind="incremental"}';
+    const before = await seriesValue(fx.url, series);
+    const deadEs = createEsClient(`http://127.0.0.1:${await freePort()}`);
+    try {
+      await expect(runIndexerJob('incremental', deadEs, fx.mongo.collections, fx.config)).rejects.toThrow();
+    } finally {
+      await deadEs.close();
+    }
+    expect(await seriesValue(fx.url, series)).toBe(before + 1);
   });
 });
 

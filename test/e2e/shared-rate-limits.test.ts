@@ -1,16 +1,25 @@
 /**
  * Rate limits hold across copies (issue 21 §3): two service processes on the same stores share one
  * count per client through MongoDB, so one client's requests split across both get exactly the
- * configured number of 200s in a window, then 429 with Retry-After, from either copy.
+ * configured number of 200s in a window, then 429 with Retry-After, from either copy: one after the
+ * other or all at once, in the default bucket and in the availability overview's. While MongoDB is
+ * frozen (SIGSTOP, local stack only) each copy counts in memory and still refuses past the limit.
+ * Each test is its own client (X-Forwarded-For, one trusted proxy hop), so their counts never mix.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFixture, type Fixture } from '../support/fixture';
+import { localStackPids, withFrozen } from '../support/local-stack';
 
 const POINTS = 7;
+const OVERVIEW_POINTS = 3;
 let fx: Fixture;
 const copies: Array<{ child: ChildProcess; url: string }> = [];
+const clients: McpClient[] = [];
+const pids = localStackPids();
 
 /** A service process of its own (node + tsx, as `npm run serve`), on the fixture's stores. */
 function serviceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
@@ -37,6 +46,33 @@ function serviceProcess(env: Record<string, string>): Promise<{ child: ChildProc
   });
 }
 
+let clientNo = 0;
+/** A client address no other test uses. */
+function newClient(): string {
+  clientNo += 1;
+  return `10.21.0.${clientNo}`;
+}
+
+async function get(url: string, client: string): Promise<{ status: number; retryAfter: string | null }> {
+  const res = await fetch(url, { headers: { 'X-Forwarded-For': client } });
+  await res.arrayBuffer();
+  return { status: res.status, retryAfter: res.headers.get('retry-after') };
+}
+
+async function mcpClient(url: string, client: string): Promise<McpClient> {
+  const mcp = new McpClient({ name: 'rate-limit-tests', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp/public`), { requestInit: { headers: { 'X-Forwarded-For': client } } }));
+  clients.push(mcp);
+  return mcp;
+}
+
+/** A copy's count of refusals in one bucket (catalog_rate_limit_refusals_total). */
+async function refusals(url: string, bucket: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = new RegExp(`^catalog_rate_limit_refusals_total\\{bucket="${bucket}"\\} (\\d+)$`, 'm').exec(text);
+  return line ? Number(line[1]) : 0;
+}
+
 beforeAll(async () => {
   fx = await startFixture({ homes: 20 });
   const env = {
@@ -45,36 +81,78 @@ beforeAll(async () => {
     MONGO_DB: fx.config.mongoDb,
     HOMES_ALIAS: fx.config.homesAlias,
     RATE_LIMIT_POINTS: String(POINTS),
+    RATE_LIMIT_OVERVIEW_POINTS: String(OVERVIEW_POINTS),
     RATE_LIMIT_WINDOW_SECONDS: '120',
+    TRUSTED_PROXY_HOPS: '1',
     LOG_LEVEL: 'info',
   };
   copies.push(...(await Promise.all([serviceProcess(env), serviceProcess(env)])));
 }, 120_000);
 
 afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
   for (const { child } of copies) child.kill('SIGTERM');
   await fx?.close();
 });
 
 describe('rate limits across two service processes', () => {
   it('give one client exactly the configured 200s in a window, split across both copies, then 429 with Retry-After from either', async () => {
-    const statuses: number[] = [];
-    const retryAfter: Array<string | null> = [];
-    for (let i = 0; i < POINTS + 4; i += 1) {
-      const res = await fetch(`${copies[i % 2].url}/api/public/policies-faq`);
-      await res.arrayBuffer();
-      statuses.push(res.status);
-      retryAfter.push(res.headers.get('retry-after'));
-    }
-    expect(statuses).toEqual([...Array(POINTS).fill(200), ...Array(4).fill(429)]);
-    for (const r of retryAfter.slice(POINTS)) expect(Number(r)).toBeGreaterThan(0);
+    const client = newClient();
+    const before = await Promise.all(copies.map(({ url }) => refusals(url, 'default')));
+    const answers = [];
+    for (let i = 0; i < POINTS + 4; i += 1) answers.push(await get(`${copies[i % 2].url}/api/public/policies-faq`, client));
+    expect(answers.map((a) => a.status)).toEqual([...Array(POINTS).fill(200), ...Array(4).fill(429)]);
+    for (const a of answers.slice(POINTS)) expect(Number(a.retryAfter)).toBeGreaterThan(0);
 
     // Each copy counted the refusals it answered (two each).
+    const after = await Promise.all(copies.map(({ url }) => refusals(url, 'default')));
+    expect(after.map((n, i) => n - before[i])).toEqual([2, 2]);
     for (const { url } of copies) {
-      const text = await (await fetch(`${url}/metrics`)).text();
-      expect(text).toMatch(/^catalog_rate_limit_refusals_total\{bucket="default"\} 2$/m);
       // A refusal is labelled with the route it refused, not as an unknown path.
+      const text = await (await fetch(`${url}/metrics`)).text();
       expect(text).toMatch(/^catalog_http_request_duration_seconds_count\{method="GET",route="\/api\/public\/policies-faq",status="429"\} 2$/m);
     }
+  });
+
+  it('give a burst of concurrent requests split across both copies exactly the configured 200s, the rest 429', async () => {
+    const client = newClient();
+    const answers = await Promise.all(Array.from({ length: POINTS * 3 }, (_, i) => get(`${copies[i % 2].url}/api/public/tools.json`, client)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(POINTS);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => a.status)).toEqual(Array(POINTS * 2).fill(429));
+    for (const a of refused) expect(Number(a.retryAfter)).toBeGreaterThan(0);
+  });
+
+  it('count the availability overview in its own bucket: exactly its configured calls across both copies, then rate_limited from either', async () => {
+    const client = newClient();
+    const market = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.market_slug;
+    const mcp = await Promise.all(copies.map(({ url }) => mcpClient(url, client)));
+    const before = await Promise.all(copies.map(({ url }) => refusals(url, 'overview')));
+    const results = [];
+    for (let i = 0; i < OVERVIEW_POINTS + 2; i += 1) {
+      results.push(await mcp[i % 2].callTool({ name: 'availability_overview_tool', arguments: { market, per_page: 5 } }));
+    }
+    expect(results.map((r) => Boolean(r.isError))).toEqual([...Array(OVERVIEW_POINTS).fill(false), true, true]);
+    for (const r of results.slice(OVERVIEW_POINTS)) {
+      const { error } = JSON.parse((r.content as Array<{ text: string }>)[0].text) as { error: { code: string; message: string } };
+      expect(error.code).toBe('rate_limited');
+      // The tool result's Retry-After: the wait in seconds, in the message.
+      expect(Number(/retry in (\d+) s/.exec(error.message)?.[1])).toBeGreaterThan(0);
+    }
+    const after = await Promise.all(copies.map(({ url }) => refusals(url, 'overview')));
+    expect(after.map((n, i) => n - before[i])).toEqual([1, 1]);
+    // The default bucket is counted apart: the same client's ordinary reads are still served.
+    expect((await get(`${copies[0].url}/api/public/tools.json`, client)).status).toBe(200);
+  });
+
+  (pids ? it : it.skip)('still refuse past the limit while MongoDB is frozen: each copy counts in memory and serves up to it', async () => {
+    const client = newClient();
+    const answers = await withFrozen(pids!.mongo, async () => {
+      const out = [];
+      for (let i = 0; i < POINTS + 3; i += 1) out.push(await get(`${copies[0].url}/api/public/tools.json`, client));
+      return out;
+    });
+    expect(answers.map((a) => a.status)).toEqual([...Array(POINTS).fill(200), ...Array(3).fill(429)]);
+    for (const a of answers.slice(POINTS)) expect(Number(a.retryAfter)).toBeGreaterThan(0);
   });
 });

@@ -5,18 +5,10 @@
  * the service answers fully again without a restart. Needs the local stack (its pids); with other
  * servers (ES_URL/MONGO_URL elsewhere, containers) there is nothing of ours to freeze.
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { startFixture, type Fixture } from '../support/fixture';
+import { localStackPids, withFrozen } from '../support/local-stack';
 
-function localStack(): { es: number; mongo: number } | null {
-  const out = execFileSync('bash', [path.resolve(__dirname, '../../stack/status.sh'), '--pids'], { encoding: 'utf8' });
-  const v = Object.fromEntries(out.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
-  const sameServers = process.env.ES_URL?.replace(/\/$/, '') === v.ES_URL && process.env.MONGO_URL === v.MONGO_URL;
-  return sameServers && v.ES_PID && v.MONGO_PID ? { es: Number(v.ES_PID), mongo: Number(v.MONGO_PID) } : null;
-}
-
-const pids = localStack();
+const pids = localStackPids();
 const describeLocal = pids ? describe : describe.skip;
 if (!pids) process.stderr.write('store-outage tests skipped: ES_URL/MONGO_URL are not the local stack\n');
 
@@ -49,15 +41,6 @@ async function timedGet(p: string): Promise<Answer> {
   const t = Date.now();
   const res = await fx.get(p);
   return { path: p, status: res.status, ms: Date.now() - t, body: res.body, retryAfter: res.headers.get('retry-after') };
-}
-
-async function withFrozen<T>(pid: number, work: () => Promise<T>): Promise<T> {
-  process.kill(pid, 'SIGSTOP');
-  try {
-    return await work();
-  } finally {
-    process.kill(pid, 'SIGCONT');
-  }
 }
 
 async function untilHealthy(paths: string[], withinMs = 20_000): Promise<Answer[]> {

@@ -1,4 +1,5 @@
-import { loadConfig } from '../../services/kernel/config';
+import { esNodesOf, loadConfig } from '../../services/kernel/config';
+import { attemptPolicy } from '../../services/kernel/store/es-client';
 
 describe('loadConfig', () => {
   it('has defaults for a local run', () => {
@@ -22,5 +23,39 @@ describe('loadConfig', () => {
   it('refuses malformed values at start instead of misbehaving later', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ MAP_VIEW_ENABLED: 'maybe' })).toThrow(/MAP_VIEW_ENABLED/);
+  });
+
+  it('takes several Elasticsearch nodes as a comma list, and refuses a list with a non-URL in it', () => {
+    expect(loadConfig({ ES_URL: 'http://a:9200, http://b:9200,' }).esUrl).toBe('http://a:9200,http://b:9200');
+    expect(esNodesOf('http://a:9200,https://b:9243')).toEqual(['http://a:9200', 'https://b:9243']);
+    expect(() => loadConfig({ ES_URL: 'http://a:9200,b:9200' })).toThrow(/ES_URL.*b:9200/);
+    expect(() => loadConfig({ ES_URL: ' , ' })).toThrow(/ES_URL/);
+  });
+
+  it('reads the replicas of the homes index as a number or auto (the default)', () => {
+    expect(loadConfig({}).indexReplicas).toBe('auto');
+    expect(loadConfig({ INDEX_REPLICAS: '2' }).indexReplicas).toBe(2);
+    expect(loadConfig({ INDEX_REPLICAS: '0' }).indexReplicas).toBe(0);
+    expect(() => loadConfig({ INDEX_REPLICAS: 'one' })).toThrow(/INDEX_REPLICAS/);
+    expect(() => loadConfig({ INDEX_REPLICAS: '-1' })).toThrow(/INDEX_REPLICAS/);
+  });
+});
+
+describe('attemptPolicy', () => {
+  it('gives a request on one node the whole store deadline and no retry, as before', () => {
+    expect(attemptPolicy(1, 2_000)).toEqual({ requestTimeout: 2_000, maxRetries: 0 });
+  });
+
+  it('retries a request on several nodes once, on another node, and both attempts fit in the deadline', () => {
+    for (const nodes of [2, 3, 5]) {
+      const p = attemptPolicy(nodes, 2_000);
+      expect(p.maxRetries).toBe(1);
+      expect(p.requestTimeout * (p.maxRetries + 1)).toBeLessThanOrEqual(2_000);
+    }
+  });
+
+  it('lets batch work (no deadline) wait long and try every node', () => {
+    expect(attemptPolicy(3)).toEqual({ requestTimeout: 30_000, maxRetries: 3 });
+    expect(attemptPolicy(1).maxRetries).toBe(2);
   });
 });

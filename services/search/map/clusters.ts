@@ -21,7 +21,7 @@ import { clusterPrecision, tileBounds, tilesSpanned, type Viewport } from '../sh
 
 export const CLUSTER_AGG = 'clusters';
 /** Homes of least lower bound each tile returns, for a fixed stay's exact cheapest price. */
-export const CLUSTER_HEADS = 4;
+export const CLUSTER_HEADS = 8;
 
 type Aggregations = Record<string, estypes.AggregationsAggregationContainer>;
 

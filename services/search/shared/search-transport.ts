@@ -7,7 +7,8 @@
  */
 import { errors, type estypes } from '@elastic/elasticsearch';
 import type { Deps } from '../../deps';
-import type { EsClient } from '../../kernel/store/es-client';
+import { onceMore, type EsClient } from '../../kernel/store/es-client';
+import type { NodeWatch } from '../../kernel/store/node-watch';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { homeRouting } from '../../kernel/store/home-routing';
 
@@ -35,9 +36,13 @@ export interface SearchTransport {
 export type RoundTrip = readonly estypes.SearchRequest[];
 
 /** The `_msearch` lines of some bodies: a header before each (the index is the request's), with the body's routing, partial answers refused. */
-export function msearchLines(bodies: RoundTrip): estypes.MsearchRequestItem[] {
+export function msearchLines(bodies: RoundTrip, preference?: string): estypes.MsearchRequestItem[] {
   return bodies.flatMap(({ routing, ...body }) => [
-    routing === undefined ? { allow_partial_search_results: false } : { routing, allow_partial_search_results: false },
+    {
+      ...(routing === undefined ? {} : { routing }),
+      ...(preference === undefined ? {} : { preference }),
+      allow_partial_search_results: false,
+    },
     body as estypes.MsearchMultisearchBody,
   ]);
 }
@@ -73,11 +78,25 @@ const UNREAD_PATHS = [
 const SEARCH_TRIM = UNREAD_PATHS.map((p) => `-${p}`);
 const MSEARCH_TRIM = ['-took', ...UNREAD_PATHS.map((p) => `-responses.${p}`)];
 
-/** Sends one round trip as recorded: a search, or an `_msearch` of several (what the bench replays). */
-export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip): Promise<SearchResponse[]> {
+/**
+ * Sends one round trip as recorded: a search, or an `_msearch` of several (what the bench replays).
+ * On several nodes (`nodes`), each attempt carries the preference of the moment (the nodes that
+ * answer, ../../kernel/store/node-watch.ts), and one that gets no answer (a node refused the
+ * connection, or did not answer within its half of the deadline) is sent once more with the
+ * preference as it is then: by that time the watch has seen the node that hangs.
+ */
+export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip, nodes?: NodeWatch): Promise<SearchResponse[]> {
+  if (!nodes?.several) return sendOnce(es, index, bodies);
+  return onceMore(true, () => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0 }));
+}
+
+async function sendOnce(es: EsClient, index: string, bodies: RoundTrip, preference?: string, options: { maxRetries?: number } = {}): Promise<SearchResponse[]> {
+  const prefer = preference === undefined ? {} : { preference };
   // A search over every shard (the market list) fails when a shard does, rather than answering for the others.
-  if (bodies.length === 1) return [await es.search<HomeDocument>({ index, filter_path: SEARCH_TRIM, allow_partial_search_results: false, ...bodies[0] })];
-  const res = await es.msearch<HomeDocument>({ index, searches: msearchLines(bodies), filter_path: MSEARCH_TRIM }, { meta: true });
+  if (bodies.length === 1) {
+    return [await es.search<HomeDocument>({ index, filter_path: SEARCH_TRIM, allow_partial_search_results: false, ...prefer, ...bodies[0] }, options)];
+  }
+  const res = await es.msearch<HomeDocument>({ index, searches: msearchLines(bodies, preference), filter_path: MSEARCH_TRIM }, { ...options, meta: true });
   return res.body.responses.map((r) => {
     // A failed search fails the round trip as a single search would (the same error type, e.g. a missing index).
     if ('error' in r) throw new errors.ResponseError({ ...res, body: r, statusCode: r.status });
@@ -90,15 +109,17 @@ export interface TransportOptions {
   market?: string;
   /** Sees each round trip's bodies, routing included, as sent (the bench replays them). */
   record?: (trip: RoundTrip) => void;
+  /** The Elasticsearch nodes that answer, when there are several (sendRoundTrip). */
+  nodes?: NodeWatch;
 }
 
 export function esTransport(es: EsClient, index: string, options: TransportOptions = {}): SearchTransport {
-  const { market, record } = options;
+  const { market, record, nodes } = options;
   const routed = (body: estypes.SearchRequest): estypes.SearchRequest => (market === undefined ? body : { ...body, routing: homeRouting(market) });
   const search = async (body: estypes.SearchRequest): Promise<SearchResponse> => {
     const trip = [routed(body)];
     record?.(trip);
-    const [res] = await sendRoundTrip(es, index, trip);
+    const [res] = await sendRoundTrip(es, index, trip, nodes);
     return res;
   };
   return {
@@ -107,7 +128,7 @@ export function esTransport(es: EsClient, index: string, options: TransportOptio
       if (bodies.length === 0) return Promise.resolve([]);
       const trip = bodies.map(routed);
       record?.(trip);
-      return sendRoundTrip(es, index, trip);
+      return sendRoundTrip(es, index, trip, nodes);
     },
     async aggregate(body) {
       const res = await search(body);
@@ -117,8 +138,8 @@ export function esTransport(es: EsClient, index: string, options: TransportOptio
 }
 
 /** The transport of one request to the service's homes alias, staying in `market`'s shard when one is named. */
-export function homesTransport(deps: Pick<Deps, 'es' | 'config'>, options: TransportOptions = {}): SearchTransport {
-  return esTransport(deps.es, deps.config.homesAlias, options);
+export function homesTransport(deps: Pick<Deps, 'es' | 'config' | 'esNodes'>, options: Omit<TransportOptions, 'nodes'> = {}): SearchTransport {
+  return esTransport(deps.es, deps.config.homesAlias, { ...options, nodes: deps.esNodes });
 }
 
 /** The matching documents a search answer counts: `hits.total` is a number or `{ value }` (0 when the search did not track them). */

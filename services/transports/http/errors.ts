@@ -3,7 +3,7 @@
  * its status. Messages of unexpected errors are logged and never shown.
  */
 import type { Context, Next } from 'koa';
-import { ApiError, toApiError } from '../../kernel/errors';
+import { ApiError, toApiError, unavailableStore } from '../../kernel/errors';
 import type { Logger } from '../../kernel/logger';
 
 /** Koa and its middleware throw http-errors (`status`, `expose`) for body limits and the like. */
@@ -15,7 +15,8 @@ function fromHttpError(err: unknown): ApiError | null {
   return new ApiError('invalid_parameters', expose && message ? message : 'Invalid request.', status);
 }
 
-export function errorMiddleware(log: Logger) {
+/** `onStoreUnavailable`: told the store when a request fails because a store did not answer (metrics). */
+export function errorMiddleware(log: Logger, onStoreUnavailable: (store: 'mongodb' | 'elasticsearch') => void = () => undefined) {
   return async function renderErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
@@ -24,6 +25,8 @@ export function errorMiddleware(log: Logger) {
       }
     } catch (err) {
       const apiError = err instanceof ApiError ? err : (fromHttpError(err) ?? toApiError(err));
+      const store = unavailableStore(err);
+      if (store) onStoreUnavailable(store);
       if (apiError.status >= 500) log.error({ err, path: ctx.path }, 'request failed');
       ctx.status = apiError.status;
       ctx.set(apiError.headers);

@@ -7,6 +7,7 @@
 import type { Deps } from '../../deps';
 import { ApiError } from '../../kernel/errors';
 import { within } from '../../kernel/within';
+import { onceMore } from '../../kernel/store/es-client';
 
 interface Part {
   name: string;
@@ -17,7 +18,9 @@ async function elasticsearch(deps: Deps): Promise<Part> {
   const alias = deps.config.homesAlias;
   try {
     const targets = await within(
-      deps.es.indices.getAlias({ name: alias }, { ignore: [404] }).then((res) => Object.keys(res).filter((k) => k !== 'error' && k !== 'status')),
+      onceMore(deps.esNodes.several, () => deps.es.indices.getAlias({ name: alias }, { ignore: [404], maxRetries: 0 })).then((res) =>
+        Object.keys(res).filter((k) => k !== 'error' && k !== 'status'),
+      ),
       deps.config.storeDeadlineMs,
     );
     return { name: 'elasticsearch', problem: targets.length > 0 ? null : `the ${alias} alias points at no index yet` };

@@ -7,7 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Deps } from '../../deps';
-import { ApiError, toApiError } from '../../kernel/errors';
+import { ApiError, toApiError, unavailableStore } from '../../kernel/errors';
 import { toolContext } from '../../tools/invoke';
 import type { Tool, EmbeddedImage } from '../../tools/tool';
 import type { RateLimits } from '../rate-limit';
@@ -24,6 +24,8 @@ export interface ToolServerContext {
 
 export function errorResult(err: unknown, deps: Deps, tool: string): CallToolResult {
   const apiError = toApiError(err);
+  const store = unavailableStore(err);
+  if (store) deps.metrics.storeUnavailable.inc({ store });
   if (apiError.status >= 500) deps.log.error({ err, tool }, 'tool call failed');
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
 }
