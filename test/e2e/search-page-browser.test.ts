@@ -249,6 +249,10 @@ describe('the search page at /', () => {
       // 6. Back to the market, without the narrowing, and three homes side by side.
       await page.getByRole('link', { name: '← Back to results' }).click();
       await rendered(page);
+      expect(new URL(page.url()).searchParams.get('area')).not.toBeNull(); // still the map area
+      await page.getByRole('link', { name: /^Search all of / }).click();
+      await rendered(page);
+      expect(new URL(page.url()).searchParams.get('area')).toBeNull();
       await page.selectOption('#f-bedrooms', '');
       await page.fill('#f-max-price', '');
       await page.fill('#f-check-in', checkIn);

@@ -80,7 +80,12 @@ async function renderSearch(state: PageState): Promise<void> {
   inFlight = controller;
   const all = await loadMarkets().catch(() => [] as Market[]);
   s.formSlot.replaceChildren(
-    searchForm(all, state, (choice) => navigate({ ...current(), ...choice, view: 'search', area: null, page: 1, home: '' })),
+    searchForm(all, state, (choice) => {
+      const now = current();
+      // The same place keeps the map area the person chose; another place is searched whole.
+      const area = choice.market === now.market ? now.area : null;
+      navigate({ ...now, ...choice, view: 'search', area, page: 1, home: '' });
+    }),
   );
   if (!state.market && !state.area) {
     s.status.textContent = '';
@@ -212,6 +217,8 @@ async function renderPolicies(): Promise<void> {
 
 async function render(): Promise<void> {
   const state = current();
+  // A typed or older link is written back in the page's own form (unknown keys dropped, commas encoded).
+  if (toQuery(state) !== (location.search || '?')) history.replaceState(null, '', toQuery(state));
   for (const a of document.querySelectorAll<HTMLAnchorElement>('[data-nav]')) {
     a.href = href({ view: a.dataset.nav as PageState['view'] });
     if (a.dataset.nav === state.view) a.setAttribute('aria-current', 'page');

@@ -5,8 +5,9 @@ import { FLEX_TIERS, type PageState } from './state';
 
 export type SearchChoice = Pick<PageState, 'market' | 'checkIn' | 'checkOut' | 'flex' | 'bedrooms' | 'maxPrice' | 'pets' | 'parking'>;
 
-function placeOptions(markets: Market[], chosen: string): HTMLSelectElement {
-  const select = h('select', { id: 'f-market', name: 'market', required: true }, h('option', { value: '' }, 'Choose a place'));
+/** A place is required unless the person searches the map area. */
+function placeOptions(markets: Market[], chosen: string, inArea: boolean): HTMLSelectElement {
+  const select = h('select', { id: 'f-market', name: 'market', required: !inArea }, h('option', { value: '' }, 'Choose a place'));
   for (const m of markets) {
     const group = h('optgroup', { label: `${m.name}, ${m.state}` }, h('option', { value: m.slug }, `All of ${m.name}`));
     for (const c of m.cities) if (c.slug !== m.slug) group.append(h('option', { value: c.slug }, `${c.name}, ${c.state}`));
@@ -45,7 +46,7 @@ export function searchForm(markets: Market[], state: PageState, onSearch: (choic
   const form = h(
     'form',
     { class: 'search-form', role: 'search', 'aria-label': 'Search apartments' },
-    field('Place', 'f-market', placeOptions(markets, state.market)),
+    field('Place', 'f-market', placeOptions(markets, state.market, state.area !== null)),
     stay,
     field('Check-in', 'f-check-in', checkIn),
     checkOutField,
