@@ -9,6 +9,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import sharp from 'sharp';
+import { startService } from '../../services/main';
 import { addDays } from '../../services/kernel/engine/dates';
 import { seriousViolations } from '../support/axe';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
@@ -345,6 +347,63 @@ describe('the search page at /', () => {
       await check(page, 'page-keyboard.png');
     } finally {
       await page.close();
+    }
+  });
+
+  it('searches a Flex stay: the tier goes out as check_out=indefinite with committed_nights, and the list is the API\'s', async () => {
+    // Flex stays need a long open stretch: the first move-in date and tier that finds some in the market.
+    let found: { moveIn: string; tier: string; answer: Answer } | undefined;
+    for (const days of [1, 3, 7, 14, 30, 60]) {
+      for (const tier of ['180', '270', '365']) {
+        const moveIn = addDays(fx.today, days);
+        const answer = await api<Answer>(`/api/public/search?${query({ market, check_in: moveIn, check_out: 'indefinite', committed_nights: tier, page: '1', per_page: String(PER_PAGE) })}`);
+        if (!found && answer.total_count > 0) found = { moveIn, tier, answer };
+      }
+      if (found) break;
+    }
+    expect(found).toBeDefined();
+    const { moveIn, tier, answer: flex } = found!;
+    const { page } = await newPage(1100, 800);
+    try {
+      await page.goto(fx.url + '/');
+      await rendered(page);
+      await page.selectOption('#f-market', market);
+      await page.getByRole('radio', { name: 'Flex (open-ended)' }).check();
+      expect(await page.locator('#f-check-out').isVisible()).toBe(false);
+      await page.fill('#f-check-in', moveIn);
+      await page.selectOption('#f-flex', tier);
+      const asked = page.waitForRequest((r) => r.url().includes('/api/public/search?'));
+      await page.getByRole('button', { name: 'Search' }).click();
+      const sent = new URL((await asked).url()).searchParams;
+      expect([sent.get('check_in'), sent.get('check_out'), sent.get('committed_nights')]).toEqual([moveIn, 'indefinite', tier]);
+      await rendered(page);
+      expect(new URL(page.url()).searchParams.get('flex')).toBe(tier);
+      expect(await shownSlugs(page)).toEqual(flex.homes.map((h) => h.slug));
+      expect(await page.locator('.result .label').first().textContent()).toBe(flex.homes[0].display_price_label);
+      await check(page, 'page-flex.png');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws the tiles of MAP_TILE_URL, with their attribution, instead of the offline basemap', async () => {
+    const tiled = await startService({ ...fx.config, mapTileUrl: 'https://tiles.example.test/{z}/{x}/{y}.png', mapTileAttribution: 'Tiles by Example' });
+    const { page, requests } = await newPage(1100, 800);
+    try {
+      const tile = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#dde6d5' } }).png().toBuffer();
+      await page.route('https://tiles.example.test/**', (route) => route.fulfill({ contentType: 'image/png', body: tile }));
+      await page.goto(`${tiled.url}/?market=${market}`);
+      await rendered(page);
+      await page.locator('.pin').first().waitFor();
+      await page.locator('img.leaflet-tile-loaded').first().waitFor();
+      const tiles = requests.filter((u) => u.startsWith('https://tiles.example.test/'));
+      expect(tiles.length).toBeGreaterThan(0);
+      for (const u of tiles) expect(u).toMatch(/^https:\/\/tiles\.example\.test\/\d+\/\d+\/\d+\.png$/);
+      expect(requests.filter((u) => u.includes('/app/us-states.json'))).toEqual([]);
+      expect(await page.locator('.leaflet-control-attribution').textContent()).toContain('Tiles by Example');
+    } finally {
+      await page.close();
+      await tiled.close();
     }
   });
 
