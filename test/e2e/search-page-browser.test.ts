@@ -263,10 +263,14 @@ describe('the search page at /', () => {
       await rendered(page);
       expect(await shownSlugs(page)).toEqual(first.homes.map((h) => h.slug));
       const chosen = first.homes.slice(0, 3);
-      for (const h of chosen) {
-        // Ticked with the keyboard: the focus stays on the box after the list is redrawn.
-        await page.getByRole('checkbox', { name: `Compare ${h.name}` }).first().focus();
+      for (const [i, h] of chosen.entries()) {
+        // Ticked with the keyboard: the list is redrawn and the focus stays on the box.
+        const box = page.locator(`#result-${h.slug} .compare-box`);
+        expect(await box.getAttribute('aria-label')).toBe(`Compare ${h.name}`);
+        await box.focus();
         await page.keyboard.press('Space');
+        await page.waitForFunction(`new URLSearchParams(location.search).get('compare') === ${JSON.stringify(chosen.slice(0, i + 1).map((c) => c.slug).join(','))}`);
+        expect(await page.evaluate(`document.activeElement === document.querySelector('#result-${h.slug} .compare-box')`)).toBe(true);
       }
       expect(new URL(page.url()).searchParams.get('compare')).toBe(chosen.map((h) => h.slug).join(','));
       await page.getByRole('link', { name: 'Compare 3 homes' }).click();
@@ -381,6 +385,42 @@ describe('the search page at /', () => {
       expect(await shownSlugs(page)).toEqual(flex.homes.map((h) => h.slug));
       expect(await page.locator('.result .label').first().textContent()).toBe(flex.homes[0].display_price_label);
       await check(page, 'page-flex.png');
+      // A resized window moves the map (Leaflet refits it) but is nobody's search of a new area.
+      const moved: string[] = [];
+      page.on('request', (r) => {
+        if (isViewportSearch(r)) moved.push(r.url());
+      });
+      await page.setViewportSize({ width: 760, height: 700 });
+      await page.waitForTimeout(1_000);
+      expect(moved).toEqual([]);
+      expect(new URL(page.url()).searchParams.get('area')).toBeNull();
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws a national map area as clusters with their counts, and a click on one zooms in and asks the viewport search there', async () => {
+    const national = { sw_latitude: '24.5', sw_longitude: '-125', ne_latitude: '49.5', ne_longitude: '-66.9', zoom: '4' };
+    const answer = await api<Answer & { clusters?: Array<{ tile: string; count: number }> }>(`/api/public/map-search?${query(national)}`);
+    expect(answer.total_count).toBeGreaterThan(250);
+    const clusters = answer.clusters ?? [];
+    expect(clusters.length).toBeGreaterThan(1);
+    const { page } = await newPage(1280, 860);
+    try {
+      await page.goto(`${fx.url}/?area=24.5,-125,49.5,-66.9,4`);
+      await rendered(page);
+      const markers = page.locator('.leaflet-marker-icon.cluster');
+      expect(await markers.count()).toBe(clusters.length);
+      expect(await page.locator('.leaflet-marker-icon.pin').count()).toBe(0);
+      const counts = await markers.evaluateAll((els) => els.map((e) => Number(e.textContent)));
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(answer.total_count);
+      expect(await page.locator('#results-heading').textContent()).toBe(`${answer.total_count} homes in the map area`);
+      await check(page, 'page-clusters.png');
+      const biggest = [...clusters].sort((a, b) => b.count - a.count)[0];
+      const zoomedIn = page.waitForRequest(isViewportSearch);
+      await page.locator(`.cluster[data-tile="${biggest.tile}"]`).click();
+      expect(Number(new URL((await zoomedIn).url()).searchParams.get('zoom'))).toBeGreaterThan(4);
+      await rendered(page);
     } finally {
       await page.close();
     }

@@ -79,6 +79,7 @@ async function renderSearch(state: PageState): Promise<void> {
   const controller = new AbortController();
   inFlight = controller;
   const all = await loadMarkets().catch(() => [] as Market[]);
+  if (controller.signal.aborted) return; // a newer state is being drawn
   s.formSlot.replaceChildren(
     searchForm(all, state, (choice) => {
       const now = current();

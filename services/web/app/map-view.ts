@@ -1,7 +1,7 @@
 /**
  * The map beside the results: Leaflet over the offline US basemap the service serves (or the tiles
  * of MAP_TILE_URL), clusters and pins of a viewport answer. A pan or zoom by the person reports the
- * new area; moves the page makes itself (framing a market's pins) report nothing.
+ * new area; moves the page makes itself (framing a market's pins, a resize) report nothing.
  */
 import * as L from 'leaflet';
 import type { Cluster, MapAnswer, SearchHome } from './api';
@@ -62,9 +62,15 @@ export function createMapView(element: HTMLElement, onArea: (area: Area) => void
       ownMove = false;
     }
   };
+  // Only a move that follows the person's input on the map counts: Leaflet also moves the map when its
+  // container is resized (a scrollbar appearing), and that is nobody's new search.
+  let lastInput = -Infinity;
+  for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart']) {
+    element.addEventListener(type, () => (lastInput = performance.now()), { capture: true, passive: true });
+  }
   let timer: number | undefined;
   map.on('moveend', () => {
-    if (ownMove) return;
+    if (ownMove || performance.now() - lastInput > 2_000) return;
     window.clearTimeout(timer);
     timer = window.setTimeout(() => {
       const b = map.getBounds();
