@@ -12,27 +12,14 @@ import { chromium, type Browser, type Page, type Request } from 'playwright-core
 import sharp from 'sharp';
 import { startService } from '../../services/main';
 import { addDays } from '../../services/kernel/engine/dates';
-import { seriousViolations } from '../support/axe';
+import { checkState } from '../support/axe';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 import { startFixture, type Fixture } from '../support/fixture';
+import { apiPath, isViewportSearch, money, query, recordedPage, rendered, shownSlugs, type Answer, type RecordedPage } from '../support/search-page';
 
 const CHROMIUM = findChromium();
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
 const PER_PAGE = 12;
-
-interface Home {
-  slug: string;
-  name: string;
-  latitude: number;
-  longitude: number;
-  display_price_with_discount: number;
-  display_price_label: string;
-}
-interface Answer {
-  total_count: number;
-  homes: Home[];
-  clusters?: unknown[];
-}
 
 let fx: Fixture;
 let browser: Browser;
@@ -40,14 +27,11 @@ let market: string;
 let checkIn: string;
 let checkOut: string;
 
-const money = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
-
 async function api<T>(pathAndQuery: string): Promise<T> {
   const res = await fx.get(pathAndQuery);
   expect(res.status).toBe(200);
   return res.body as T;
 }
-const query = (params: Record<string, string>): string => new URLSearchParams(params).toString();
 
 beforeAll(async () => {
   if (!CHROMIUM) throw new Error(CHROMIUM_HINT);
@@ -71,40 +55,8 @@ afterAll(async () => {
   await fx?.close();
 });
 
-/** A page whose requests are recorded; photos named at PUBLIC_BASE_URL are fetched from the test's service. */
-async function newPage(width: number, height: number): Promise<{ page: Page; requests: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height } });
-  const requests: string[] = [];
-  page.on('request', (r) => {
-    if (!r.url().startsWith('data:')) requests.push(r.url());
-  });
-  page.on('pageerror', (err) => requests.push(`pageerror: ${err.message}`));
-  const photos = new URL(fx.config.publicBaseUrl).origin;
-  if (photos !== new URL(fx.url).origin) {
-    await page.route(`${photos}/**`, async (route) => {
-      const url = new URL(route.request().url());
-      await route.fulfill({ response: await route.fetch({ url: fx.url + url.pathname + url.search }) });
-    });
-  }
-  return { page, requests };
-}
-
-/** Waits until the page has rendered the state its URL names (main.ts marks it on the body). */
-async function rendered(page: Page): Promise<void> {
-  await page.waitForFunction("document.body.dataset.ready === (location.search || '?')");
-}
-
-async function check(page: Page, shot: string): Promise<void> {
-  await page.screenshot({ path: path.join(ARTIFACTS, shot), fullPage: true });
-  expect(await seriousViolations(page)).toEqual([]);
-}
-
-const shownSlugs = (page: Page): Promise<string[]> => page.locator('.result').evaluateAll((els) => els.map((e) => e.getAttribute('data-slug') ?? ''));
-const apiPath = (r: Request): string => {
-  const u = new URL(r.url());
-  return u.pathname + u.search;
-};
-const isViewportSearch = (r: Request): boolean => r.url().includes('/api/public/map-search?') && r.url().includes('sw_latitude=');
+const newPage = (width: number, height: number): Promise<RecordedPage> => recordedPage(browser, fx, width, height);
+const check = (page: Page, shot: string): Promise<void> => checkState(page, path.join(ARTIFACTS, shot));
 
 describe('the search page at /', () => {
   it('takes a person from a market search through the map, an apartment, a quote and a comparison, and a shared URL restores the search', async () => {

@@ -21,3 +21,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/** A screenshot of the whole page, then the accessibility check: no serious or critical violation. */
+export async function checkState(page: Page, screenshotPath: string): Promise<void> {
+  await page.screenshot({ path: screenshotPath, fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
+}
