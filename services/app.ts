@@ -21,6 +21,7 @@ import { requestLog } from './transports/http/request-log';
 import { mountMcp, MCP_PATH } from './transports/mcp/route';
 import { toolsList } from './transports/mcp/tool-list';
 import { createRateLimits } from './transports/rate-limit';
+import { mountPage } from './web/routes';
 
 /** What a browser MCP client sends: 2025's session and version headers, and 2026-07-28's Mcp-Method and Mcp-Name. */
 const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-ID'];
@@ -125,7 +126,7 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.body = card;
   });
-  root.get('/', (ctx) => {
+  mountPage(root, deps.config, (ctx) => {
     ctx.body = {
       service: 'furnished-catalog',
       api: `${deps.config.publicBaseUrl}/api/public`,

@@ -57,6 +57,10 @@ export interface Config {
   indexerWorkers: number;
   /** Server-side toggle of the map view (search_apartments_on_map). */
   mapViewEnabled: boolean;
+  /** Tile URL template of the search page's map ({z}/{x}/{y}); empty: the offline US basemap the service serves. */
+  mapTileUrl: string;
+  /** Attribution shown under those tiles (most tile providers require one). */
+  mapTileAttribution: string;
   /** Most homes one search prices exactly in Node; a search that needs more is refused as too broad. */
   searchMaxPriced: number;
   rateLimit: RateLimitConfig;
@@ -155,6 +159,8 @@ export function loadConfig(env: Env = process.env): Config {
     indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', INDEXER_BULK_DEFAULTS.concurrency)),
     indexerWorkers: Math.max(0, int(env, 'INDEXER_WORKERS', 0)),
     mapViewEnabled: bool(env, 'MAP_VIEW_ENABLED', true),
+    mapTileUrl: str(env, 'MAP_TILE_URL', ''),
+    mapTileAttribution: str(env, 'MAP_TILE_ATTRIBUTION', ''),
     searchMaxPriced: int(env, 'SEARCH_MAX_PRICED', DEFAULT_SEARCH_MAX_PRICED),
     rateLimit: {
       points: int(env, 'RATE_LIMIT_POINTS', 300),

@@ -153,6 +153,11 @@ describe('the runtime stage of the image', () => {
     expect(body.homes.length).toBeGreaterThan(0);
     // The widgets are bundled from the copied sources at start: their documents answer.
     expect((await fetch(`${url}/api/public/tools`)).status).toBe(200);
+    // So is the search page: its browser code is bundled with Leaflet (a production dependency) at start.
+    const script = await fetch(`${url}/app/page.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain('leaflet-container');
+    expect((await fetch(`${url}/`, { headers: { Accept: 'text/html' } })).headers.get('content-type')).toMatch(/^text\/html/);
   });
 
   it('runs the worker\'s command from docker-compose.yml (seed if empty, full reindex, node dist/indexer/worker.js): its first incremental run is recorded', async () => {

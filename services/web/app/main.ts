@@ -1,0 +1,246 @@
+/**
+ * The search page (issue 20 §2): reads the state from the URL, renders the view it names, and
+ * writes every change back to the URL (history.pushState), so the back button and a shared link
+ * both restore it. All data comes from the public GET API.
+ */
+import { ApiRefusal, getJson, type Apartment, type MapAnswer, type Market, type PolicyEntry, type Quote, type SearchAnswer } from './api';
+import { compareView } from './compare-view';
+import { h } from './dom';
+import { homeView } from './home-view';
+import { createMapView, mapElement, type MapView } from './map-view';
+import { policiesView } from './policies-view';
+import { resultsList } from './results';
+import { searchForm } from './search-form';
+import { COMPARE_LIMIT, mapSearchParams, parseState, searchParams, stayParams, toQuery, type PageState } from './state';
+
+const PER_PAGE = 12;
+const main = document.getElementById('content') as HTMLElement;
+let markets: Promise<Market[]> | undefined;
+const loadMarkets = (): Promise<Market[]> => (markets ??= getJson<{ markets: Market[] }>('/markets').then((a) => a.markets));
+
+const current = (): PageState => parseState(location.search);
+const href = (patch: Partial<PageState>): string => toQuery({ ...current(), ...patch });
+const homeHref = (slug: string): string => href({ view: 'home', home: slug });
+const searchHref = (): string => href({ view: 'search', home: '' });
+
+function navigate(state: PageState): void {
+  history.pushState(null, '', toQuery(state));
+  void render();
+}
+
+const message = (err: unknown): string => (err instanceof ApiRefusal ? err.message : 'The service could not be reached. Try again.');
+
+// ---- the search view: form, results and map; the map is kept while the view stays -------------
+
+interface SearchShell {
+  formSlot: HTMLElement;
+  status: HTMLElement;
+  results: HTMLElement;
+  map: MapView;
+}
+let shell: SearchShell | null = null;
+let inFlight: AbortController | null = null;
+/** The market last framed on the map: a new market (or new filters) frames its pins again. */
+let framedFor = '';
+
+function openSearchShell(): SearchShell {
+  if (shell) return shell;
+  main.replaceChildren();
+  const formSlot = h('div', { class: 'form-slot' });
+  // Announces each answer to screen readers; the results heading says the same on screen.
+  const status = h('p', { class: 'visually-hidden', role: 'status', id: 'status' });
+  const results = h('div', { class: 'results-slot' });
+  const mapBox = mapElement();
+  main.append(h('h1', { class: 'visually-hidden' }, 'Search furnished apartments'), formSlot, status, h('div', { class: 'layout' }, results, h('div', { class: 'map-slot' }, mapBox)));
+  const map = createMapView(
+    mapBox,
+    (area) => navigate({ ...current(), area, page: 1 }),
+    (slug) => {
+      const card = document.getElementById(`result-${slug}`);
+      document.querySelectorAll('.result.selected').forEach((el) => el.classList.remove('selected'));
+      card?.classList.add('selected');
+      card?.scrollIntoView({ block: 'nearest' });
+    },
+    homeHref,
+  );
+  shell = { formSlot, status, results, map };
+  return shell;
+}
+
+function closeSearchShell(): void {
+  shell?.map.destroy();
+  shell = null;
+  framedFor = '';
+}
+
+async function renderSearch(state: PageState): Promise<void> {
+  const s = openSearchShell();
+  inFlight?.abort();
+  const controller = new AbortController();
+  inFlight = controller;
+  const all = await loadMarkets().catch(() => [] as Market[]);
+  if (controller.signal.aborted) return; // a newer state is being drawn
+  s.formSlot.replaceChildren(
+    searchForm(all, state, (choice) => {
+      const now = current();
+      // The same place keeps the map area the person chose; another place is searched whole.
+      const area = choice.market === now.market ? now.area : null;
+      navigate({ ...now, ...choice, view: 'search', area, page: 1, home: '' });
+    }),
+  );
+  if (!state.market && !state.area) {
+    s.status.textContent = '';
+    s.results.replaceChildren(h('p', { class: 'hint' }, 'Choose a place and dates, then search. Or move the map to search the area it shows.'));
+    return;
+  }
+  s.status.textContent = 'Searching…';
+  const place = all.flatMap((m) => [{ slug: m.slug, name: m.name }, ...m.cities]).find((p) => p.slug === state.market)?.name ?? state.market;
+  try {
+    let homes: SearchAnswer['homes'];
+    let total: number;
+    let pages: number;
+    let heading: string;
+    if (state.area) {
+      // The person moved the map: the viewport search answers both the map and the list.
+      const answer = await getJson<MapAnswer>('/map-search', mapSearchParams(state), controller.signal);
+      s.map.showArea(state.area);
+      s.map.show(answer, false);
+      total = answer.total_count;
+      pages = Math.max(1, Math.ceil(answer.homes.length / PER_PAGE));
+      homes = answer.homes.slice((state.page - 1) * PER_PAGE, state.page * PER_PAGE);
+      heading = `${total} home${total === 1 ? '' : 's'} in the map area`;
+    } else {
+      const [list, pins] = await Promise.all([
+        getJson<SearchAnswer>('/search', searchParams(state, PER_PAGE), controller.signal),
+        getJson<MapAnswer>('/map-search', mapSearchParams(state), controller.signal),
+      ]);
+      const key = toQuery({ ...state, page: 1 });
+      s.map.show(pins, framedFor !== key);
+      framedFor = key;
+      total = list.total_count;
+      pages = list.total_pages ?? 1;
+      homes = list.homes;
+      heading = `${total} home${total === 1 ? '' : 's'} in ${place}`;
+    }
+    if (controller.signal.aborted) return;
+    s.status.textContent = `${heading}.`;
+    const draw = (compare: string[]): HTMLElement => {
+      const list = resultsList({
+        homes,
+        heading,
+        page: state.page,
+        totalPages: pages,
+        compare,
+        homeHref,
+        pageHref: (page) => href({ page }),
+        compareHref: href({ view: 'compare' }),
+        onCompare: (slug, on) => {
+          const now = current();
+          const chosen = on ? [...now.compare, slug].slice(0, COMPARE_LIMIT) : now.compare.filter((c) => c !== slug);
+          history.replaceState(null, '', toQuery({ ...now, compare: chosen }));
+          // Redrawn from the same answer (no new search), with the focus kept on the box just ticked.
+          draw(chosen);
+          document.querySelector<HTMLInputElement>(`#result-${slug} .compare-box`)?.focus();
+        },
+      });
+      if (state.area && state.market) {
+        list.insertBefore(h('p', {}, h('a', { href: href({ area: null, page: 1 }) }, `Search all of ${place} again`)), list.children[1]);
+      }
+      s.results.replaceChildren(list);
+      return list;
+    };
+    draw(state.compare);
+  } catch (err) {
+    if (controller.signal.aborted) return;
+    s.status.textContent = '';
+    s.results.replaceChildren(h('p', { class: 'error', role: 'alert' }, message(err)));
+  }
+}
+
+// ---- the other views ---------------------------------------------------------------------------
+
+function show(view: HTMLElement): void {
+  main.replaceChildren(view);
+  main.querySelector<HTMLElement>('h2')?.setAttribute('tabindex', '-1');
+  main.querySelector<HTMLElement>('h2')?.focus();
+}
+
+async function renderHome(state: PageState): Promise<void> {
+  const stay = stayParams(state);
+  const quoting = Boolean(state.checkIn && (state.checkOut || state.flex !== null));
+  const pets: Record<string, string> = {};
+  if (state.cats) pets.cats = String(state.cats);
+  if (state.dogs) pets.dogs = String(state.dogs);
+  try {
+    const path = `/homes/${encodeURIComponent(state.home)}`;
+    const dated = Object.keys(stay).length > 0;
+    const [home, booking, quote] = await Promise.all([
+      getJson<Apartment>(path),
+      dated ? getJson<Apartment>(path, stay) : null,
+      quoting ? getJson<Quote>(`/homes/${encodeURIComponent(state.home)}/quote`, { ...stay, ...pets }).then((q) => ({ q, e: null }), (e: unknown) => ({ q: null, e: message(e) })) : Promise.resolve({ q: null, e: null }),
+    ]);
+    show(
+      homeView({
+        home,
+        booking: booking ?? home,
+        quote: quote.q,
+        quoteError: quote.e,
+        state,
+        backHref: searchHref(),
+        onQuote: (choice) => navigate({ ...current(), ...choice }),
+      }),
+    );
+  } catch (err) {
+    show(h('section', {}, h('p', {}, h('a', { href: searchHref() }, '← Back to results')), h('h2', {}, 'Apartment'), h('p', { class: 'error', role: 'alert' }, message(err))));
+  }
+}
+
+async function renderCompare(state: PageState): Promise<void> {
+  const reads = await Promise.all(state.compare.map((slug) => getJson<Apartment>(`/homes/${encodeURIComponent(slug)}`, stayParams(state)).then((a) => ({ slug, a }), () => ({ slug, a: null }))));
+  show(
+    compareView({
+      homes: reads.flatMap((r) => (r.a ? [r.a] : [])),
+      missing: reads.filter((r) => !r.a).map((r) => r.slug),
+      backHref: searchHref(),
+      homeHref,
+      onRemove: (slug) => navigate({ ...current(), compare: current().compare.filter((c) => c !== slug) }),
+    }),
+  );
+}
+
+async function renderPolicies(): Promise<void> {
+  try {
+    show(policiesView((await getJson<{ entries: PolicyEntry[] }>('/policies-faq')).entries, searchHref()));
+  } catch (err) {
+    show(h('section', {}, h('h2', {}, 'Policies'), h('p', { class: 'error', role: 'alert' }, message(err))));
+  }
+}
+
+async function render(): Promise<void> {
+  const state = current();
+  // A typed or older link is written back in the page's own form (unknown keys dropped, commas encoded).
+  if (toQuery(state) !== (location.search || '?')) history.replaceState(null, '', toQuery(state));
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('[data-nav]')) {
+    a.href = href({ view: a.dataset.nav as PageState['view'] });
+    if (a.dataset.nav === state.view) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  if (state.view !== 'search') closeSearchShell();
+  if (state.view === 'home' && state.home) await renderHome(state);
+  else if (state.view === 'compare') await renderCompare(state);
+  else if (state.view === 'policies') await renderPolicies();
+  else await renderSearch(state);
+  document.body.dataset.ready = toQuery(state);
+}
+
+// In-page links ("?…") change the state without a reload; the browser's own handling stays for the rest.
+document.addEventListener('click', (e) => {
+  const a = (e.target as Element | null)?.closest?.('a');
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const raw = a.getAttribute('href') ?? '';
+  if (!raw.startsWith('?')) return;
+  e.preventDefault();
+  navigate(parseState(raw));
+});
+window.addEventListener('popstate', () => void render());
+void render();

@@ -1,0 +1,169 @@
+/**
+ * The page state, all of it in the query string so that a search can be shared (issue 20 §2):
+ * parsed from and written to `location.search`, nothing kept elsewhere. Pure.
+ */
+
+export type View = 'search' | 'home' | 'compare' | 'policies';
+
+/** The map area a person panned or zoomed to: it stands in for the market in the viewport search. */
+export interface Area {
+  swLatitude: number;
+  swLongitude: number;
+  neLatitude: number;
+  neLongitude: number;
+  zoom: number;
+}
+
+export interface PageState {
+  view: View;
+  market: string;
+  /** YYYY-MM-DD or '' (an undated search). */
+  checkIn: string;
+  checkOut: string;
+  /** A Flex tier (committed nights): the stay is then open-ended from checkIn. */
+  flex: number | null;
+  bedrooms: number | null;
+  /** Monthly USD, compared with the all-in price. */
+  maxPrice: number | null;
+  pets: boolean;
+  parking: boolean;
+  area: Area | null;
+  page: number;
+  /** The apartment shown on the apartment view. */
+  home: string;
+  cats: number;
+  dogs: number;
+  /** Up to four homes side by side. */
+  compare: string[];
+}
+
+export const COMPARE_LIMIT = 4;
+export const FLEX_TIERS = [180, 270, 365] as const;
+const VIEWS: readonly View[] = ['search', 'home', 'compare', 'policies'];
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export const EMPTY_STATE: PageState = {
+  view: 'search',
+  market: '',
+  checkIn: '',
+  checkOut: '',
+  flex: null,
+  bedrooms: null,
+  maxPrice: null,
+  pets: false,
+  parking: false,
+  area: null,
+  page: 1,
+  home: '',
+  cats: 0,
+  dogs: 0,
+  compare: [],
+};
+
+function count(raw: string | null, max: number): number | null {
+  if (raw === null || !/^\d+$/.test(raw)) return null;
+  const n = Number(raw);
+  return n <= max ? n : null;
+}
+
+function parseArea(raw: string | null): Area | null {
+  if (!raw) return null;
+  const parts = raw.split(',').map(Number);
+  if (parts.length !== 5 || parts.some((n) => !Number.isFinite(n))) return null;
+  const [swLatitude, swLongitude, neLatitude, neLongitude, zoom] = parts;
+  if (!Number.isInteger(zoom) || zoom < 0 || zoom > 20) return null;
+  if (swLatitude > neLatitude || swLongitude > neLongitude) return null;
+  return { swLatitude, swLongitude, neLatitude, neLongitude, zoom };
+}
+
+/** Reads a query string; anything malformed is left at its default rather than refused. */
+export function parseState(search: string): PageState {
+  const q = new URLSearchParams(search);
+  const view = q.get('view') as View | null;
+  const flex = count(q.get('flex'), 1100);
+  const slug = (raw: string | null): string => (raw && /^[a-z0-9-]+$/.test(raw) ? raw : '');
+  return {
+    view: view && VIEWS.includes(view) ? view : 'search',
+    market: slug(q.get('market')),
+    checkIn: DATE.test(q.get('check_in') ?? '') ? q.get('check_in')! : '',
+    checkOut: flex === null && DATE.test(q.get('check_out') ?? '') ? q.get('check_out')! : '',
+    flex,
+    bedrooms: count(q.get('bedrooms'), 20),
+    maxPrice: count(q.get('max_price'), 1_000_000),
+    pets: q.get('pets') === '1',
+    parking: q.get('parking') === '1',
+    area: parseArea(q.get('area')),
+    page: Math.max(1, count(q.get('page'), 10_000) ?? 1),
+    home: slug(q.get('home')),
+    cats: count(q.get('cats'), 2) ?? 0,
+    dogs: count(q.get('dogs'), 2) ?? 0,
+    compare: [...new Set((q.get('compare') ?? '').split(',').map(slug).filter(Boolean))].slice(0, COMPARE_LIMIT),
+  };
+}
+
+const round = (n: number): string => String(Math.round(n * 1e5) / 1e5);
+
+/** The query string of a state (with its "?"), only what differs from the defaults. */
+export function toQuery(state: PageState): string {
+  const q = new URLSearchParams();
+  if (state.view !== 'search') q.set('view', state.view);
+  if (state.market) q.set('market', state.market);
+  if (state.checkIn) q.set('check_in', state.checkIn);
+  if (state.flex !== null) q.set('flex', String(state.flex));
+  else if (state.checkOut) q.set('check_out', state.checkOut);
+  if (state.bedrooms !== null) q.set('bedrooms', String(state.bedrooms));
+  if (state.maxPrice !== null) q.set('max_price', String(state.maxPrice));
+  if (state.pets) q.set('pets', '1');
+  if (state.parking) q.set('parking', '1');
+  if (state.area) {
+    const a = state.area;
+    q.set('area', [a.swLatitude, a.swLongitude, a.neLatitude, a.neLongitude].map(round).concat(String(a.zoom)).join(','));
+  }
+  if (state.page > 1) q.set('page', String(state.page));
+  if (state.home) q.set('home', state.home);
+  if (state.cats) q.set('cats', String(state.cats));
+  if (state.dogs) q.set('dogs', String(state.dogs));
+  if (state.compare.length) q.set('compare', state.compare.join(','));
+  const s = q.toString();
+  return s ? `?${s}` : '?';
+}
+
+/** The stay's GET parameters (check_in, check_out or indefinite with its tier), shared by every read. */
+export function stayParams(state: PageState): Record<string, string> {
+  if (!state.checkIn) return {};
+  if (state.flex !== null) return { check_in: state.checkIn, check_out: 'indefinite', committed_nights: String(state.flex) };
+  return state.checkOut ? { check_in: state.checkIn, check_out: state.checkOut } : { check_in: state.checkIn };
+}
+
+/** The filters both searches take; max_price is monthly whatever the stay's length. */
+export function filterParams(state: PageState): Record<string, string> {
+  const p: Record<string, string> = { ...stayParams(state) };
+  if (state.bedrooms !== null) p.bedrooms = String(state.bedrooms);
+  if (state.maxPrice !== null) {
+    p.max_price = String(state.maxPrice);
+    p.price_unit = 'per_month';
+  }
+  if (state.pets) p.pets = 'true';
+  if (state.parking) p.parking = 'true';
+  return p;
+}
+
+/** GET /api/public/search: the list page. */
+export function searchParams(state: PageState, perPage: number): Record<string, string> {
+  return { market: state.market, ...filterParams(state), page: String(state.page), per_page: String(perPage) };
+}
+
+/** GET /api/public/map-search: the map area once the person moved the map, else the market. */
+export function mapSearchParams(state: PageState): Record<string, string> {
+  const p = filterParams(state);
+  if (!state.area) return { market: state.market, ...p };
+  const a = state.area;
+  return {
+    ...p,
+    sw_latitude: String(a.swLatitude),
+    sw_longitude: String(a.swLongitude),
+    ne_latitude: String(a.neLatitude),
+    ne_longitude: String(a.neLongitude),
+    zoom: String(a.zoom),
+  };
+}

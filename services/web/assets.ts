@@ -1,0 +1,59 @@
+/**
+ * The search page's files, built once per process at first use like the widgets
+ * (services/widgets/bundle.ts): esbuild bundles the browser code with Leaflet and its CSS, and the
+ * offline basemap is the US states of us-atlas as GeoJSON. Nothing is fetched from elsewhere.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { feature } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+
+const APP_DIR = path.join(__dirname, 'app');
+
+export interface PageAssets {
+  script: string;
+  css: string;
+  basemap: string;
+}
+
+async function bundle(entry: string): Promise<string> {
+  const out = await build({
+    entryPoints: [path.join(APP_DIR, entry)],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    // Leaflet's CSS names its control images; they travel inside the stylesheet.
+    loader: { '.png': 'dataurl', '.svg': 'dataurl' },
+    outdir: 'out',
+    tsconfig: path.join(APP_DIR, 'tsconfig.json'),
+    logLevel: 'silent',
+  });
+  return out.outputFiles[0].text;
+}
+
+/** The states as one GeoJSON FeatureCollection (about 0.6 MB, drawn by Leaflet as the basemap). */
+function basemapGeoJson(): string {
+  const topology = JSON.parse(readFileSync(require.resolve('us-atlas/states-10m.json'), 'utf8')) as Topology<{ states: GeometryCollection }>;
+  return JSON.stringify(feature(topology, topology.objects.states));
+}
+
+async function buildAll(): Promise<PageAssets> {
+  const [script, css] = await Promise.all([bundle('main.ts'), bundle('page.css')]);
+  return { script, css, basemap: basemapGeoJson() };
+}
+
+let assets: Promise<PageAssets> | undefined;
+
+/** Built on first use and kept; a failed build is retried next time. */
+export function pageAssets(): Promise<PageAssets> {
+  assets ??= buildAll().catch((err: unknown) => {
+    assets = undefined;
+    throw err;
+  });
+  return assets;
+}

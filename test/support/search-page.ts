@@ -1,0 +1,66 @@
+/**
+ * Driving the search page (services/web) in a browser test: pages whose requests are recorded, the
+ * wait for a rendered state, the list as the page shows it, and the GET API's answer shapes it is
+ * compared with.
+ */
+import type { Browser, Page, Request } from 'playwright-core';
+import type { Fixture } from './fixture';
+
+export interface Home {
+  slug: string;
+  name: string;
+  latitude: number;
+  longitude: number;
+  display_price_with_discount: number;
+  display_price_label: string;
+}
+
+export interface Answer {
+  total_count: number;
+  homes: Home[];
+  clusters?: unknown[];
+}
+
+export interface RecordedPage {
+  page: Page;
+  /** Every URL the page asked for (data: URLs aside), and `pageerror: …` for each uncaught error. */
+  requests: string[];
+}
+
+/** The page's own format of a price. */
+export const money = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
+
+export const query = (params: Record<string, string>): string => new URLSearchParams(params).toString();
+
+/** A page whose requests are recorded; photos named at PUBLIC_BASE_URL are fetched from the test's service. */
+export async function recordedPage(browser: Browser, fx: Fixture, width: number, height: number): Promise<RecordedPage> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith('data:')) requests.push(r.url());
+  });
+  page.on('pageerror', (err) => requests.push(`pageerror: ${err.message}`));
+  const photos = new URL(fx.config.publicBaseUrl).origin;
+  if (photos !== new URL(fx.url).origin) {
+    await page.route(`${photos}/**`, async (route) => {
+      const url = new URL(route.request().url());
+      await route.fulfill({ response: await route.fetch({ url: fx.url + url.pathname + url.search }) });
+    });
+  }
+  return { page, requests };
+}
+
+/** Waits until the page has rendered the state its URL names (services/web/app/main.ts marks it on the body). */
+export async function rendered(page: Page): Promise<void> {
+  await page.waitForFunction("document.body.dataset.ready === (location.search || '?')");
+}
+
+export const shownSlugs = (page: Page): Promise<string[]> => page.locator('.result').evaluateAll((els) => els.map((e) => e.getAttribute('data-slug') ?? ''));
+
+export const apiPath = (r: Request): string => {
+  const u = new URL(r.url());
+  return u.pathname + u.search;
+};
+
+/** A request of the viewport search with a map area (not the market's pins). */
+export const isViewportSearch = (r: Request): boolean => r.url().includes('/api/public/map-search?') && r.url().includes('sw_latitude=');

@@ -1,0 +1,87 @@
+/**
+ * The search page's state lives in the query string (issue 20 §2): a shared URL must give back the
+ * same search, and the page must ask the GET API with the same parameters whoever opens it.
+ */
+import { EMPTY_STATE, mapSearchParams, parseState, searchParams, toQuery, type PageState } from '../../../services/web/app/state';
+
+const searched: PageState = {
+  ...EMPTY_STATE,
+  market: 'boston',
+  checkIn: '2027-01-10',
+  checkOut: '2027-02-09',
+  bedrooms: 1,
+  maxPrice: 3200,
+  pets: true,
+  area: { swLatitude: 42.31, swLongitude: -71.2, neLatitude: 42.42, neLongitude: -71.01, zoom: 12 },
+  page: 2,
+  compare: ['a-1', 'b-2', 'c-3'],
+};
+
+describe('parseState and toQuery', () => {
+  it('give back the same state from the query string of a state (a shared URL restores the search)', () => {
+    expect(parseState(toQuery(searched))).toEqual(searched);
+    const home: PageState = { ...searched, view: 'home', home: 'cambridge-avery-1a', flex: 270, checkOut: '', cats: 1 };
+    expect(parseState(toQuery(home))).toEqual(home);
+  });
+
+  it('write only what differs from the defaults', () => {
+    expect(toQuery(EMPTY_STATE)).toBe('?');
+    expect(toQuery({ ...EMPTY_STATE, market: 'austin' })).toBe('?market=austin');
+  });
+
+  it('leave malformed values at their defaults instead of passing them to the API', () => {
+    const s = parseState('?view=admin&market=Bad%20Slug&check_in=tomorrow&bedrooms=-1&max_price=cheap&area=1,2,3&compare=a,a,b,c,d,e&cats=9');
+    expect(s).toEqual({ ...EMPTY_STATE, compare: ['a', 'b', 'c', 'd'] });
+  });
+
+  it('refuse an area with reversed corners or a zoom outside 0-20', () => {
+    expect(parseState('?area=43,-71,42,-70,12').area).toBeNull();
+    expect(parseState('?area=42,-71,43,-70,21').area).toBeNull();
+  });
+
+  it('drop a check-out date when a Flex tier is chosen (the stay is open-ended)', () => {
+    expect(parseState('?check_in=2027-01-10&check_out=2027-02-09&flex=180')).toMatchObject({ checkIn: '2027-01-10', checkOut: '', flex: 180 });
+  });
+});
+
+describe('the GET parameters of the page state', () => {
+  it('search the market with the stay, the filters (a monthly max price) and the page', () => {
+    expect(searchParams(searched, 12)).toEqual({
+      market: 'boston',
+      check_in: '2027-01-10',
+      check_out: '2027-02-09',
+      bedrooms: '1',
+      max_price: '3200',
+      price_unit: 'per_month',
+      pets: 'true',
+      page: '2',
+      per_page: '12',
+    });
+  });
+
+  it('ask the viewport search with the map area in place of the market once the person moved the map', () => {
+    expect(mapSearchParams(searched)).toEqual({
+      check_in: '2027-01-10',
+      check_out: '2027-02-09',
+      bedrooms: '1',
+      max_price: '3200',
+      price_unit: 'per_month',
+      pets: 'true',
+      sw_latitude: '42.31',
+      sw_longitude: '-71.2',
+      ne_latitude: '42.42',
+      ne_longitude: '-71.01',
+      zoom: '12',
+    });
+    expect(mapSearchParams({ ...searched, area: null })).toMatchObject({ market: 'boston' });
+    expect(mapSearchParams({ ...searched, area: null })).not.toHaveProperty('zoom');
+  });
+
+  it('send a Flex stay as check_out=indefinite with its tier', () => {
+    expect(searchParams({ ...EMPTY_STATE, market: 'austin', checkIn: '2027-01-10', flex: 365 }, 12)).toMatchObject({
+      check_in: '2027-01-10',
+      check_out: 'indefinite',
+      committed_nights: '365',
+    });
+  });
+});
