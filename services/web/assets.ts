@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { bundleForBrowser } from '../kernel/browser-bundle';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 
@@ -17,24 +17,8 @@ export interface PageAssets {
   basemap: string;
 }
 
-async function bundle(entry: string): Promise<string> {
-  const out = await build({
-    entryPoints: [path.join(APP_DIR, entry)],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    legalComments: 'none',
-    // Leaflet's CSS names its control images; they travel inside the stylesheet.
-    loader: { '.png': 'dataurl', '.svg': 'dataurl' },
-    outdir: 'out',
-    tsconfig: path.join(APP_DIR, 'tsconfig.json'),
-    logLevel: 'silent',
-  });
-  return out.outputFiles[0].text;
-}
+// Leaflet's CSS names its control images; they travel inside the stylesheet.
+const bundle = (entry: string): Promise<string> => bundleForBrowser(APP_DIR, entry, { '.png': 'dataurl', '.svg': 'dataurl' });
 
 /** The states as one GeoJSON FeatureCollection (about 0.6 MB, drawn by Leaflet as the basemap). */
 function basemapGeoJson(): string {

@@ -5,26 +5,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { bundleForBrowser } from '../kernel/browser-bundle';
 import { WIDGETS, type WidgetDefinition } from './catalog';
 
 const APP_DIR = path.join(__dirname, 'app');
 
 async function bundleScript(entry: string): Promise<string> {
-  const out = await build({
-    entryPoints: [path.join(APP_DIR, entry)],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    legalComments: 'none',
-    tsconfig: path.join(APP_DIR, 'tsconfig.json'),
-    logLevel: 'silent',
-  });
   // Inline <script>: a literal "</script" inside the code would end it early.
-  return out.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
+  return (await bundleForBrowser(APP_DIR, entry)).replace(/<\/script/gi, '<\\/script');
 }
 
 export async function widgetDocument(widget: WidgetDefinition, css: string): Promise<string> {

@@ -11,6 +11,7 @@ import { mulberry32 } from '../../stack/demo/prng';
 import { searchOnMapTool } from '../../services/tools/search-on-map';
 import { addDays } from '../../services/kernel/engine/dates';
 import { startFixture, type Fixture } from '../support/fixture';
+import type { Cluster } from '../../services/search/map/clusters';
 import { expectedResults, insideViewport, loadWorld, orderedPair, type ModelArgs, type ModelResult, type World } from '../support/search-model';
 
 let fx: Fixture;
@@ -31,16 +32,6 @@ interface Pin {
   latitude: number;
   longitude: number;
   display_price_with_discount: number;
-}
-interface Cluster {
-  tile: string;
-  count: number;
-  latitude: number;
-  longitude: number;
-  bounds: { south: number; west: number; north: number; east: number };
-  cheapest_display_price?: number;
-  cheapest_display_price_at_least?: number;
-  display_price_unit: string;
 }
 interface MapAnswer {
   market: { slug: string } | null;
