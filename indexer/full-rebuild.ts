@@ -25,6 +25,9 @@ import { bulkLoadPrebuilt, IndexingFailedError } from './bulk-load';
 
 export { IndexingFailedError } from './bulk-load';
 
+/** Longer than any search may run (the request path's store deadline is 2 s by default). */
+export const RETIRE_AFTER_MS = 5_000;
+
 export interface IndexerOptions {
   alias: string;
   indexPrefix: string;
@@ -34,6 +37,8 @@ export interface IndexerOptions {
   onProgress?: (done: number, total: number) => void;
   /** Replicas of the new index, set once it is loaded (config: INDEX_REPLICAS; default `auto`). */
   replicas?: IndexReplicas;
+  /** How long the previous index outlives the alias swap (default RETIRE_AFTER_MS). */
+  retireAfterMs?: number;
   /** Worker threads building documents in a full rebuild (config: INDEXER_WORKERS; default one per core). */
   workers?: number;
   /** Called every few seconds during long work; the lease renews itself here. */
@@ -80,7 +85,11 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
     await deleteIndexes(es, [next]).catch(() => undefined);
     throw err;
   }
-  await deleteIndexes(es, previous.filter((p) => p !== next));
+  const retired = previous.filter((p) => p !== next);
+  // Searches that read the alias just before the swap are still running on the old index: give them
+  // their deadline and more before it goes (deleted under a search, it fails that search).
+  if (retired.length > 0) await new Promise((r) => setTimeout(r, opts.retireAfterMs ?? RETIRE_AFTER_MS));
+  await deleteIndexes(es, retired);
   await acknowledgeChanges(c.inventoryChanges, applied);
 
   const run = runSummary('full', startedAt, now(), { documents: sent, skipped, changes: applied.length, aliasTarget: next });

@@ -5,9 +5,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
+const LOG_DIR = process.env.CHAOS_LOG_DIR ?? path.join(homedir(), '.cache/catalog-chaos/logs');
+mkdirSync(LOG_DIR, { recursive: true });
 
 export interface Managed {
   name: string;
@@ -25,7 +29,10 @@ function managed(name: string, command: string, args: string[], env: Record<stri
     pid: () => child?.pid ?? 0,
     running: () => child !== null && child.exitCode === null && child.signalCode === null,
     async start() {
-      const proc = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+      // Each process's log (its JSON lines, warnings and up) in CHAOS_LOG_DIR, one file per name, kept across restarts.
+      const log = openSync(path.join(LOG_DIR, `${name.replace(/\W+/g, '-')}.log`), 'a');
+      const proc = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
+      closeSync(log);
       child = proc;
       exited = new Promise((resolve) => proc.once('exit', () => resolve()));
       const deadline = Date.now() + 90_000;

@@ -356,6 +356,8 @@ async function main(): Promise<void> {
     if (!a.ok) failedTargets += 1;
     say('');
     say(failedTargets === 0 ? 'Every target met.' : `**${failedTargets} target(s) missed.**`);
+    say('');
+    say(`The processes' logs: ${process.env.CHAOS_LOG_DIR ?? '~/.cache/catalog-chaos/logs'}.`);
   } finally {
     for (const m of everything) await m.kill('SIGTERM').catch(() => undefined);
     await mongo.close().catch(() => undefined);

@@ -20,7 +20,8 @@ import { homeRouting } from '../../services/kernel/store/home-routing';
 let config: Config;
 let mongo: MongoHandle;
 let es: EsClient;
-const opts = () => ({ alias: config.homesAlias, indexPrefix: config.homesIndexPrefix });
+// The previous index goes at once here; the test of its grace period sets its own.
+const opts = () => ({ alias: config.homesAlias, indexPrefix: config.homesIndexPrefix, retireAfterMs: 0 });
 
 beforeAll(async () => {
   config = testConfig();
@@ -56,6 +57,24 @@ describe('full rebuild', () => {
     const expected = await mongo.collections.homes.countDocuments({ published: true, deleted_at: null });
     expect(run.documents).toBe(expected);
     expect(await count()).toBe(expected);
+  });
+
+  it('keeps the previous index a while after the swap (searches that read the alias before it still run there), then deletes it', async () => {
+    const [before] = await aliasTargets(es, config.homesAlias);
+    const run = fullRebuild(es, mongo.collections, { ...opts(), retireAfterMs: 1_500 });
+    let swappedAt = 0;
+    let oldIndexAtSwap: boolean | null = null;
+    while (swappedAt === 0) {
+      const [now] = await aliasTargets(es, config.homesAlias);
+      if (now !== before) {
+        swappedAt = Date.now();
+        oldIndexAtSwap = await es.indices.exists({ index: before });
+      } else await new Promise((r) => setTimeout(r, 20));
+    }
+    await run;
+    expect(oldIndexAtSwap).toBe(true);
+    expect(Date.now() - swappedAt).toBeGreaterThanOrEqual(1_200);
+    expect(await es.indices.exists({ index: before })).toBe(false);
   });
 
   it('stores each document once: no second, full copy (_recovery_source) beside _source', async () => {
