@@ -241,7 +241,7 @@ describe('the search page at /', () => {
 
       // Nothing was asked of any server but the service (its API, its page files, its photos).
       const service = [new URL(fx.url).origin, new URL(fx.config.publicBaseUrl).origin];
-      expect(requests.filter((u) => u.startsWith('pageerror') || !service.includes(new URL(u).origin))).toEqual([]);
+      expect(requests.filter((u) => u.startsWith('pageerror') || u.startsWith('photo proxy') || !service.includes(new URL(u).origin))).toEqual([]);
       expect(requests.filter((u) => u.includes('/api/') && !u.includes('/api/public/'))).toEqual([]);
 
       // 8. The shared URL, opened on a phone-sized screen: the same viewport search and the same list.

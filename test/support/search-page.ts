@@ -23,7 +23,7 @@ export interface Answer {
 
 export interface RecordedPage {
   page: Page;
-  /** Every URL the page asked for (data: URLs aside), and `pageerror: …` for each uncaught error. */
+  /** Every URL the page asked for (data: URLs aside), `pageerror: …` for each uncaught error, `photo proxy: …` for a photo the test could not hand over. */
   requests: string[];
 }
 
@@ -44,7 +44,18 @@ export async function recordedPage(browser: Browser, fx: Fixture, width: number,
   if (photos !== new URL(fx.url).origin) {
     await page.route(`${photos}/**`, async (route) => {
       const url = new URL(route.request().url());
-      await route.fulfill({ response: await route.fetch({ url: fx.url + url.pathname + url.search }) });
+      // Fetched by the test and handed over, as a proxying host would; once more when the connection
+      // itself failed (a kept-alive socket the service just closed).
+      const fetchPhoto = () => route.fetch({ url: fx.url + url.pathname + url.search });
+      try {
+        await route.fulfill({ response: await fetchPhoto().catch(fetchPhoto) });
+      } catch (err) {
+        // The page went on (a new URL loaded, or the page closed) before the photo came: Playwright has
+        // disposed of the answer and nobody waits for it. Anything else is the page's to see.
+        if (page.isClosed() || /disposed|closed/i.test(String(err))) return;
+        requests.push(`photo proxy: ${(err as Error).message}`);
+        await route.abort().catch(() => undefined);
+      }
     });
   }
   return { page, requests };

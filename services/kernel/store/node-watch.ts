@@ -95,11 +95,9 @@ export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number
     deadlineMs,
     preference: () => current,
     answers: (url) => !someAnswer || (byOrigin.get(keyOf(url))?.answers ?? true),
-    recheck: async () => {
-      // A round already under way may have started before the node stopped: ask once more after it.
-      if (running) await running;
-      await once();
-    },
+    // A round of its own, now: one under way may have asked before the node stopped. Each probe
+    // writes what it saw when it ends, so the last word on a node is the latest answer (or silence).
+    recheck: () => round(),
     close: () => clearInterval(timer),
   };
 }
