@@ -26,7 +26,8 @@ export interface NodeWatch {
   close(): void;
 }
 
-const keyOf = (url: URL | string): string => new URL(String(url)).origin;
+/** A node's key: its origin. The client asks with its connections' parsed URLs on every request: no parse then. */
+const keyOf = (url: URL | string): string => (typeof url === 'string' ? new URL(url).origin : url.origin);
 
 interface Seen {
   id: string | null;
