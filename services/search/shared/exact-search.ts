@@ -75,7 +75,15 @@ export class PriceBook {
   }
 }
 
-const docOf = (hit: { _source?: unknown; fields?: Record<string, unknown> }): HomeDocument => hitDocument<HomeDocument>(hit);
+type Hit = { _source?: unknown; fields?: Record<string, unknown> };
+const docOf = (hit: Hit): HomeDocument => hitDocument<HomeDocument>(hit);
+
+/** A hit of the price stream, read once, when it is first priced. */
+interface StreamHit<D> {
+  hit: Hit;
+  doc?: D;
+}
+const streamDoc = <D>(s: StreamHit<D>): D => (s.doc ??= docOf(s.hit) as unknown as D);
 
 /**
  * One search over the apartments that match `p` exactly. The straddler pass (fixed stays with
@@ -153,7 +161,7 @@ export class ExactSearch {
       let total = 0;
       let aggregations: Record<string, unknown> | undefined;
       let after: SortValues | undefined;
-      const ordered = await priceOrder<D>(
+      const ordered = await priceOrder<StreamHit<D>>(
         p.sort === 'price_asc' ? 'asc' : 'desc',
         offset,
         size,
@@ -177,16 +185,20 @@ export class ExactSearch {
           const hits = res.hits.hits;
           after = hits[hits.length - 1]?.sort;
           return {
-            items: hits.map((h) => ({ item: docOf(h) as unknown as D, id: docOf(h).home_id, bound: Number(h.sort?.[0]) })),
+            // A hit's card is decoded when it is priced: the tail of a batch past the threshold never is.
+            items: hits.map((h) => ({ item: { hit: h }, bound: Number(h.sort?.[0]) })),
             last: hits.length < batchSize,
             total,
           };
         },
-        (doc) => this.book.amount(doc),
+        (s) => {
+          const doc = streamDoc(s);
+          return { id: doc.home_id, price: this.book.amount(doc) };
+        },
         // No batch larger than the homes a search may price: a page the old first batch answered is not refused for a bigger one.
         { max: Math.min(MAX_STREAM_BATCH, p.maxPriced ?? DEFAULT_SEARCH_MAX_PRICED) },
       );
-      return { homes: this.priced(ordered.slice.map((s) => s.item)), total, aggregations };
+      return { homes: this.priced(ordered.slice.map((s) => streamDoc(s.item))), total, aggregations };
     }
     const res = await this.send(buildSearchBody(p, { kind: 'page', from: offset, size, passing, aggs }));
     return {
