@@ -120,7 +120,7 @@ describe('toHomeDocument', () => {
   it('carries its card whole: the card fields as the document has them, nothing else', () => {
     const card = decodeCard(doc.card);
     expect(Object.keys(card)).toEqual([...CARD_FIELDS]);
-    for (const f of CARD_FIELDS) expect(card[f]).toEqual(doc[f]);
+    for (const f of CARD_FIELDS) expect(card[f]).toStrictEqual(doc[f]);
   });
 
   it('is deterministic', () => {

@@ -1,4 +1,5 @@
 /** The map's clusters (issue 20 §1): the aggregation body per kind of stay, and reading the buckets back; by their output. */
+import { encodeCard, type HomeCard } from '../../../services/kernel/store/home-card';
 import { CLUSTER_HEADS, clusterAggs, readClusters } from '../../../services/search/map/clusters';
 import type { PricedHome } from '../../../services/search/shared/exact-search';
 import type { Viewport } from '../../../services/search/shared/viewport';
@@ -51,9 +52,9 @@ const geo = { centroid: { location: { lat: 42.3, lon: -71.05 } } };
 // Tile 14/4956/6060 lies inside the viewport whole: its bounds are the tile's.
 const TILE = '14/4956/6060';
 
-/** A head hit as Elasticsearch returns it: the card (base64 JSON) and the bound. */
+/** A head hit as Elasticsearch returns it: the card (as the indexer encodes it; only its id matters here) and the bound. */
 function head(id: string, bound: number | null) {
-  const card = Buffer.from(JSON.stringify({ home_id: id })).toString('base64');
+  const card = encodeCard({ home_id: id, pricing: {} } as unknown as HomeCard);
   return { fields: { card: [card], ...(bound === null ? {} : { [LO]: [bound] }) } };
 }
 
