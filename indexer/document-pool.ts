@@ -10,10 +10,13 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PrebuiltDocument } from './bulk-load';
 import type { Lookups } from './source';
+import type { RoutingKeys } from '../services/kernel/store/home-routing';
 
 export interface PoolSetup {
   lookups: Lookups;
   today: string;
+  /** Each market's routing key (services/kernel/store/home-routing.ts). */
+  routingKeys: RoutingKeys;
 }
 
 export interface BuiltBatch {

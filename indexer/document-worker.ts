@@ -11,7 +11,7 @@ import { homeRouting } from '../services/kernel/store/home-routing';
 import { buildDocument, isIndexable, MissingReferenceError, type Lookups } from './source';
 import type { BuiltBatch, PoolSetup } from './document-pool';
 
-const { lookups, today } = workerData as PoolSetup;
+const { lookups, today, routingKeys } = workerData as PoolSetup;
 const ready: Lookups = lookups;
 
 parentPort?.on('message', ({ id, homes }: { id: number; homes: Uint8Array[] }) => {
@@ -22,7 +22,7 @@ parentPort?.on('message', ({ id, homes }: { id: number; homes: Uint8Array[] }) =
     if (!isIndexable(home)) continue;
     try {
       const doc = buildDocument(home, ready, today);
-      answer.documents.push({ id: doc.home_id, routing: homeRouting(doc.market_slug), json: JSON.stringify(doc) });
+      answer.documents.push({ id: doc.home_id, routing: homeRouting(doc.market_slug, routingKeys), json: JSON.stringify(doc) });
     } catch (err) {
       if (!(err instanceof MissingReferenceError)) throw err;
       answer.skipped.push(err.message);

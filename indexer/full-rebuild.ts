@@ -22,6 +22,7 @@ import { recordRun, runSummary, type RunSummary } from '../services/kernel/store
 import { homeBytesBySlice, loadLookups } from './source';
 import { pooledDocuments } from './document-pool';
 import { bulkLoadPrebuilt, IndexingFailedError } from './bulk-load';
+import { ensureRoutingKeys } from './routing-keys';
 
 export { IndexingFailedError } from './bulk-load';
 
@@ -64,7 +65,9 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   try {
     // Inside: a create that timed out may still have made the index, which the catch then deletes.
     await createHomesIndex(es, next);
-    const documents = pooledDocuments(homeBytesBySlice(c), { lookups, today }, (reason) => skipped.push(reason), opts.workers);
+    // Every market gets its key first: the documents are routed by it (kept from earlier runs; new markets spread over the emptiest shards).
+    const routingKeys = await ensureRoutingKeys(es, next, c.indexerState, lookups.markets.keys());
+    const documents = pooledDocuments(homeBytesBySlice(c), { lookups, today, routingKeys }, (reason) => skipped.push(reason), opts.workers);
     await bulkLoadPrebuilt(es, next, documents, {
       onDocument: () => {
         sent += 1;

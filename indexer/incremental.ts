@@ -10,6 +10,7 @@ import { acknowledgeChanges, pendingChanges, summarizeChanges } from '../service
 import { todayIso } from '../services/kernel/engine/dates';
 import { aliasTargets, indexedHomeIds, indexedRoutings } from './es-admin';
 import { homeRouting } from '../services/kernel/store/home-routing';
+import { ensureRoutingKeys } from './routing-keys';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
@@ -49,6 +50,8 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   let deleted = 0;
   const wanted = [...ids];
   const indexedAt = await indexedRoutings(es, opts.alias, wanted);
+  // Every market has its key before any of its homes is written (a market may be new since the last run).
+  const keys = await ensureRoutingKeys(es, opts.alias, c.indexerState, (await c.markets.find({}, { projection: { slug: 1 } }).toArray()).map((m) => m.slug));
   /** The removal of a home's document where it is indexed; none when it is not in the index. */
   const removal = (id: string, moved = false): Op[] => {
     const routing = indexedAt.get(id);
@@ -68,7 +71,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
           continue;
         }
         // A home that moved to another market leaves its old shard: no second copy is left behind.
-        if (indexedAt.has(home._id) && indexedAt.get(home._id) !== homeRouting(doc.market_slug)) yield* removal(home._id, true);
+        if (indexedAt.has(home._id) && indexedAt.get(home._id) !== homeRouting(doc.market_slug, keys)) yield* removal(home._id, true);
         yield { kind: 'index', doc };
       }
     }
@@ -85,7 +88,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
         }
         indexed += 1;
         opts.onProgress?.(indexed, indexed + ids.size);
-        return [{ index: { _index: opts.alias, _id: op.doc.home_id, routing: homeRouting(op.doc.market_slug) } }, op.doc];
+        return [{ index: { _index: opts.alias, _id: op.doc.home_id, routing: homeRouting(op.doc.market_slug, keys) } }, op.doc];
       },
       flushBytes: opts.flushBytes,
       concurrency: opts.concurrency,

@@ -10,12 +10,15 @@ import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
 import type { ServiceMetrics } from './kernel/metrics';
 import type { NodeWatch } from './kernel/store/node-watch';
+import type { RoutingKeysCache } from './kernel/store/home-routing';
 
 export interface Deps {
   config: Config;
   es: EsClient;
   /** The Elasticsearch nodes that answer now, when ES_URL names several (searches prefer those). */
   esNodes: NodeWatch;
+  /** Each market's routing key, as the indexer gave it: a market's searches read its shard alone (kernel/store/home-routing.ts). */
+  routingKeys: RoutingKeysCache;
   mongo: Collections;
   /** For health checks (ping); handlers use the typed collections. */
   db: Db;

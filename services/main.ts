@@ -1,4 +1,5 @@
 /** `npm run serve`: the Koa service (stateless; run as many copies as you like). */
+import { readRoutingKeys, RoutingKeysCache } from './kernel/store/home-routing';
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { esNodesOf, loadConfig, type Config } from './kernel/config';
@@ -52,6 +53,7 @@ export async function startService(
     config,
     es,
     esNodes,
+    routingKeys: new RoutingKeysCache(() => readRoutingKeys(mongo.collections.indexerState)),
     mongo: mongo.collections,
     db: mongo.db,
     markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
@@ -62,6 +64,7 @@ export async function startService(
     metrics,
     clock: () => new Date(),
   };
+  await deps.routingKeys.warm();
   const app = createApp(deps);
   app.on('error', (err: unknown) => log.error({ err }, 'unhandled app error'));
   const server = await new Promise<Server>((resolve) => {

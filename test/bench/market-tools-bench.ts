@@ -8,10 +8,10 @@ import { buildMarketFiltersBody } from '../../services/tools/get-market-filters'
 import { buildMarketInfoBody } from '../../services/tools/get-market-info';
 import { buildOverviewBody } from '../../services/search/overview/overview-query';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
-import { homeRouting } from '../../services/kernel/store/home-routing';
+import { homeRouting, readRoutingKeys, type RoutingKeys } from '../../services/kernel/store/home-routing';
 
 /** A market's body as the service sends it: routed to the market's shard. */
-const routed = <B extends object>(market: string, build: (slug: string) => B): B & { routing: string } => ({ ...build(market), routing: homeRouting(market) });
+const routed = <B extends object>(keys: RoutingKeys, market: string, build: (slug: string) => B): B & { routing: string } => ({ ...build(market), routing: homeRouting(market, keys) });
 import { measured, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 import { CpuTable, stackPids, withCpu, withCpuAt16, type CpuPerCall } from './cpu';
@@ -32,6 +32,7 @@ async function esLoad(ctx: BenchContext, body: () => estypes.SearchRequest, conn
 
 export async function marketToolsBench(ctx: BenchContext, seconds: number): Promise<void> {
   const markets = new Map((await ctx.mongo.markets.find({}).toArray()).map((m) => [m.slug, m] as [string, MarketRecord]));
+  const keys = await readRoutingKeys(ctx.mongo.indexerState);
   const cityMarket = new Map([...markets.values()].flatMap((m) => m.cities.map((c) => [c.slug, m] as [string, MarketRecord])));
   const overviewPick = (): [string, number] => [ctx.sample.citySlug(), ctx.sample.int(1, 3)];
   /** What compare reads (services/homes/repository.ts findHomes): homes by unique slug, then their buildings by _id. */
@@ -53,19 +54,19 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
         const m = cityMarket.get(city)!;
         const body = buildOverviewBody({ location: { market: m, city: m.cities.find((c) => c.slug === city)! }, filters: {}, sort: 'availability', page, perPage: 50 });
         // Routed to the market's shard, as the service sends it.
-        return { ...body, routing: homeRouting(m.slug) };
+        return { ...body, routing: homeRouting(m.slug, keys) };
       },
       floor: { probe: () => ({ method: 'POST', path: '/es?mcp', body: JSON.stringify([[shapes[0].es!()]]) }), label: 'bare Node proxy (tool-server answer)' },
     },
     {
       title: 'market filters',
       service: () => ({ path: `/api/public/market-filters?market=${ctx.sample.pick([ctx.sample.marketSlug(), ctx.sample.citySlug()])}` }),
-      es: () => routed(ctx.sample.marketSlug(), buildMarketFiltersBody),
+      es: () => routed(keys, ctx.sample.marketSlug(), buildMarketFiltersBody),
     },
     {
       title: 'market info',
       service: () => ({ path: `/api/public/market-info?market=${ctx.sample.marketSlug()}` }),
-      es: () => routed(ctx.sample.marketSlug(), buildMarketInfoBody),
+      es: () => routed(keys, ctx.sample.marketSlug(), buildMarketInfoBody),
     },
     {
       // Compare reads MongoDB only (unique slug, then _id): its "store alone" row sends those reads.

@@ -43,7 +43,7 @@ async function capture(ctx: BenchContext, shape: Shape): Promise<Captured> {
   if (shape.buildings) {
     const args = shape.args();
     const q = await readBuildingQuery(ctx.deps, args, ctx.today);
-    const page = await searchBuildings(ctx.deps, esTransport(ctx.es, ctx.config.homesAlias, { market: q.location.market.slug, record }), q, 0, 10, ctx.today);
+    const page = await searchBuildings(ctx.deps, esTransport(ctx.es, ctx.config.homesAlias, { market: q.location.market.slug, record, routingKeys: ctx.deps.routingKeys }), q, 0, 10, ctx.today);
     return { args, requests, priced: page.stats.priced };
   }
   const args = shape.args();

@@ -15,7 +15,7 @@ import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { BSON } from 'mongodb';
 import { homeBytesBySlice } from '../../indexer/source';
-import { homeRouting } from '../../services/kernel/store/home-routing';
+import { homeRouting, readRoutingKeys, RoutingKeysCache } from '../../services/kernel/store/home-routing';
 
 let config: Config;
 let mongo: MongoHandle;
@@ -253,7 +253,8 @@ describe('incremental run', () => {
   it('moves a home that changed market to its new market\'s shard, leaving no copy behind, and back', async () => {
     const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
     // Another market on another shard: a copy left behind there would be a second hit.
-    const shardOf = async (market: string) => (await es.searchShards({ index: config.homesAlias, routing: homeRouting(market) })).shards[0][0].shard;
+    const keys = await readRoutingKeys(mongo.collections.indexerState);
+    const shardOf = async (market: string) => (await es.searchShards({ index: config.homesAlias, routing: homeRouting(market, keys) })).shards[0][0].shard;
     const here = await shardOf(home!.market_slug);
     const markets = await mongo.collections.markets.find({ _id: { $ne: home!.market_slug }, 'cities.0': { $exists: true } }).toArray();
     let other: (typeof markets)[number] | undefined;
@@ -266,11 +267,38 @@ describe('incremental run', () => {
       const run = await incrementalRun(es, mongo.collections, opts());
       expect(run).toMatchObject({ documents: 1, deleted: 0 });
       await es.indices.refresh({ index: config.homesAlias });
-      expect(await copiesOf(home!._id)).toEqual([{ routing: homeRouting(market), name: home!.name, market_slug: market }]);
+      expect(await copiesOf(home!._id)).toEqual([{ routing: homeRouting(market, keys), name: home!.name, market_slug: market }]);
       expect(await count()).toBe(before);
     };
     await moveTo(other!.slug, other!.cities[0].slug);
     await moveTo(home!.market_slug, home!.city_slug);
+  });
+
+  it('gives a market that appeared since the last rebuild its key before its first home is indexed, and the service finds that home there', async () => {
+    const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
+    const market = await mongo.collections.markets.findOne({ _id: home!.market_slug });
+    const slug = 'new-market-for-routing';
+    const city = { ...market!.cities[0], slug: `${slug}-city` };
+    await mongo.collections.markets.insertOne({ ...market!, _id: slug, slug, cities: [city] });
+    const cache = new RoutingKeysCache(() => readRoutingKeys(mongo.collections.indexerState));
+    expect(await cache.keyOf(slug)).toBe(slug);
+    try {
+      await mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { market_slug: slug, city_slug: city.slug } });
+      await recordChanges(changes(), 'test', { homes: [home!._id] });
+      await incrementalRun(es, mongo.collections, opts());
+      await es.indices.refresh({ index: config.homesAlias });
+      const keys = await readRoutingKeys(mongo.collections.indexerState);
+      expect(keys[slug]).toBeDefined();
+      expect(await copiesOf(home!._id)).toEqual([{ routing: keys[slug], name: home!.name, market_slug: slug }]);
+      // The service's copy was read before the market had a key: it asks again and searches the right shard.
+      const found = await es.search({ index: config.homesAlias, routing: await cache.keyOf(slug), query: { term: { market_slug: slug } } });
+      expect(found.hits.hits.map((h) => h._id)).toEqual([home!._id]);
+    } finally {
+      await mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { market_slug: home!.market_slug, city_slug: home!.city_slug } });
+      await recordChanges(changes(), 'test', { homes: [home!._id] });
+      await incrementalRun(es, mongo.collections, opts());
+      await mongo.collections.markets.deleteOne({ _id: slug });
+    }
   });
 
   it('turns into a full rebuild after the inventory was replaced (a seed)', async () => {

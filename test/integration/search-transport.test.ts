@@ -12,7 +12,8 @@ import type { EsClient } from '../../services/kernel/store/es-client';
 import { toApiError } from '../../services/kernel/errors';
 import { esTransport, TALLY_AGG } from '../../services/search/shared/search-transport';
 import type { RoundTrip } from '../../services/search/shared/search-transport';
-import { homeRouting } from '../../services/kernel/store/home-routing';
+import { homeRouting, readRoutingKeys } from '../../services/kernel/store/home-routing';
+import { runIndexerJob } from '../../indexer/runner';
 
 let config: Config;
 let mongo: MongoHandle;
@@ -97,23 +98,41 @@ describe('search transport', () => {
   });
 
   it('keeps a market\'s search on its shard: every home is indexed under its market, and a routed search reads one shard and finds that market whole', async () => {
+    const keys = await readRoutingKeys(mongo.collections.indexerState);
+    const routingKeys = { keyOf: async (m: string) => homeRouting(m, keys) };
     const all = await es.search<{ market_slug: string }>({ index: config.homesAlias, size: 1000, _source: ['market_slug'], query: { match_all: {} } });
     expect(all.hits.hits.length).toBeGreaterThan(10);
-    for (const h of all.hits.hits) expect(h._routing).toBe(homeRouting(h._source!.market_slug));
+    for (const h of all.hits.hits) expect(h._routing).toBe(homeRouting(h._source!.market_slug, keys));
     const markets = [...new Set(all.hits.hits.map((h) => h._source!.market_slug))];
     expect(markets.length).toBeGreaterThan(1);
     for (const market of markets) {
       const trips: RoundTrip[] = [];
-      const t = esTransport(es, config.homesAlias, { market, record: (trip) => trips.push(trip) });
+      const t = esTransport(es, config.homesAlias, { market, routingKeys, record: (trip) => trips.push(trip) });
       const inMarket = { size: 1000, _source: ['home_id'], query: { term: { market_slug: market } } };
       const routed = await t.search(inMarket);
       const [inMsearch] = await t.searchAll([inMarket, counts]);
-      expect(trips.flat().map((b) => b.routing)).toEqual([homeRouting(market), homeRouting(market), homeRouting(market)]);
+      expect(trips.flat().map((b) => b.routing)).toEqual([homeRouting(market, keys), homeRouting(market, keys), homeRouting(market, keys)]);
       const expected = all.hits.hits.filter((h) => h._source!.market_slug === market).map((h) => h._id).sort();
       expect(routed.hits.hits.map((h) => h._id).sort()).toEqual(expected);
       expect(inMsearch.hits.hits.map((h) => h._id).sort()).toEqual(expected);
-      const shards = await es.search({ index: config.homesAlias, size: 0, routing: homeRouting(market), query: { term: { market_slug: market } } });
+      const shards = await es.search({ index: config.homesAlias, size: 0, routing: homeRouting(market, keys), query: { term: { market_slug: market } } });
       expect(shards._shards.total).toBe(1);
     }
+  });
+
+  it('gives every market a shard of its own while there are no more markets than shards, and keeps each key across a rebuild', async () => {
+    const keys = await readRoutingKeys(mongo.collections.indexerState);
+    const markets = (await mongo.collections.markets.find({}).toArray()).map((m) => m.slug).sort();
+    expect(Object.keys(keys).sort()).toEqual(markets);
+    const shardOf = async (key: string) => (await es.searchShards({ index: config.homesAlias, routing: key })).shards[0][0].shard;
+    const shards = await Promise.all(markets.map((m) => shardOf(keys[m])));
+    const settings = await es.indices.getSettings({ index: config.homesAlias, name: 'index.number_of_shards', flat_settings: true });
+    const count = Number(Object.values(settings)[0].settings!['index.number_of_shards']);
+    expect(markets.length).toBeLessThanOrEqual(count);
+    expect(new Set(shards).size).toBe(markets.length);
+    // Market slugs alone put two of these markets on one shard: the keys are what spreads them.
+    expect(new Set(await Promise.all(markets.map((m) => shardOf(m)))).size).toBeLessThan(markets.length);
+    await runIndexerJob('full', es, mongo.collections, config);
+    expect(await readRoutingKeys(mongo.collections.indexerState)).toEqual(keys);
   });
 });

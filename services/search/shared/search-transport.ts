@@ -10,7 +10,7 @@ import type { Deps } from '../../deps';
 import { onceMore, type EsClient } from '../../kernel/store/es-client';
 import type { NodeWatch } from '../../kernel/store/node-watch';
 import type { HomeDocument } from '../../kernel/store/home-document';
-import { homeRouting } from '../../kernel/store/home-routing';
+import type { RoutingKeysCache } from '../../kernel/store/home-routing';
 
 export type SearchResponse = estypes.SearchResponse<HomeDocument>;
 
@@ -113,6 +113,8 @@ async function sendOnce(
 export interface TransportOptions {
   /** The market every search of this request stays in: its shard alone is searched (kernel/store/home-routing.ts). */
   market?: string;
+  /** Where the market's routing key is read (the service's copy of the indexer's keys); required with `market`. */
+  routingKeys?: Pick<RoutingKeysCache, 'keyOf'>;
   /** Sees each round trip's bodies, routing included, as sent (the bench replays them). */
   record?: (trip: RoundTrip) => void;
   /** The Elasticsearch nodes that answer, when there are several (sendRoundTrip). */
@@ -120,19 +122,25 @@ export interface TransportOptions {
 }
 
 export function esTransport(es: EsClient, index: string, options: TransportOptions = {}): SearchTransport {
-  const { market, record, nodes } = options;
-  const routed = (body: estypes.SearchRequest): estypes.SearchRequest => (market === undefined ? body : { ...body, routing: homeRouting(market) });
+  const { market, record, nodes, routingKeys } = options;
+  if (market !== undefined && routingKeys === undefined) throw new Error('a transport that stays in a market needs the routing keys');
+  let key: Promise<string> | undefined;
+  const routed = async (body: estypes.SearchRequest): Promise<estypes.SearchRequest> => {
+    if (market === undefined || routingKeys === undefined) return body;
+    key ??= routingKeys.keyOf(market);
+    return { ...body, routing: await key };
+  };
   const search = async (body: estypes.SearchRequest): Promise<SearchResponse> => {
-    const trip = [routed(body)];
+    const trip = [await routed(body)];
     record?.(trip);
     const [res] = await sendRoundTrip(es, index, trip, nodes);
     return res;
   };
   return {
     search,
-    searchAll(bodies) {
-      if (bodies.length === 0) return Promise.resolve([]);
-      const trip = bodies.map(routed);
+    async searchAll(bodies) {
+      if (bodies.length === 0) return [];
+      const trip = await Promise.all(bodies.map(routed));
       record?.(trip);
       return sendRoundTrip(es, index, trip, nodes);
     },
@@ -144,8 +152,8 @@ export function esTransport(es: EsClient, index: string, options: TransportOptio
 }
 
 /** The transport of one request to the service's homes alias, staying in `market`'s shard when one is named. */
-export function homesTransport(deps: Pick<Deps, 'es' | 'config' | 'esNodes'>, options: Omit<TransportOptions, 'nodes'> = {}): SearchTransport {
-  return esTransport(deps.es, deps.config.homesAlias, { ...options, nodes: deps.esNodes });
+export function homesTransport(deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>, options: Omit<TransportOptions, 'nodes' | 'routingKeys'> = {}): SearchTransport {
+  return esTransport(deps.es, deps.config.homesAlias, { ...options, nodes: deps.esNodes, routingKeys: deps.routingKeys });
 }
 
 /** The matching documents a search answer counts: `hits.total` is a number or `{ value }` (0 when the search did not track them). */
