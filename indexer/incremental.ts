@@ -9,7 +9,7 @@ import type { Collections } from '../services/kernel/store/collections';
 import { acknowledgeChanges, pendingChanges, summarizeChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
 import { aliasTargets, indexedHomeIds, indexedRoutings } from './es-admin';
-import { homeRouting } from '../services/kernel/store/home-routing';
+import { homeRouting, readRoutingKeys } from '../services/kernel/store/home-routing';
 import { ensureRoutingKeys } from './routing-keys';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
@@ -36,8 +36,9 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
 
   const entries = await pendingChanges(c.inventoryChanges);
   const changed = summarizeChanges(entries);
-  // The inventory was replaced as a whole (a seed): only a rebuild catches up.
-  if (changed.full) return fullRebuild(es, c, opts);
+  // The inventory was replaced as a whole (a seed): only a rebuild catches up. So does an index whose
+  // routing keys are gone (the indexer's state was lost): new keys would put homes on other shards.
+  if (changed.full || Object.keys(await readRoutingKeys(c.indexerState)).length === 0) return fullRebuild(es, c, opts);
 
   const ids = new Set(changed.homes);
   // A home's document carries its building's and market's fields: their changes re-index it.

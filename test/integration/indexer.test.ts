@@ -15,7 +15,7 @@ import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { BSON } from 'mongodb';
 import { homeBytesBySlice } from '../../indexer/source';
-import { homeRouting, readRoutingKeys, RoutingKeysCache } from '../../services/kernel/store/home-routing';
+import { homeRouting, readRoutingKeys, ROUTING_KEYS_ID, RoutingKeysCache } from '../../services/kernel/store/home-routing';
 
 let config: Config;
 let mongo: MongoHandle;
@@ -299,6 +299,19 @@ describe('incremental run', () => {
       await incrementalRun(es, mongo.collections, opts());
       await mongo.collections.markets.deleteOne({ _id: slug });
     }
+  });
+
+  it('turns into a full rebuild when the routing keys are gone (the indexer\'s state was lost), and keys every market again', async () => {
+    const before = await aliasTargets(es, config.homesAlias);
+    await mongo.collections.indexerState.deleteOne({ _id: ROUTING_KEYS_ID });
+    const run = await incrementalRun(es, mongo.collections, opts());
+    expect(run.kind).toBe('full');
+    expect(await aliasTargets(es, config.homesAlias)).not.toEqual(before);
+    const keys = await readRoutingKeys(mongo.collections.indexerState);
+    const markets = (await mongo.collections.markets.find({}).toArray()).map((m) => m.slug).sort();
+    expect(Object.keys(keys).sort()).toEqual(markets);
+    const all = await es.search<{ market_slug: string }>({ index: config.homesAlias, size: 1000, _source: ['market_slug'], query: { match_all: {} } });
+    for (const h of all.hits.hits) expect(h._routing).toBe(keys[h._source!.market_slug]);
   });
 
   it('turns into a full rebuild after the inventory was replaced (a seed)', async () => {

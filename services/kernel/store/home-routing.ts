@@ -38,22 +38,32 @@ export async function addRoutingKeys(state: Collection<IndexerStateRecord>, adde
   return keys;
 }
 
+/** How often the service reads the keys again in the background (they change only if the indexer's state was lost and rebuilt). */
+const REFRESH_MS = 60_000;
+
 /**
- * The service's copy of the keys: read once, and read again whenever a market has none there (a
+ * The service's copy of the keys: read at start, read again whenever a market has none there (a
  * market the indexer keyed after the copy was read; a market is keyed at the indexer's next run
- * after it appears, so this lasts minutes at most). Keys never change, so a key in the copy is
- * always right, whatever index the alias points at.
+ * after it appears, so this lasts minutes at most), and refreshed in the background once a minute.
+ * Keys never change while the indexer's state is kept, so a key in the copy is right whatever index
+ * the alias points at; if that state is lost, the indexer rebuilds with new keys (incremental.ts)
+ * and the copies follow within a minute.
  */
 export class RoutingKeysCache {
   private keys: RoutingKeys = {};
+  private readAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<RoutingKeys> | null = null;
 
-  constructor(private readonly read: () => Promise<RoutingKeys>) {}
+  constructor(
+    private readonly read: () => Promise<RoutingKeys>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async keyOf(market: string): Promise<string> {
     const held = this.keys[market];
-    if (held !== undefined) return held;
-    return homeRouting(market, await this.reload());
+    if (held === undefined) return homeRouting(market, await this.reload());
+    if (this.now() - this.readAt >= REFRESH_MS) void this.reload().catch(() => undefined);
+    return held;
   }
 
   /** Reads the keys now (at start, so the first searches need not); a failure is left to the first search that needs them. */
@@ -63,7 +73,11 @@ export class RoutingKeysCache {
 
   private reload(): Promise<RoutingKeys> {
     this.reading ??= this.read()
-      .then((keys) => (this.keys = keys))
+      .then((keys) => {
+        this.keys = keys;
+        this.readAt = this.now();
+        return keys;
+      })
       .finally(() => (this.reading = null));
     return this.reading;
   }

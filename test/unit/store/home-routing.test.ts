@@ -4,14 +4,20 @@ import { homeRouting, RoutingKeysCache, type RoutingKeys } from '../../../servic
 function world(initial: RoutingKeys) {
   let stored: RoutingKeys = initial;
   let reads = 0;
-  const cache = new RoutingKeysCache(async () => {
-    reads += 1;
-    return stored;
-  });
+  let clock = 0;
+  const cache = new RoutingKeysCache(
+    async () => {
+      reads += 1;
+      return stored;
+    },
+    () => clock,
+  );
   return {
     cache,
     reads: () => reads,
     add: (keys: RoutingKeys) => (stored = { ...stored, ...keys }),
+    replace: (keys: RoutingKeys) => (stored = keys),
+    tick: (ms: number) => (clock += ms),
   };
 }
 
@@ -44,6 +50,20 @@ describe('routing keys', () => {
     expect(await w.cache.keyOf('miami')).toBe('miami~2');
     expect(await w.cache.keyOf('miami')).toBe('miami~2');
     expect(w.reads()).toBe(3);
+  });
+
+  it('follows keys given anew (the indexer lost its state and rebuilt) within a minute, reading in the background', async () => {
+    const w = world({ boston: 'boston~7' });
+    expect(await w.cache.keyOf('boston')).toBe('boston~7');
+    w.replace({ boston: 'boston~2' });
+    w.tick(59_999);
+    expect(await w.cache.keyOf('boston')).toBe('boston~7');
+    expect(w.reads()).toBe(1);
+    w.tick(1);
+    expect(await w.cache.keyOf('boston')).toBe('boston~7');
+    await new Promise((r) => setImmediate(r));
+    expect(await w.cache.keyOf('boston')).toBe('boston~2');
+    expect(w.reads()).toBe(2);
   });
 
   it('fails a search whose key cannot be read, rather than guessing its shard', async () => {
