@@ -23,6 +23,7 @@ import { homeBytesBySlice, loadLookups } from './source';
 import { pooledDocuments } from './document-pool';
 import { bulkLoadPrebuilt, IndexingFailedError } from './bulk-load';
 import { ensureRoutingKeys } from './routing-keys';
+import { readRoutingKeys } from '../services/kernel/store/home-routing';
 
 export { IndexingFailedError } from './bulk-load';
 
@@ -65,8 +66,8 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   try {
     // Inside: a create that timed out may still have made the index, which the catch then deletes.
     await createHomesIndex(es, next);
-    // Every market gets its key first: the documents are routed by it (kept from earlier runs; new markets spread over the emptiest shards).
-    const routingKeys = await ensureRoutingKeys(es, next, c.indexerState, lookups.markets.keys());
+    // Every market gets its key first, in the new index: the documents are routed by it (the previous index's keys kept, new markets on the emptiest shards).
+    const routingKeys = await ensureRoutingKeys(es, next, lookups.markets.keys(), await readRoutingKeys(es, opts.alias));
     const documents = pooledDocuments(homeBytesBySlice(c), { lookups, today, routingKeys }, (reason) => skipped.push(reason), opts.workers);
     await bulkLoadPrebuilt(es, next, documents, {
       onDocument: () => {

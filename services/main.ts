@@ -53,7 +53,7 @@ export async function startService(
     config,
     es,
     esNodes,
-    routingKeys: new RoutingKeysCache(() => readRoutingKeys(mongo.collections.indexerState)),
+    routingKeys: new RoutingKeysCache(() => readRoutingKeys(es, config.homesAlias)),
     mongo: mongo.collections,
     db: mongo.db,
     markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),

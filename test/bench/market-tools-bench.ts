@@ -32,7 +32,7 @@ async function esLoad(ctx: BenchContext, body: () => estypes.SearchRequest, conn
 
 export async function marketToolsBench(ctx: BenchContext, seconds: number): Promise<void> {
   const markets = new Map((await ctx.mongo.markets.find({}).toArray()).map((m) => [m.slug, m] as [string, MarketRecord]));
-  const keys = await readRoutingKeys(ctx.mongo.indexerState);
+  const keys = await readRoutingKeys(ctx.es, ctx.config.homesAlias);
   const cityMarket = new Map([...markets.values()].flatMap((m) => m.cities.map((c) => [c.slug, m] as [string, MarketRecord])));
   const overviewPick = (): [string, number] => [ctx.sample.citySlug(), ctx.sample.int(1, 3)];
   /** What compare reads (services/homes/repository.ts findHomes): homes by unique slug, then their buildings by _id. */

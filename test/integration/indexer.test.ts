@@ -9,13 +9,13 @@ import type { EsClient } from '../../services/kernel/store/es-client';
 import { fullRebuild, IndexingFailedError } from '../../indexer/full-rebuild';
 import { incrementalRun } from '../../indexer/incremental';
 import { pendingChanges, recordChanges, recordFullReplacement } from '../../services/kernel/store/inventory-changes';
-import { aliasMappingCurrent, aliasTargets, createHomesIndex, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
+import { aliasMappingCurrent, aliasTargets, createHomesIndex, MAPPING_VERSION, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
 import { runIndexerJob } from '../../indexer/runner';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { BSON } from 'mongodb';
 import { homeBytesBySlice } from '../../indexer/source';
-import { homeRouting, readRoutingKeys, ROUTING_KEYS_ID, RoutingKeysCache } from '../../services/kernel/store/home-routing';
+import { homeRouting, readRoutingKeys, RoutingKeysCache } from '../../services/kernel/store/home-routing';
 
 let config: Config;
 let mongo: MongoHandle;
@@ -253,7 +253,7 @@ describe('incremental run', () => {
   it('moves a home that changed market to its new market\'s shard, leaving no copy behind, and back', async () => {
     const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
     // Another market on another shard: a copy left behind there would be a second hit.
-    const keys = await readRoutingKeys(mongo.collections.indexerState);
+    const keys = await readRoutingKeys(es, config.homesAlias);
     const shardOf = async (market: string) => (await es.searchShards({ index: config.homesAlias, routing: homeRouting(market, keys) })).shards[0][0].shard;
     const here = await shardOf(home!.market_slug);
     const markets = await mongo.collections.markets.find({ _id: { $ne: home!.market_slug }, 'cities.0': { $exists: true } }).toArray();
@@ -280,14 +280,14 @@ describe('incremental run', () => {
     const slug = 'new-market-for-routing';
     const city = { ...market!.cities[0], slug: `${slug}-city` };
     await mongo.collections.markets.insertOne({ ...market!, _id: slug, slug, cities: [city] });
-    const cache = new RoutingKeysCache(() => readRoutingKeys(mongo.collections.indexerState));
+    const cache = new RoutingKeysCache(() => readRoutingKeys(es, config.homesAlias));
     expect(await cache.keyOf(slug)).toBe(slug);
     try {
       await mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { market_slug: slug, city_slug: city.slug } });
       await recordChanges(changes(), 'test', { homes: [home!._id] });
       await incrementalRun(es, mongo.collections, opts());
       await es.indices.refresh({ index: config.homesAlias });
-      const keys = await readRoutingKeys(mongo.collections.indexerState);
+      const keys = await readRoutingKeys(es, config.homesAlias);
       expect(keys[slug]).toBeDefined();
       expect(await copiesOf(home!._id)).toEqual([{ routing: keys[slug], name: home!.name, market_slug: slug }]);
       // The service's copy was read before the market had a key: it asks again and searches the right shard.
@@ -301,13 +301,14 @@ describe('incremental run', () => {
     }
   });
 
-  it('turns into a full rebuild when the routing keys are gone (the indexer\'s state was lost), and keys every market again', async () => {
-    const before = await aliasTargets(es, config.homesAlias);
-    await mongo.collections.indexerState.deleteOne({ _id: ROUTING_KEYS_ID });
-    const run = await incrementalRun(es, mongo.collections, opts());
-    expect(run.kind).toBe('full');
-    expect(await aliasTargets(es, config.homesAlias)).not.toEqual(before);
-    const keys = await readRoutingKeys(mongo.collections.indexerState);
+  it('routes by slug an index built before routing keys, and its rebuild keys every market, each home under its market\'s key', async () => {
+    // An index as an older indexer built it: no keys in its _meta, homes routed by their market's slug.
+    const [live] = await aliasTargets(es, config.homesAlias);
+    await es.indices.putMapping({ index: live, _meta: { mapping_version: MAPPING_VERSION } });
+    expect(await readRoutingKeys(es, config.homesAlias)).toEqual({});
+    expect(homeRouting('denver', {})).toBe('denver');
+    await fullRebuild(es, mongo.collections, opts());
+    const keys = await readRoutingKeys(es, config.homesAlias);
     const markets = (await mongo.collections.markets.find({}).toArray()).map((m) => m.slug).sort();
     expect(Object.keys(keys).sort()).toEqual(markets);
     const all = await es.search<{ market_slug: string }>({ index: config.homesAlias, size: 1000, _source: ['market_slug'], query: { match_all: {} } });

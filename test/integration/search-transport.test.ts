@@ -98,7 +98,7 @@ describe('search transport', () => {
   });
 
   it('keeps a market\'s search on its shard: every home is indexed under its market, and a routed search reads one shard and finds that market whole', async () => {
-    const keys = await readRoutingKeys(mongo.collections.indexerState);
+    const keys = await readRoutingKeys(es, config.homesAlias);
     const routingKeys = { keyOf: async (m: string) => homeRouting(m, keys) };
     const all = await es.search<{ market_slug: string }>({ index: config.homesAlias, size: 1000, _source: ['market_slug'], query: { match_all: {} } });
     expect(all.hits.hits.length).toBeGreaterThan(10);
@@ -121,7 +121,7 @@ describe('search transport', () => {
   });
 
   it('gives every market a shard of its own while there are no more markets than shards, and keeps each key across a rebuild', async () => {
-    const keys = await readRoutingKeys(mongo.collections.indexerState);
+    const keys = await readRoutingKeys(es, config.homesAlias);
     const markets = (await mongo.collections.markets.find({}).toArray()).map((m) => m.slug).sort();
     expect(Object.keys(keys).sort()).toEqual(markets);
     const shardOf = async (key: string) => (await es.searchShards({ index: config.homesAlias, routing: key })).shards[0][0].shard;
@@ -133,6 +133,6 @@ describe('search transport', () => {
     // Market slugs alone put two of these markets on one shard: the keys are what spreads them.
     expect(new Set(await Promise.all(markets.map((m) => shardOf(m)))).size).toBeLessThan(markets.length);
     await runIndexerJob('full', es, mongo.collections, config);
-    expect(await readRoutingKeys(mongo.collections.indexerState)).toEqual(keys);
+    expect(await readRoutingKeys(es, config.homesAlias)).toEqual(keys);
   });
 });

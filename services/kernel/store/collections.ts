@@ -26,7 +26,7 @@ export interface PolicyRecord {
 
 /** Indexer bookkeeping: the lease and the freshness record. */
 export interface IndexerStateRecord {
-  _id: string; // 'lease' | 'freshness' | 'market_routing' (kernel/store/home-routing.ts)
+  _id: string; // 'lease' | 'freshness'
   [key: string]: unknown;
 }
 

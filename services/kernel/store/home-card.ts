@@ -46,7 +46,11 @@ export function encodeCard(doc: HomeCard): string {
 }
 
 export function decodeCard(value: string): HomeCard {
-  const values = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as unknown[];
+  const parsed = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as unknown;
+  // A card written keyed, by an indexer before the positional layout: read as it is while that index
+  // still serves (the service is upgraded first; the index is rebuilt when its version differs).
+  if (!Array.isArray(parsed)) return parsed as HomeCard;
+  const values: unknown[] = parsed;
   const card: Record<string, unknown> = {};
   for (let i = 0; i < CARD_FIELDS.length; i += 1) card[CARD_FIELDS[i]] = values[i];
   const pricing: Record<string, unknown> = {};

@@ -4,55 +4,53 @@
  * reads that one shard instead of every market's documents; the market list and searches that cross
  * markets read them all (docs/decisions.md, "Shards and routing").
  *
- * A market's key is chosen once, by the indexer, so that markets spread over the shards one by one
- * (a market's own slug would hash some of them onto the same shard, and a search pays for every
- * market of its shard). The keys live in MongoDB beside the indexer's other state and are only ever
- * added to: the indexer writes with them and the service searches with them, and a key, once given,
- * never changes, whatever index the alias points at.
+ * A market's key is chosen by the indexer (indexer/routing-keys.ts) so that markets spread over the
+ * shards one by one: by the market's own slug, some of them hash onto one shard, and a search pays
+ * for every market of its shard. The keys travel with the index, in its mapping's `_meta`: the
+ * indexer writes a market's key there before any of its homes, a rebuild copies the keys of the index
+ * it replaces, and the service reads them from the index the alias points at. An index without keys
+ * (built before them) was routed by slug, which is what a market without a key falls back to.
  */
-import type { Collection } from 'mongodb';
-import type { IndexerStateRecord } from './collections';
+import type { Client } from '@elastic/elasticsearch';
 
 /** Market slug → routing key. */
 export type RoutingKeys = Readonly<Record<string, string>>;
 
-/** The indexer state record that holds the keys. */
-export const ROUTING_KEYS_ID = 'market_routing';
+/** Where in an index's mapping `_meta` the keys are. */
+export const ROUTING_KEYS_META = 'routing_keys';
 
-/** A market without a key has no home indexed (the indexer gives every market its key before it indexes): its slug routes nowhere in particular. */
 export function homeRouting(marketSlug: string, keys: RoutingKeys): string {
-  return keys[marketSlug] ?? marketSlug;
+  return Object.hasOwn(keys, marketSlug) ? keys[marketSlug] : marketSlug;
 }
 
-export async function readRoutingKeys(state: Collection<IndexerStateRecord>): Promise<RoutingKeys> {
-  const record = await state.findOne({ _id: ROUTING_KEYS_ID });
-  const keys = record?.keys;
+/** The keys in one index's mapping `_meta` (none when it has none). */
+export function routingKeysOfMeta(meta: unknown): RoutingKeys {
+  const keys = meta !== null && typeof meta === 'object' ? (meta as Record<string, unknown>)[ROUTING_KEYS_META] : undefined;
   if (keys === null || typeof keys !== 'object') return {};
   return Object.fromEntries(Object.entries(keys as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-/** Adds keys (the indexer, under its lease); the ones already given stay as they are. */
-export async function addRoutingKeys(state: Collection<IndexerStateRecord>, added: RoutingKeys): Promise<RoutingKeys> {
-  const keys = { ...added, ...(await readRoutingKeys(state)) };
-  await state.updateOne({ _id: ROUTING_KEYS_ID }, { $set: { keys } }, { upsert: true });
-  return keys;
+/** The keys of the index (or indexes) an alias or index name points at; none when it does not exist. */
+export async function readRoutingKeys(es: Client, index: string): Promise<RoutingKeys> {
+  const exists = await es.indices.exists({ index });
+  if (!exists) return {};
+  const res = await es.indices.getMapping({ index });
+  // One index behind the alias, normally; a rebuild's keys keep every key of the index it replaced.
+  return Object.assign({}, ...Object.values(res).map((m) => routingKeysOfMeta(m.mappings?._meta)));
 }
 
-/** How often the service reads the keys again in the background (they change only if the indexer's state was lost and rebuilt). */
-const REFRESH_MS = 60_000;
+/** How long a market found without a key is routed by its slug before the keys are read again. */
+const MISS_RECHECK_MS = 1_000;
 
 /**
- * The service's copy of the keys: read at start, read again whenever a market has none there (a
- * market the indexer keyed after the copy was read; a market is keyed at the indexer's next run
- * after it appears, so this lasts minutes at most), and refreshed in the background once a minute.
- * Keys never change while the indexer's state is kept, so a key in the copy is right whatever index
- * the alias points at; if that state is lost, the indexer rebuilds with new keys (incremental.ts)
- * and the copies follow within a minute.
+ * The service's copy of the keys of the index behind the alias: read at start, and read again when a
+ * market has none there (an index built or keyed since), at most once a second per market. A key in
+ * the copy stays right across alias swaps: a rebuild keeps every key of the index it replaces.
  */
 export class RoutingKeysCache {
   private keys: RoutingKeys = {};
-  private readAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<RoutingKeys> | null = null;
+  private readonly missedAt = new Map<string, number>();
 
   constructor(
     private readonly read: () => Promise<RoutingKeys>,
@@ -60,10 +58,17 @@ export class RoutingKeysCache {
   ) {}
 
   async keyOf(market: string): Promise<string> {
-    const held = this.keys[market];
-    if (held === undefined) return homeRouting(market, await this.reload());
-    if (this.now() - this.readAt >= REFRESH_MS) void this.reload().catch(() => undefined);
-    return held;
+    if (Object.hasOwn(this.keys, market)) return this.keys[market];
+    const missed = this.missedAt.get(market);
+    // Without any key (no index yet, or one routed by slug) every search asks again: the first keyed index is met at once.
+    if (missed !== undefined && Object.keys(this.keys).length > 0 && this.now() - missed < MISS_RECHECK_MS) return market;
+    const keys = await this.reload();
+    if (Object.hasOwn(keys, market)) {
+      this.missedAt.delete(market);
+      return keys[market];
+    }
+    this.missedAt.set(market, this.now());
+    return market;
   }
 
   /** Reads the keys now (at start, so the first searches need not); a failure is left to the first search that needs them. */
@@ -73,11 +78,7 @@ export class RoutingKeysCache {
 
   private reload(): Promise<RoutingKeys> {
     this.reading ??= this.read()
-      .then((keys) => {
-        this.keys = keys;
-        this.readAt = this.now();
-        return keys;
-      })
+      .then((keys) => (this.keys = keys))
       .finally(() => (this.reading = null));
     return this.reading;
   }

@@ -54,6 +54,7 @@ export async function priceOrder<T>(
   batches: { first?: number; max?: number } = {},
 ): Promise<PriceOrderResult<T>> {
   const need = offset + size;
+  if (size <= 0) return { slice: [], priced: 0 };
   const compare = comparePriced(order);
   const priced: Priced<T>[] = [];
   // The `need` best prices so far, in order: the last is the slice's edge once there are `need`.

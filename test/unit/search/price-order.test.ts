@@ -80,6 +80,11 @@ describe('priceOrder', () => {
     expect(result.slice.map((p) => p.id)).toEqual(['h2']);
   });
 
+  it('answers an empty slice at once when none is asked for', async () => {
+    const s = stream([{ id: 'a', price: 1, lo: 1, hi: 1 }], 'asc');
+    expect(await priceOrder('asc', 0, 0, s.next, (h) => ({ id: h.id, price: h.price }))).toEqual({ slice: [], priced: 0 });
+  });
+
   it('answers an empty slice at once past the end', async () => {
     const s = stream([{ id: 'a', price: 1, lo: 1, hi: 1 }], 'asc');
     expect((await priceOrder('asc', 40, 40, s.next, (h) => ({ id: h.id, price: h.price }))).slice).toEqual([]);

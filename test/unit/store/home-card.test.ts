@@ -37,4 +37,10 @@ describe('the home card', () => {
     }
     expect(positional).toBeLessThan(keyed * 0.75);
   });
+
+  it('still reads a card written keyed by an earlier indexer (an index not rebuilt yet)', () => {
+    const doc = documents[0];
+    const keyed = Buffer.from(JSON.stringify(cardOf(doc))).toString('base64');
+    expect(decodeCard(keyed)).toStrictEqual(cardOf(doc));
+  });
 });
