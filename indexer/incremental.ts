@@ -9,7 +9,7 @@ import type { Collections } from '../services/kernel/store/collections';
 import { acknowledgeChanges, pendingChanges, summarizeChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
 import { aliasTargets, indexedHomeIds, indexedRoutings } from './es-admin';
-import { homeRouting } from '../services/kernel/store/home-routing';
+import { homeRouting, readRoutingKeys } from '../services/kernel/store/home-routing';
 import { ensureRoutingKeys } from './routing-keys';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
@@ -50,8 +50,8 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   let deleted = 0;
   const wanted = [...ids];
   const indexedAt = await indexedRoutings(es, opts.alias, wanted);
-  // Every market has its key in the index before any of its homes is written (a market may be new since the last run).
-  let keys = await ensureRoutingKeys(es, opts.alias, (await c.markets.find({}, { projection: { slug: 1 } }).toArray()).map((m) => m.slug));
+  // The live index's routing keys; a market without one (new since the last run) is keyed before its first home is written.
+  let keys = await readRoutingKeys(es, opts.alias);
   /** The removal of a home's document where it is indexed; none when it is not in the index. */
   const removal = (id: string, moved = false): Op[] => {
     const routing = indexedAt.get(id);
@@ -70,7 +70,6 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
           skipped.push(doc.skipped);
           continue;
         }
-        // A market created while this run reads: keyed before its first home is written.
         if (!Object.hasOwn(keys, doc.market_slug)) keys = await ensureRoutingKeys(es, opts.alias, [doc.market_slug]);
         // A home that moved to another market leaves its old shard: no second copy is left behind.
         if (indexedAt.has(home._id) && indexedAt.get(home._id) !== homeRouting(doc.market_slug, keys)) yield* removal(home._id, true);
