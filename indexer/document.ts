@@ -7,11 +7,11 @@ import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
 import { offeredTiers } from '../services/kernel/engine/flex';
 import { heroPhoto } from '../services/kernel/inventory/photo-order';
-import { type DateRangeValue, type FlexStayDocument, type HomeDocument, type WindowDocument } from '../services/kernel/store/home-document';
-import { minimumPieces } from '../services/kernel/engine/calendar';
-import { stayStarts, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
+import { type DayRangeValue, type FlexStayDocument, type HomeDocument, type WindowDocument } from '../services/kernel/store/home-document';
+import { minimumPieces, type Run } from '../services/kernel/engine/calendar';
+import { stayStarts, type StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { PricingInputs } from '../services/kernel/engine/types';
-import { addDays, toDayNumber } from '../services/kernel/engine/dates';
+import { toDayNumber } from '../services/kernel/engine/dates';
 import { overviewWindows } from '../services/kernel/engine/overview-windows';
 import { priceCells } from './price-bands';
 import { LAST_KEY_DAY, minimumKeyRanges, type KeyRange } from '../services/kernel/store/minimum-keys';
@@ -26,8 +26,7 @@ function minimumKeys(home: HomeRecord, today: string): KeyRange[] {
   return minimumPieces(home).flatMap((piece) => minimumKeyRanges(Math.max(piece.start, from), Math.min(piece.end, LAST_KEY_DAY), piece.minimum));
 }
 
-const ranges = (spans: readonly DateSpan[]): DateRangeValue[] =>
-  spans.map((s) => (s.end === null ? { gte: s.start } : { gte: s.start, lt: s.end }));
+const ranges = (runs: readonly Run[]): DayRangeValue[] => runs.map((r) => (r.end === Infinity ? { gte: r.start } : { gte: r.start, lt: r.end }));
 
 /** The engine's pricing inputs of a home, as the search prices its results from them. */
 function pricingInputs(home: HomeRecord): PricingInputs {
@@ -53,14 +52,14 @@ function pricingInputs(home: HomeRecord): PricingInputs {
 function flexStays(home: HomeRecord, groups: readonly StayStartGroup[], today: string): FlexStayDocument[] {
   return offeredTiers(home).flatMap((tier) => {
     const cn = tier.committed_nights;
-    const spans: DateSpan[] = [];
+    const spans: Run[] = [];
     for (const g of groups) {
       if (g.minimum_nightly_stay > cn) continue;
-      // s + cn <= window_end, so the last possible move-in is window_end - cn.
-      const last = g.window_end === null ? null : addDays(g.window_end, 1 - cn);
+      // s + cn <= window_end, so the move-ins end at window_end - cn + 1 (Infinity stays Infinity).
+      const last = g.window_end + 1 - cn;
       for (const span of g.move_in) {
-        const end = last === null ? span.end : span.end === null || span.end > last ? last : span.end;
-        if (end === null || span.start < end) spans.push({ start: span.start, end });
+        const end = Math.min(span.end, last);
+        if (span.start < end) spans.push({ start: span.start, end });
       }
     }
     if (spans.length === 0) return [];

@@ -15,7 +15,7 @@ import { NIGHTS_PER_MONTH } from '../services/kernel/engine/labels';
 import { CELL_NIGHT_CUTS, cellKeyOf, nightCut } from '../services/kernel/store/price-cells';
 import { addDays, toDayNumber } from '../services/kernel/engine/dates';
 import type { PricingInputs } from '../services/kernel/engine/types';
-import { toDateSpans, type DateSpan, type StayStartGroup } from '../services/kernel/engine/stay-starts';
+import type { StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { Run } from '../services/kernel/engine/calendar';
 import type { IsoDate } from '../services/kernel/inventory/records';
 
@@ -27,8 +27,8 @@ export const START_HORIZON_DAYS = 372;
 const MERGE_TOLERANCE = 0.03;
 
 export interface PriceBand {
-  /** Move-in dates the bounds hold for. */
-  move_in: DateSpan[];
+  /** Move-in dates the bounds hold for (day-number runs). */
+  move_in: Run[];
   /** Stay lengths the bounds hold for, inclusive. */
   nights: { gte: number; lte: number };
   /** Whole dollars in the display unit: per night under 30 nights, per month from 30. */
@@ -110,11 +110,6 @@ class BandBounds {
     const margin = 0.02 + 1e-9 * hi;
     return [Math.floor(lo - margin), Math.ceil(hi + margin)];
   }
-}
-
-/** Date spans as day-number runs. */
-function dayRuns(spans: readonly DateSpan[]): Run[] {
-  return spans.map((span) => ({ start: toDayNumber(span.start), end: span.end === null ? Infinity : toDayNumber(span.end) }));
 }
 
 /** Sorted, merged runs inside `[from, to)`. */
@@ -210,8 +205,8 @@ export function priceBands(home: PricingInputs, groups: readonly StayStartGroup[
     for (const g of list) {
       const key = `${g.lo}:${g.hi}`;
       const same = byBounds.get(key);
-      if (same) same.move_in.push(...toDateSpans(g.runs));
-      else byBounds.set(key, { move_in: toDateSpans(g.runs), nights, lo: g.lo, hi: g.hi });
+      if (same) same.move_in.push(...g.runs);
+      else byBounds.set(key, { move_in: [...g.runs], nights, lo: g.lo, hi: g.hi });
     }
     return [...byBounds.values()];
   });
@@ -225,7 +220,7 @@ function bandGroups(home: PricingInputs, groups: readonly StayStartGroup[], toda
   const offer = home.special_offer;
   const offerCuts = offer === null ? [] : [toDayNumber(offer.start_date), toDayNumber(offer.end_date)];
   const out: Array<{ nights: PriceBand['nights']; groups: BandGroup[] }> = [];
-  const starts = groups.map((g) => ({ minimum: g.minimum_nightly_stay, runs: dayRuns(g.fixed_move_in) }));
+  const starts = groups.map((g) => ({ minimum: g.minimum_nightly_stay, runs: g.fixed_move_in }));
   const seasons = home.seasonal_discounts.map((p) => ({ start: toDayNumber(p.start_date), end: toDayNumber(p.end_date) }));
   for (const [a, b] of nightBands(home)) {
     const runs = clipRuns(starts.filter((g) => g.minimum <= b).flatMap((g) => g.runs), origin, until);

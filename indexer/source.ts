@@ -5,6 +5,7 @@
  * in memory and its collection locked while it reads (stack/README.md). Buildings and markets are
  * loaded into maps.
  */
+import { BSONRegExp } from 'mongodb';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
 import type { Collections } from '../services/kernel/store/collections';
 import { toHomeDocument } from './document';
@@ -63,7 +64,8 @@ export function idSlices(): string[] {
 export async function* homeBytesBySlice(c: Collections): AsyncGenerator<Buffer[]> {
   const slices = idSlices();
   const read = (i: number): Promise<Buffer[]> | null =>
-    i < slices.length ? c.homes.find<Buffer>({ _id: { $regex: slices[i] } }, { raw: true }).toArray() : null;
+    // A BSON regular expression, compiled once by the local server; a `$regex` string it compiles for every key it tests.
+    i < slices.length ? c.homes.find<Buffer>({ _id: new BSONRegExp(slices[i]) }, { raw: true }).toArray() : null;
   let pending = read(0);
   for (let i = 0; pending; i += 1) {
     const homes = await pending;

@@ -1,5 +1,5 @@
 /**
- * Where a stay can begin and end, in spans of dates, so that a search index can answer "can this
+ * Where a stay can begin and end, in runs of day numbers, so that a search index can answer "can this
  * stay be booked?" with range queries instead of walking the calendar (DESIGN: "Exact prices in
  * search without scripts"). The rules are the ones `checkStay` applies ("`availability`" rules,
  * "get_quote_tool"): nights inside one bookable window, move-in allowed on the first night, move-out
@@ -7,31 +7,28 @@
  */
 import type { HomeRecord, IsoDate } from '../inventory/records';
 import { latestMoveOut, minimumPieces, openBounds, openRuns, toSegments, type Run } from './calendar';
-import { fromDayNumber, toDayNumber } from './dates';
+import { toDayNumber } from './dates';
 
-/** Dates `[start, end)`; `end` null when the span never closes. */
-export interface DateSpan {
-  start: IsoDate;
-  end: IsoDate | null;
-}
-
-/** Move-in dates of one bookable window that carry the same minimum stay. */
+/**
+ * Move-in dates of one bookable window that carry the same minimum stay. Spans are day-number runs
+ * (`[start, end)`, `end` Infinity when open-ended): the index stores them so (kernel/store/home-document.ts).
+ */
 export interface StayStartGroup {
   /** Dates a stay may move in on (move-in allowed, inside the window). */
-  move_in: DateSpan[];
+  move_in: Run[];
   /** The subset from which a fixed stay fits: a move-out date at least the minimum later exists. */
-  fixed_move_in: DateSpan[];
+  fixed_move_in: Run[];
   minimum_nightly_stay: number;
-  /** The window's end: no stay from these dates may run past it; null when open-ended. */
-  window_end: IsoDate | null;
+  /** The window's end (a day number): no stay from these dates may run past it; Infinity when open-ended. */
+  window_end: number;
 }
 
 export interface StayStarts {
   groups: StayStartGroup[];
   /** The bookable windows themselves: a stay fits in one when its nights all lie inside it. */
-  windows: DateSpan[];
+  windows: Run[];
   /** Dates a fixed stay may move out on: its last night is open and allows move-out. */
-  move_outs: DateSpan[];
+  move_outs: Run[];
 }
 
 /** Appends `[start, end)` to sorted runs, merging it into the last one when they touch. */
@@ -39,10 +36,6 @@ function pushRun(runs: Run[], start: number, end: number): void {
   const last = runs[runs.length - 1];
   if (last !== undefined && last.end >= start) last.end = Math.max(last.end, end);
   else runs.push({ start, end });
-}
-
-export function toDateSpans(runs: Run[]): DateSpan[] {
-  return runs.map((r) => ({ start: fromDayNumber(r.start), end: r.end === Infinity ? null : fromDayNumber(r.end) }));
 }
 
 /** The move-in and move-out dates of every bookable window from `today` on. */
@@ -75,18 +68,14 @@ export function stayStarts(home: HomeRecord, today: IsoDate): StayStarts {
       }
     }
     for (const [minimum, group] of byMinimum) {
-      groups.push({
-        move_in: toDateSpans(group.moveIn),
-        fixed_move_in: toDateSpans(group.fixed),
-        minimum_nightly_stay: minimum,
-        window_end: run.end === Infinity ? null : fromDayNumber(run.end),
-      });
+      groups.push({ move_in: group.moveIn, fixed_move_in: group.fixed, minimum_nightly_stay: minimum, window_end: run.end });
     }
   }
-  return { groups, windows: toDateSpans(runs), move_outs: toDateSpans(moveOuts) };
+  return { groups, windows: runs, move_outs: moveOuts };
 }
 
-/** Whether `date` lies in one of the spans. */
-export function inSpans(spans: readonly DateSpan[], date: IsoDate): boolean {
-  return spans.some((s) => s.start <= date && (s.end === null || date < s.end));
+/** Whether `date` lies in one of the runs. */
+export function inRuns(runs: readonly Run[], date: IsoDate): boolean {
+  const day = toDayNumber(date);
+  return runs.some((r) => r.start <= day && day < r.end);
 }

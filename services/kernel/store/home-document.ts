@@ -16,16 +16,21 @@ import type { KeyRange } from './minimum-keys';
 /** A window of the availability overview, as the engine writes it (kernel/engine/overview-windows.ts). */
 export type WindowDocument = CompactWindow;
 
-/** A date range as Elasticsearch's `date_range` field takes it: `[gte, lt)`, no `lt` when open-ended. */
-export interface DateRangeValue {
-  gte: string;
-  lt?: string;
+/**
+ * A span of dates as day numbers (days since 1970-01-01, kernel/engine/dates.ts `toDayNumber`), as
+ * Elasticsearch's `integer_range` field takes it: `[gte, lt)`, no `lt` when open-ended. Day numbers,
+ * not ISO dates: Elasticsearch parses an integer in a fraction of what a date costs it, and the
+ * indexer works in day numbers anyway (docs/decisions.md, "A flat index").
+ */
+export interface DayRangeValue {
+  gte: number;
+  lt?: number;
 }
 
 /** One offered Flex tier: the move-in dates it can be held from, and its exact display price. */
 export interface FlexStayDocument {
   committed_nights: number;
-  move_in: DateRangeValue[];
+  move_in: DayRangeValue[];
   price: number;
   price_without_discount: number;
 }
@@ -83,16 +88,16 @@ export interface HomeDocument {
   must_vacate_by: string | null;
   /** Windows that can host a stay ("windows shorter than their own minimum are omitted"), compact. */
   windows: WindowDocument[];
-  /** Availability of fixed stays as flat range fields (query-only: not in _source). Dates a stay may move in on. */
-  move_ins: DateRangeValue[];
+  /** Availability of fixed stays as flat range fields of day numbers (docs/decisions.md, "A flat index"). Dates a stay may move in on. */
+  move_ins: DayRangeValue[];
   /** The minimum stay of each move-in date, as keys (./minimum-keys.ts). */
   minimum_keys: KeyRange[];
   /** The bookable windows: a stay's nights must lie inside one. */
-  open_windows: DateRangeValue[];
+  open_windows: DayRangeValue[];
   /** Dates a fixed stay may move out on. */
-  move_outs: DateRangeValue[];
+  move_outs: DayRangeValue[];
   /** Move-in dates from which some fixed stay fits (the apartment read's "a stay can start on start_date"). */
-  fixed_move_ins: DateRangeValue[];
+  fixed_move_ins: DayRangeValue[];
   /** Lower and upper bounds of a fixed stay's display price, per cell of move-in month and stay lengths (kernel/store/price-cells.ts; query-only). */
   price_lo: Record<string, number>;
   price_hi: Record<string, number>;

@@ -12,6 +12,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { StayDates } from '../../stays/stay-dates';
 import { priceCellOf } from '../../kernel/store/price-cells';
+import { toDayNumber } from '../../kernel/engine/dates';
 
 type Query = estypes.QueryDslQueryContainer;
 type FixedStay = Extract<StayDates, { kind: 'fixed' }>;
@@ -58,7 +59,7 @@ export function indexedPriceOf(stay: StayDates): IndexedPrice {
 
 /** A Flex tier the home offers and can hold from the move-in date (the one asked for, or any). */
 export function flexStayFilter(stay: FlexStay): Query[] {
-  const filter: Query[] = [{ term: { 'flex_stays.move_in': stay.start_date } }];
+  const filter: Query[] = [{ term: { 'flex_stays.move_in': toDayNumber(stay.start_date) } }];
   if (stay.committed_nights !== null) filter.push({ term: { 'flex_stays.committed_nights': stay.committed_nights } });
   return filter;
 }

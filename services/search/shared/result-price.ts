@@ -5,7 +5,8 @@
  */
 import { displayPrice } from '../../kernel/engine/pricing';
 import type { DisplayPrice, StayRequest } from '../../kernel/engine/types';
-import type { DateRangeValue, FlexStayDocument, HomeDocument } from '../../kernel/store/home-document';
+import { toDayNumber } from '../../kernel/engine/dates';
+import type { DayRangeValue, FlexStayDocument, HomeDocument } from '../../kernel/store/home-document';
 import type { LinkDates } from '../../homes/links';
 import type { StayDates } from '../../stays/stay-dates';
 
@@ -18,15 +19,16 @@ export interface ResultPrice {
 /** `flex_stays` is fetched only for a Flex search without a tier, the one price that needs it. */
 export type PricedDocument = Pick<HomeDocument, 'pricing' | 'reference_price'> & Partial<Pick<HomeDocument, 'flex_stays'>>;
 
-function covers(ranges: readonly DateRangeValue[], date: string): boolean {
-  return ranges.some((r) => r.gte <= date && (r.lt === undefined || date < r.lt));
+function covers(ranges: readonly DayRangeValue[], day: number): boolean {
+  return ranges.some((r) => r.gte <= day && (r.lt === undefined || day < r.lt));
 }
 
 /** Without a tier, the tier shown is the cheapest the home can hold from the date (shorter on a tie). */
 export function cheapestFlexStay(doc: PricedDocument, start: string): FlexStayDocument | null {
   let best: FlexStayDocument | null = null;
+  const day = toDayNumber(start);
   for (const f of doc.flex_stays ?? []) {
-    if (!covers(f.move_in, start)) continue;
+    if (!covers(f.move_in, day)) continue;
     if (best === null || f.price < best.price || (f.price === best.price && f.committed_nights < best.committed_nights)) best = f;
   }
   return best;

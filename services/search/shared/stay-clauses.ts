@@ -9,6 +9,7 @@ import { flexStayFilter, indexedPriceOf, priceBandOf } from './indexed-price';
 import type { PriceLimits } from './search-params';
 import type { StayDates } from '../../stays/stay-dates';
 import { minimumKeys } from '../../kernel/store/minimum-keys';
+import { toDayNumber } from '../../kernel/engine/dates';
 
 type Query = estypes.QueryDslQueryContainer;
 type FixedStay = Extract<StayDates, { kind: 'fixed' }>;
@@ -26,14 +27,18 @@ export function availabilityClauses(stay: StayDates): Query[] {
       return [];
     case 'start_only':
       // The apartment read's "a stay that meets the apartment's rules can start on start_date".
-      return [{ term: { fixed_move_ins: stay.start_date } }];
-    case 'fixed':
+      return [{ term: { fixed_move_ins: toDayNumber(stay.start_date) } }];
+    case 'fixed': {
+      // The range fields hold day numbers (kernel/store/home-document.ts, DayRangeValue).
+      const start = toDayNumber(stay.start_date);
+      const end = toDayNumber(stay.end_date);
       return [
-        { term: { move_ins: stay.start_date } },
+        { term: { move_ins: start } },
         { terms: { minimum_keys: minimumKeys(stay.start_date, stay.nights) } },
-        { range: { open_windows: { gte: stay.start_date, lt: stay.end_date, relation: 'contains' } } },
-        { term: { move_outs: stay.end_date } },
+        { range: { open_windows: { gte: start, lt: end, relation: 'contains' } } },
+        { term: { move_outs: end } },
       ];
+    }
     case 'flex':
       return [nested('flex_stays', flexStayFilter(stay))];
   }

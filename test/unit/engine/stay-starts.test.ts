@@ -4,12 +4,15 @@
  */
 import fc from 'fast-check';
 import type { HomeRecord, IsoDate } from '../../../services/kernel/inventory/records';
-import { addDays, daysBetween } from '../../../services/kernel/engine/dates';
+import { addDays, daysBetween, toDayNumber } from '../../../services/kernel/engine/dates';
 import { offeredTiers } from '../../../services/kernel/engine/flex';
 import { checkStartOnly, checkStay } from '../../../services/kernel/engine/stay-check';
-import { inSpans, stayStarts, type StayStarts } from '../../../services/kernel/engine/stay-starts';
+import { inRuns, stayStarts, type StayStarts } from '../../../services/kernel/engine/stay-starts';
 import type { StayRequest } from '../../../services/kernel/engine/types';
 import { arbHome, arbStay, makeHome, openRange, closedRange } from '../../support/arbitraries';
+
+/** A day number, as the index's range fields hold dates. */
+const day = toDayNumber;
 
 const NO_PETS = { cats: 0, dogs: 0 };
 
@@ -20,15 +23,15 @@ function spansAdmit(starts: StayStarts, home: HomeRecord, stay: StayRequest): bo
     const nights = daysBetween(s, stay.end_date);
     return (
       starts.groups.some(
-        (g) => inSpans(g.move_in, s) && g.minimum_nightly_stay <= nights && (g.window_end === null || stay.end_date <= g.window_end),
-      ) && inSpans(starts.move_outs, stay.end_date)
+        (g) => inRuns(g.move_in, s) && g.minimum_nightly_stay <= nights && toDayNumber(stay.end_date) <= g.window_end,
+      ) && inRuns(starts.move_outs, stay.end_date)
     );
   }
   const cn = stay.committed_nights;
   const end = addDays(s, cn);
   return (
     offeredTiers(home).some((t) => t.committed_nights === cn) &&
-    starts.groups.some((g) => inSpans(g.move_in, s) && g.minimum_nightly_stay <= cn && (g.window_end === null || end <= g.window_end))
+    starts.groups.some((g) => inRuns(g.move_in, s) && g.minimum_nightly_stay <= cn && toDayNumber(end) <= g.window_end)
   );
 }
 
@@ -60,7 +63,7 @@ describe('stayStarts', () => {
         const starts = stayStarts(home, today);
         for (const stay of stays) {
           if (stay.start_date < today) continue;
-          const admitted = starts.groups.some((g) => inSpans(g.fixed_move_in, stay.start_date));
+          const admitted = starts.groups.some((g) => inRuns(g.fixed_move_in, stay.start_date));
           expect(admitted).toBe(checkStartOnly(home, stay.start_date, today).available);
         }
       }),
@@ -83,19 +86,19 @@ describe('stayStarts', () => {
     const starts = stayStarts(home, '2027-01-03');
     expect(starts.groups).toEqual([
       {
-        move_in: [{ start: '2027-01-03', end: '2027-01-10' }, { start: '2027-01-11', end: '2027-01-20' }, { start: '2027-01-25', end: '2027-02-01' }],
-        fixed_move_in: [{ start: '2027-01-03', end: '2027-01-10' }, { start: '2027-01-11', end: '2027-01-20' }, { start: '2027-01-25', end: '2027-01-31' }],
+        move_in: [{ start: day('2027-01-03'), end: day('2027-01-10') }, { start: day('2027-01-11'), end: day('2027-01-20') }, { start: day('2027-01-25'), end: day('2027-02-01') }],
+        fixed_move_in: [{ start: day('2027-01-03'), end: day('2027-01-10') }, { start: day('2027-01-11'), end: day('2027-01-20') }, { start: day('2027-01-25'), end: day('2027-01-31') }],
         minimum_nightly_stay: 2,
-        window_end: '2027-02-01',
+        window_end: day('2027-02-01'),
       },
       {
-        move_in: [{ start: '2027-01-20', end: '2027-01-25' }],
-        fixed_move_in: [{ start: '2027-01-20', end: '2027-01-25' }],
+        move_in: [{ start: day('2027-01-20'), end: day('2027-01-25') }],
+        fixed_move_in: [{ start: day('2027-01-20'), end: day('2027-01-25') }],
         minimum_nightly_stay: 7,
-        window_end: '2027-02-01',
+        window_end: day('2027-02-01'),
       },
-      { move_in: [{ start: '2027-02-05', end: null }], fixed_move_in: [], minimum_nightly_stay: 2, window_end: null },
+      { move_in: [{ start: day('2027-02-05'), end: Infinity }], fixed_move_in: [], minimum_nightly_stay: 2, window_end: Infinity },
     ]);
-    expect(starts.move_outs).toEqual([{ start: '2027-01-04', end: '2027-02-02' }]);
+    expect(starts.move_outs).toEqual([{ start: day('2027-01-04'), end: day('2027-02-02') }]);
   });
 });

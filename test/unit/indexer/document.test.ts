@@ -8,6 +8,9 @@ import { toDayNumber } from '../../../services/kernel/engine/dates';
 import { LAST_KEY_DAY, minimumKeyRanges } from '../../../services/kernel/store/minimum-keys';
 import { CARD_FIELDS, decodeCard } from '../../../services/kernel/store/home-card';
 
+/** A day number, as the index's range fields hold dates. */
+const day = toDayNumber;
+
 const today = '2027-01-10';
 
 const property = makeProperty();
@@ -91,12 +94,12 @@ describe('toHomeDocument', () => {
 
   it('carries what search asks of a stay: move-in and move-out dates, price bands, Flex tiers, pricing inputs', () => {
     // Open 2027-01-01..02-01 (seen from 01-10), closed to 02-10, then open-ended; minimum 1 night.
-    expect(doc.open_windows).toEqual([{ gte: '2027-01-10', lt: '2027-02-01' }, { gte: '2027-02-10' }]);
-    expect(doc.move_ins).toEqual([{ gte: '2027-01-10', lt: '2027-02-01' }, { gte: '2027-02-10' }]);
+    expect(doc.open_windows).toEqual([{ gte: day('2027-01-10'), lt: day('2027-02-01') }, { gte: day('2027-02-10') }]);
+    expect(doc.move_ins).toEqual([{ gte: day('2027-01-10'), lt: day('2027-02-01') }, { gte: day('2027-02-10') }]);
     // One minimum (1 night) from today on: one span of keys.
     expect(doc.minimum_keys).toEqual(minimumKeyRanges(toDayNumber('2027-01-10'), LAST_KEY_DAY, 1));
-    expect(doc.fixed_move_ins).toEqual([{ gte: '2027-01-10', lt: '2027-02-01' }, { gte: '2027-02-10' }]);
-    expect(doc.move_outs).toEqual([{ gte: '2027-01-11', lt: '2027-02-02' }, { gte: '2027-02-11' }]);
+    expect(doc.fixed_move_ins).toEqual([{ gte: day('2027-01-10'), lt: day('2027-02-01') }, { gte: day('2027-02-10') }]);
+    expect(doc.move_outs).toEqual([{ gte: day('2027-01-11'), lt: day('2027-02-02') }, { gte: day('2027-02-11') }]);
     // Price cells: every month from January 2027 to the start horizon, 14 bands of stay lengths at most.
     const cells = Object.keys(doc.price_lo);
     expect(cells).toEqual(Object.keys(doc.price_hi));
@@ -107,8 +110,8 @@ describe('toHomeDocument', () => {
       expect(doc.price_lo[key]).toBeLessThanOrEqual(doc.price_hi[key]);
     }
     expect(doc.flex_stays.map((f) => [f.committed_nights, f.move_in])).toEqual([
-      [180, [{ gte: '2027-02-10' }]],
-      [365, [{ gte: '2027-02-10' }]],
+      [180, [{ gte: day('2027-02-10') }]],
+      [365, [{ gte: day('2027-02-10') }]],
     ]);
     expect(doc.pricing).toEqual(expect.objectContaining({ monthly_rate_cents: 300_000, special_offer: home.special_offer, flex_tiers: home.flex_tiers }));
   });

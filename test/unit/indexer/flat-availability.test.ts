@@ -12,7 +12,7 @@ import { withBuildingRules } from '../../../services/kernel/engine/building-rule
 import { displayPrice } from '../../../services/kernel/engine/pricing';
 import { checkStartOnly, checkStay } from '../../../services/kernel/engine/stay-check';
 import type { IsoDate } from '../../../services/kernel/inventory/records';
-import type { DateRangeValue, HomeDocument } from '../../../services/kernel/store/home-document';
+import type { DayRangeValue, HomeDocument } from '../../../services/kernel/store/home-document';
 import { NIGHTS_CAP, coverOf, minimumKeyRanges, minimumKeys, nodesHolding } from '../../../services/kernel/store/minimum-keys';
 import { nightCut, priceCellOf, CELL_NIGHT_CUTS } from '../../../services/kernel/store/price-cells';
 import { arbHomeWithFixedStays } from '../../support/arbitraries';
@@ -22,8 +22,11 @@ const NO_PETS = { cats: 0, dogs: 0 };
 const property = makeProperty();
 const market = makeMarket();
 
-/** A `date_range` value as Elasticsearch holds it: [gte, lt), open-ended without `lt`. */
-const holdsDate = (r: DateRangeValue, date: IsoDate): boolean => r.gte <= date && (r.lt === undefined || date < r.lt);
+/** An `integer_range` value of day numbers as Elasticsearch holds it: [gte, lt), open-ended without `lt`. */
+const holdsDate = (r: DayRangeValue, date: IsoDate): boolean => {
+  const day = toDayNumber(date);
+  return r.gte <= day && (r.lt === undefined || day < r.lt);
+};
 
 /** What the fixed-stay clauses of search/shared/stay-clauses.ts ask, over one document. */
 function admitsFixed(doc: HomeDocument, start: IsoDate, end: IsoDate): boolean {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { addDays, daysBetween } from '../../../services/kernel/engine/dates';
 import { displayPrice } from '../../../services/kernel/engine/pricing';
 import { checkStay } from '../../../services/kernel/engine/stay-check';
-import { inSpans, stayStarts } from '../../../services/kernel/engine/stay-starts';
+import { inRuns, stayStarts } from '../../../services/kernel/engine/stay-starts';
 import { LONGEST_STAY_NIGHTS, START_HORIZON_DAYS, nightBands, priceBands } from '../../../indexer/price-bands';
 import { arbHomeWithFixedStays, makeHome, openRange } from '../../support/arbitraries';
 
@@ -23,7 +23,7 @@ describe('priceBands', () => {
         for (const stay of stays) {
           if (!checkStay(home, stay, NO_PETS, today).available) continue;
           const nights = daysBetween(stay.start_date, stay.end_date);
-          const matching = bands.filter((b) => inSpans(b.move_in, stay.start_date) && b.nights.gte <= nights && nights <= b.nights.lte);
+          const matching = bands.filter((b) => inRuns(b.move_in, stay.start_date) && b.nights.gte <= nights && nights <= b.nights.lte);
           expect(matching).toHaveLength(1);
           const price = displayPrice(home, stay).display_price_with_discount;
           expect(price).toBeGreaterThanOrEqual(matching[0].lo);
@@ -53,7 +53,7 @@ describe('priceBands', () => {
       const start = addDays(today, offset);
       for (let nights = 1; nights <= 200; nights++) {
         const price = displayPrice(home, { kind: 'fixed', start_date: start, end_date: addDays(start, nights) }).display_price_with_discount;
-        const band = bands.find((b) => inSpans(b.move_in, start) && b.nights.gte <= nights && nights <= b.nights.lte)!;
+        const band = bands.find((b) => inRuns(b.move_in, start) && b.nights.gte <= nights && nights <= b.nights.lte)!;
         expect(price).toBeGreaterThanOrEqual(band.lo);
         expect(price).toBeLessThanOrEqual(band.hi);
       }

@@ -3,6 +3,10 @@ import { encodeCard, type HomeCard } from '../../../services/kernel/store/home-c
 import { CLUSTER_HEADS, clusterAggs, readClusters } from '../../../services/search/map/clusters';
 import type { PricedHome } from '../../../services/search/shared/exact-search';
 import type { Viewport } from '../../../services/search/shared/viewport';
+import { toDayNumber } from '../../../services/kernel/engine/dates';
+
+/** A day number, as the index's range fields hold dates. */
+const day = toDayNumber;
 
 const v: Viewport = { south: 42.2, west: -71.2, north: 42.45, east: -70.9, zoom: 12 };
 const fixed = { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-04-15', nights: 45 } as const;
@@ -28,7 +32,7 @@ describe('clusterAggs', () => {
       ...GEO,
       tiers: {
         nested: { path: 'flex_stays' },
-        aggs: { held: { filter: { bool: { filter: [{ term: { 'flex_stays.move_in': '2027-03-01' } }] } }, aggs: { cheapest: { min: { field: 'flex_stays.price' } } } } },
+        aggs: { held: { filter: { bool: { filter: [{ term: { 'flex_stays.move_in': day('2027-03-01') } }] } }, aggs: { cheapest: { min: { field: 'flex_stays.price' } } } } },
       },
     });
   });

@@ -3,6 +3,10 @@ import type { MarketRecord } from '../../../services/kernel/inventory/records';
 import { buildSearchBody, matchClauses, pageSort } from '../../../services/search/shared/search-body';
 import { displayLimits, type SearchParams } from '../../../services/search/shared/search-params';
 import { minimumKeys } from '../../../services/kernel/store/minimum-keys';
+import { toDayNumber } from '../../../services/kernel/engine/dates';
+
+/** A day number, as the index's range fields hold dates. */
+const day = toDayNumber;
 
 const market = { slug: 'boston', cities: [{ slug: 'cambridge', name: 'Cambridge', state: 'MA', latitude: 42.37, longitude: -71.11 }] } as unknown as MarketRecord;
 const inMarket = { market, city: null };
@@ -14,11 +18,11 @@ const fixed = { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-04-15',
 const BOOKABLE_IN_MARKET = [{ term: { bookable: true } }, { term: { market_slug: 'boston' } }];
 // A stay of 45 nights moving in on 2027-03-01: its move-in date, the minimum keys of that date and length, its nights inside a window, its move-out date.
 const stayStarts = [
-  { term: { move_ins: '2027-03-01' } },
+  { term: { move_ins: day('2027-03-01') } },
   { terms: { minimum_keys: minimumKeys('2027-03-01', 45) } },
-  { range: { open_windows: { gte: '2027-03-01', lt: '2027-04-15', relation: 'contains' } } },
+  { range: { open_windows: { gte: day('2027-03-01'), lt: day('2027-04-15'), relation: 'contains' } } },
 ];
-const moveOut = { term: { move_outs: '2027-04-15' } };
+const moveOut = { term: { move_outs: day('2027-04-15') } };
 // Its price cell: move-in month March 2027, stays of 30 to 59 nights.
 const LO = 'price_lo.202703_30';
 const HI = 'price_hi.202703_30';
@@ -65,7 +69,7 @@ describe('buildSearchBody', () => {
   it('a move-in date alone: homes a fixed stay can start in on that date', () => {
     expect(matchClauses({ ...base, stay: { kind: 'start_only', start_date: '2027-03-01' } })).toEqual([
       ...BOOKABLE_IN_MARKET,
-      { term: { fixed_move_ins: '2027-03-01' } },
+      { term: { fixed_move_ins: day('2027-03-01') } },
     ]);
   });
 
@@ -123,7 +127,7 @@ describe('buildSearchBody', () => {
 
   it('Flex with a tier: the tier held from the date, exact price limits and order on that tier', () => {
     const p: SearchParams = { ...base, stay: { kind: 'flex', start_date: '2027-03-01', committed_nights: 270 }, price: { min: null, max: 3000 } };
-    const tier = [{ term: { 'flex_stays.move_in': '2027-03-01' } }, { term: { 'flex_stays.committed_nights': 270 } }];
+    const tier = [{ term: { 'flex_stays.move_in': day('2027-03-01') } }, { term: { 'flex_stays.committed_nights': 270 } }];
     expect(matchClauses(p)).toEqual([
       ...BOOKABLE_IN_MARKET,
       { nested: { path: 'flex_stays', query: { bool: { filter: tier } } } },
@@ -134,7 +138,7 @@ describe('buildSearchBody', () => {
 
   it('Flex without a tier: the cheapest tier held counts, so min_price means no tier below it', () => {
     const p: SearchParams = { ...base, stay: { kind: 'flex', start_date: '2027-03-01', committed_nights: null }, price: { min: 2500, max: 3000 } };
-    const any = [{ term: { 'flex_stays.move_in': '2027-03-01' } }];
+    const any = [{ term: { 'flex_stays.move_in': day('2027-03-01') } }];
     expect(matchClauses(p).slice(2)).toEqual([
       { nested: { path: 'flex_stays', query: { bool: { filter: any } } } },
       { nested: { path: 'flex_stays', query: { bool: { filter: [...any, { range: { 'flex_stays.price': { lte: 3000 } } }] } } } },
