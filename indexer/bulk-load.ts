@@ -54,12 +54,19 @@ export async function bulkLoad<T>(es: Client, opts: BulkLoadOptions<T>): Promise
   // Every rejected item reaches onDrop (stats.failed counts the ignored ones too).
   await es.helpers.bulk<T>({
     datasource: endingOnFailure(opts.datasource, source),
-    onDocument: opts.onDocument,
+    // The heartbeat ticks as the helper takes documents, which it stops doing while its requests wait.
+    // Not from `onSuccess`: the helper parses every document it sent back into an object to call that
+    // (750 MB of JSON for 100,000 homes, 6 s of the indexer's main thread).
+    onDocument: (doc) => {
+      beat.tick();
+      return opts.onDocument(doc);
+    },
     onDrop: (drop) => {
       if (opts.ignoreDrop?.(drop.status)) return;
       dropped.push(`${drop.status}: ${JSON.stringify(drop.error)}`);
     },
-    onSuccess: () => beat.tick(),
+    // Each item's status and error are all the helper reads of an answer (~25 bytes of ~250 per document).
+    filter_path: 'errors,items.*.status,items.*.error',
     flushBytes: opts.flushBytes ?? INDEXER_BULK_DEFAULTS.flushBytes,
     concurrency: opts.concurrency ?? INDEXER_BULK_DEFAULTS.concurrency,
     retries: 3,

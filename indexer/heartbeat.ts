@@ -1,5 +1,5 @@
 /**
- * Lease heartbeats during a bulk load: called from the bulk helper's `onSuccess`, at most every few
+ * Lease heartbeats during a bulk load: ticked as the bulk helper takes each document, at most every few
  * seconds, without blocking it. A lost lease is remembered and raised by `check()` before the run
  * commits anything (alias swap, checkpoint).
  */

@@ -61,19 +61,23 @@ export async function indexingBench(ctx: BenchContext): Promise<void> {
     `- floor: reading every home from MongoDB as a rebuild does (\`_id\` slices, raw BSON, nothing else): **${read.s.toFixed(0)} s** ` +
       `(${read.value.homes} homes, ${(read.value.bytes / 2 ** 20).toFixed(0)} MB of BSON; processor time: ${read.cpu})`,
   );
-  // Readers through the alias during the whole rebuild: the swap must not fail one of them.
+  // Readers through the alias during the whole rebuild: the swap must not fail one of them. A market
+  // search (it reads the alias every time) and a home, 20 times a second: steady traffic, not a load
+  // test competing with the rebuild for the 2 cores.
   const { url } = await ctx.service();
   let reading = true;
   const reads = (async () => {
     const out = { ok: 0, failed: 0 };
     while (reading) {
-      const paths = ['/api/public/markets', `/api/public/homes/${ctx.sample.slug()}`];
+      const paced = new Promise((r) => setTimeout(r, 50));
+      const paths = [`/api/public/search?market=${ctx.sample.marketSlug()}`, `/api/public/homes/${ctx.sample.slug()}`];
       for (const p of paths) {
         const res = await fetch(url + p);
         await res.arrayBuffer();
         if (res.status === 200 || res.status === 404) out.ok += 1;
         else out.failed += 1;
       }
+      await paced;
     }
     return out;
   })();
