@@ -69,13 +69,17 @@ export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: 
   return { lat: f.near_latitude, lon: f.near_longitude, miles: f.near_radius_miles ?? DEFAULT_RADIUS_MILES };
 }
 
-/** Homes search can return in this place (anywhere, when a viewport stands in for it): published, undeleted, with a stay that can start. */
-export function locationClauses(loc: ResolvedLocation | null): estypes.QueryDslQueryContainer[] {
-  if (loc === null) return [{ term: { bookable: true } }];
-  return [
-    { term: { bookable: true } },
-    loc.city ? { term: { city_slug: loc.city.slug } } : { term: { market_slug: loc.market.slug } },
-  ];
+/**
+ * Homes search can return in this place (anywhere, when a viewport stands in for it): published,
+ * undeleted, with a stay that can start. `bookableImplied`: the search's stay clauses already admit
+ * only homes where that stay can be booked (a fixed stay, a move-in date alone), and every indexed
+ * home is published and undeleted, so `bookable` would be one more clause to intersect for nothing
+ * (property test: test/unit/indexer/flat-availability.test.ts).
+ */
+export function locationClauses(loc: ResolvedLocation | null, bookableImplied = false): estypes.QueryDslQueryContainer[] {
+  const bookable: estypes.QueryDslQueryContainer[] = bookableImplied ? [] : [{ term: { bookable: true } }];
+  if (loc === null) return bookable;
+  return [...bookable, loc.city ? { term: { city_slug: loc.city.slug } } : { term: { market_slug: loc.market.slug } }];
 }
 
 export function filterClauses(f: SharedFilters): estypes.QueryDslQueryContainer[] {

@@ -64,7 +64,7 @@ export function ratingClauses(minRating: number | null): Query[] {
 /** Every condition a result must meet that ES can decide exactly. */
 export function matchClauses(p: SearchParams): Query[] {
   return [
-    ...locationClauses(p.location),
+    ...locationClauses(p.location, p.stay.kind === 'fixed' || p.stay.kind === 'start_only'),
     ...(p.viewport ? [viewportClause(p.viewport)] : []),
     ...filterClauses(p.filters),
     ...ratingClauses(p.minRating),

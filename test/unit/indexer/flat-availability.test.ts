@@ -17,6 +17,7 @@ import { NIGHTS_CAP, coverOf, minimumKeyRanges, minimumKeys, nodesHolding } from
 import { nightCut, priceCellOf, CELL_NIGHT_CUTS } from '../../../services/kernel/store/price-cells';
 import { arbHomeWithFixedStays } from '../../support/arbitraries';
 import { makeMarket, makeProperty } from '../../support/records';
+import { isIndexable } from '../../../indexer/source';
 
 const NO_PETS = { cats: 0, dogs: 0 };
 const property = makeProperty();
@@ -83,6 +84,8 @@ describe('the flat document', () => {
         for (const stay of stays) {
           const available = checkStay(ruled, stay, NO_PETS, today).available;
           expect(admitsFixed(doc, stay.start_date, stay.end_date)).toBe(available);
+          // So a dated search needs no `bookable` clause (search/shared/filters.ts): an indexed home that admits a stay is bookable.
+          if (available && isIndexable(home)) expect(doc.bookable).toBe(true);
           if (available) booked += 1;
         }
       }),
@@ -97,7 +100,9 @@ describe('the flat document', () => {
         const doc = toHomeDocument(home, property, market, today);
         const ruled = withBuildingRules(home, property);
         for (const stay of stays) {
-          expect(doc.fixed_move_ins.some((r) => holdsDate(r, stay.start_date))).toBe(checkStartOnly(ruled, stay.start_date, today).available);
+          const starts = checkStartOnly(ruled, stay.start_date, today).available;
+          expect(doc.fixed_move_ins.some((r) => holdsDate(r, stay.start_date))).toBe(starts);
+          if (starts && isIndexable(home)) expect(doc.bookable).toBe(true);
         }
       }),
       { numRuns: 400 },

@@ -16,6 +16,8 @@ const base: SearchParams = { location: inMarket, filters: {}, stay: { kind: 'und
 const fixed = { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-04-15', nights: 45 } as const;
 
 const BOOKABLE_IN_MARKET = [{ term: { bookable: true } }, { term: { market_slug: 'boston' } }];
+// A fixed stay or a move-in date alone: its stay clauses admit bookable homes only, so no `bookable` clause.
+const IN_MARKET = [{ term: { market_slug: 'boston' } }];
 // A stay of 45 nights moving in on 2027-03-01: its move-in date, the minimum keys of that date and length, its nights inside a window, its move-out date.
 const stayStarts = [
   { term: { move_ins: day('2027-03-01') } },
@@ -62,13 +64,13 @@ describe('buildSearchBody', () => {
 
   it('a fixed stay: move-in date in a window with a minimum it meets, long enough window, allowed move-out date', () => {
     const body = buildSearchBody({ ...base, stay: fixed, sort: 'newest' }, { kind: 'page', from: 0, size: 25 });
-    expect(body.query).toEqual({ bool: { filter: [...BOOKABLE_IN_MARKET, ...stayStarts, moveOut] } });
+    expect(body.query).toEqual({ bool: { filter: [...IN_MARKET, ...stayStarts, moveOut] } });
     expect(body.sort).toEqual([{ created_at: 'desc' }, { home_id: 'asc' }]);
   });
 
   it('a move-in date alone: homes a fixed stay can start in on that date', () => {
     expect(matchClauses({ ...base, stay: { kind: 'start_only', start_date: '2027-03-01' } })).toEqual([
-      ...BOOKABLE_IN_MARKET,
+      ...IN_MARKET,
       { term: { fixed_move_ins: day('2027-03-01') } },
     ]);
   });
@@ -83,7 +85,7 @@ describe('buildSearchBody', () => {
       query: {
         bool: {
           filter: [
-            ...BOOKABLE_IN_MARKET,
+            ...IN_MARKET,
             ...stayStarts,
             moveOut,
             {
@@ -107,7 +109,7 @@ describe('buildSearchBody', () => {
     expect(body.query).toEqual({
       bool: {
         filter: [
-          ...BOOKABLE_IN_MARKET,
+          ...IN_MARKET,
           ...stayStarts,
           moveOut,
           { bool: { should: [{ bool: { filter: [hasCell, { range: { [HI]: { lte: 4000 } } }] } }, { terms: { home_id: ['home-000007'] } }], minimum_should_match: 1 } },
