@@ -1,5 +1,5 @@
 /**
- * Market-wide aggregations (the listed markets, market filters, market info) held for CACHE_TTL_SECONDS, like the
+ * Market-wide aggregations (market filters, market info) held for CACHE_TTL_SECONDS, like the
  * market records: they describe a whole market, change only when the indexer runs (once a
  * minute), and are asked for far more often than that. Concurrent requests for the same key
  * share one Elasticsearch request; a failed request is not cached (the caller gets the error).

@@ -52,11 +52,7 @@ export const listMarketsTool = defineTool<Args, MarketsList>({
   annotations: READ_ONLY,
   get: { path: '/markets', query: ['state'], summary: 'Markets and their display cities' },
   async handler(args, { deps }) {
-    // One aggregation over every bookable home (4 ms of Elasticsearch CPU at 100,000 homes), held like the
-    // other market-wide aggregations (CACHE_TTL_SECONDS): it changes only when the indexer runs.
-    const listed = await deps.aggregates.get('listed-places', async () =>
-      parseListedPlaces((await homesTransport(deps).aggregate(buildListedPlacesBody())).aggregations),
-    );
+    const listed = parseListedPlaces((await homesTransport(deps).aggregate(buildListedPlacesBody())).aggregations);
     const known = await deps.markets.all();
     const records = known.filter((m) => listed.markets.has(m.slug));
     const state = args.state?.toUpperCase();
