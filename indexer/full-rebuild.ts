@@ -30,6 +30,8 @@ export { IndexingFailedError } from './bulk-load';
 /** Longer than any search may run (the request path's store deadline is 2 s by default). */
 export const RETIRE_AFTER_MS = 5_000;
 
+export type RebuildPhase = 'loaded' | 'ready' | 'swapped';
+
 export interface IndexerOptions {
   alias: string;
   indexPrefix: string;
@@ -37,6 +39,11 @@ export interface IndexerOptions {
   flushBytes?: number;
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * A full rebuild's steps as they end: every document loaded, the index merged and given its
+   * replicas, the alias swapped (the new index serves from here; the previous one retires after).
+   */
+  onPhase?: (phase: RebuildPhase) => void;
   /** Replicas of the new index, set once it is loaded (config: INDEX_REPLICAS; default `auto`). */
   replicas?: IndexReplicas;
   /** How long the previous index outlives the alias swap (default RETIRE_AFTER_MS). */
@@ -78,12 +85,15 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
       concurrency: opts.concurrency,
       heartbeat: opts.heartbeat,
     });
+    opts.onPhase?.('loaded');
     await finishLoading(es, next, opts.replicas);
+    opts.onPhase?.('ready');
     const { count } = await es.count({ index: next });
     if (count !== sent) {
       throw new IndexingFailedError(`index holds ${count} documents but ${sent} were sent`, Math.abs(sent - count));
     }
     await swapAlias(es, opts.alias, opts.indexPrefix, next, previous);
+    opts.onPhase?.('swapped');
   } catch (err) {
     // The alias still points at the previous index; drop the half-built one.
     await deleteIndexes(es, [next]).catch(() => undefined);

@@ -77,6 +77,23 @@ describe('full rebuild', () => {
     expect(await es.indices.exists({ index: before })).toBe(false);
   });
 
+  it('reports its phases in order, the alias still on the previous index when the documents are loaded', async () => {
+    const [before] = await aliasTargets(es, config.homesAlias);
+    const phases: string[] = [];
+    let servingWhenLoaded: Promise<string[]> | null = null;
+    await fullRebuild(es, mongo.collections, {
+      ...opts(),
+      onPhase: (phase) => {
+        phases.push(phase);
+        // Asked at once; the refresh and the merge that follow take longer than this read.
+        if (phase === 'loaded') servingWhenLoaded = aliasTargets(es, config.homesAlias);
+      },
+    });
+    expect(phases).toEqual(['loaded', 'ready', 'swapped']);
+    expect(await servingWhenLoaded).toEqual([before]);
+    expect(await aliasTargets(es, config.homesAlias)).not.toEqual([before]);
+  });
+
   it('stores each document once: no second, full copy (_recovery_source) beside _source', async () => {
     const run = await fullRebuild(es, mongo.collections, opts());
     const usage = (await es.transport.request({ method: 'POST', path: `/${run.alias_target}/_disk_usage`, querystring: { run_expensive_tasks: true } })) as Record<
