@@ -72,9 +72,8 @@ export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: 
 /**
  * Homes search can return in this place (anywhere, when a viewport stands in for it): published,
  * undeleted, with a stay that can start. `bookableImplied`: the search's stay clauses already admit
- * only homes where that stay can be booked (a fixed stay, a move-in date alone), and every indexed
- * home is published and undeleted, so `bookable` would be one more clause to intersect for nothing
- * (property test: test/unit/indexer/flat-availability.test.ts).
+ * only bookable homes (./stay-clauses.ts, impliesBookable), so `bookable` would be one more clause
+ * to intersect for nothing.
  */
 export function locationClauses(loc: ResolvedLocation | null, bookableImplied = false): estypes.QueryDslQueryContainer[] {
   const bookable: estypes.QueryDslQueryContainer[] = bookableImplied ? [] : [{ term: { bookable: true } }];

@@ -18,7 +18,7 @@ import { sortClauses } from './sorts';
 import { hitFields } from './hit-fields';
 import { CARD_FIELDS } from '../../kernel/store/home-card';
 import { hasPriceLimits, type SearchParams } from './search-params';
-import { availabilityClauses, bandCandidateClause, bandInsideClause, exactPriceClauses, priceSort } from './stay-clauses';
+import { availabilityClauses, bandCandidateClause, bandInsideClause, exactPriceClauses, impliesBookable, priceSort } from './stay-clauses';
 
 type Query = estypes.QueryDslQueryContainer;
 export type SortValues = estypes.SortResults;
@@ -64,7 +64,7 @@ export function ratingClauses(minRating: number | null): Query[] {
 /** Every condition a result must meet that ES can decide exactly. */
 export function matchClauses(p: SearchParams): Query[] {
   return [
-    ...locationClauses(p.location, p.stay.kind === 'fixed' || p.stay.kind === 'start_only'),
+    ...locationClauses(p.location, impliesBookable(p.stay)),
     ...(p.viewport ? [viewportClause(p.viewport)] : []),
     ...filterClauses(p.filters),
     ...ratingClauses(p.minRating),

@@ -44,6 +44,16 @@ export function availabilityClauses(stay: StayDates): Query[] {
   }
 }
 
+/**
+ * Whether availabilityClauses(stay) admit only homes where the stay can be booked (a fixed stay, a
+ * move-in date alone: exactly checkStay's and the apartment read's answer), so a search needs no
+ * `bookable` clause beside them: every indexed home is published and undeleted (property test:
+ * test/unit/indexer/flat-availability.test.ts).
+ */
+export function impliesBookable(stay: StayDates): boolean {
+  return stay.kind === 'fixed' || stay.kind === 'start_only';
+}
+
 const range = (field: string, p: PriceLimits): Query => ({ range: { [field]: { ...(p.min !== null ? { gte: p.min } : {}), ...(p.max !== null ? { lte: p.max } : {}) } } });
 
 /**
