@@ -3,14 +3,16 @@
  * (spec: "Limits"). Every copy of the service shares the counts through MongoDB (a store every copy
  * already has; collection `rate_limits`), so N copies allow what one does. While MongoDB does not
  * answer within RATE_LIMIT_STORE_WAIT_MS, each copy counts on its own, in memory, and requests keep
- * being served (docs/decisions.md, "Rate limits").
+ * being served (docs/decisions.md, "Rate limits"). A copy takes a client's points from the shared
+ * count in small blocks (./rate-blocks.ts), so most requests wait for no store.
  */
 import type { MongoClient } from 'mongodb';
-import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../kernel/config';
 import { ApiError } from '../kernel/errors';
 import { RATE_LIMITS_COLLECTION } from '../kernel/store/collections';
 import { within } from '../kernel/within';
+import { BlockCounter, blockFor } from './rate-blocks';
 
 export type RateBucket = 'default' | 'overview';
 
@@ -29,7 +31,7 @@ export interface RateLimitOptions {
   onStoreFailure?: (err: unknown) => void;
 }
 
-function limiters(cfg: RateLimitConfig, make: (keyPrefix: string, points: number) => RateLimiterAbstract): Record<RateBucket, RateLimiterAbstract> {
+function limiters<L>(cfg: RateLimitConfig, make: (keyPrefix: string, points: number) => L): Record<RateBucket, L> {
   return { default: make('default', cfg.points), overview: make('overview', cfg.overviewPoints) };
 }
 
@@ -37,20 +39,19 @@ export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = 
   const memory = limiters(cfg, (keyPrefix, points) => new RateLimiterMemory({ keyPrefix, points, duration: cfg.windowSeconds }));
   const store = opts.store;
   const shared = store
-    ? limiters(
-        cfg,
-        (keyPrefix, points) =>
-          new RateLimiterMongo({
-            storeClient: store.client,
-            dbName: store.dbName,
-            tableName: RATE_LIMITS_COLLECTION,
-            keyPrefix,
-            points,
-            duration: cfg.windowSeconds,
-            // ensureIndexes (kernel/store/collections.ts) makes them at start.
-            disableIndexesCreation: true,
-          }),
-      )
+    ? limiters(cfg, (keyPrefix, points) => {
+        const count = new RateLimiterMongo({
+          storeClient: store.client,
+          dbName: store.dbName,
+          tableName: RATE_LIMITS_COLLECTION,
+          keyPrefix,
+          points,
+          duration: cfg.windowSeconds,
+          // ensureIndexes (kernel/store/collections.ts) makes them at start.
+          disableIndexesCreation: true,
+        });
+        return new BlockCounter({ consume: (key, n) => within(count.consume(key, n), RATE_LIMIT_STORE_WAIT_MS) }, points, blockFor(points));
+      })
     : null;
 
   async function take(bucket: RateBucket, clientKey: string): Promise<void> {
@@ -59,7 +60,7 @@ export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = 
       return;
     }
     try {
-      await within(shared[bucket].consume(clientKey), RATE_LIMIT_STORE_WAIT_MS);
+      await shared[bucket].take(clientKey);
     } catch (err) {
       if (err instanceof RateLimiterRes) throw err;
       // The insurance: MongoDB is slow or gone, so this copy counts on its own until it is back.

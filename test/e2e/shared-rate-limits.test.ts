@@ -13,6 +13,9 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFixture, type Fixture } from '../support/fixture';
 import { localStackPids, withFrozen } from '../support/local-stack';
+import { createRateLimits } from '../../services/transports/rate-limit';
+import { blockFor } from '../../services/transports/rate-blocks';
+import { RATE_LIMITS_COLLECTION } from '../../services/kernel/store/collections';
 
 const POINTS = 7;
 const OVERVIEW_POINTS = 3;
@@ -154,5 +157,27 @@ describe('rate limits across two service processes', () => {
     });
     expect(answers.map((a) => a.status)).toEqual([...Array(POINTS).fill(200), ...Array(3).fill(429)]);
     for (const a of answers.slice(POINTS)) expect(Number(a.retryAfter)).toBeGreaterThan(0);
+  });
+
+  it('take points from MongoDB in blocks at a larger limit: one copy gets exactly the limit, two together at most it and at most 2 × (block − 1) fewer', async () => {
+    const points = 300;
+    const block = blockFor(points);
+    expect(block).toBeGreaterThan(1);
+    const cfg = { points, overviewPoints: 20, windowSeconds: 120, shared: true };
+    const store = { client: fx.mongo.client, dbName: fx.config.mongoDb };
+    const granted = async (limits: Array<ReturnType<typeof createRateLimits>>, client: string, tries: number): Promise<number> => {
+      let n = 0;
+      for (let i = 0; i < tries; i += 1) n += await limits[i % limits.length].consume(client, 'default').then(() => 1, () => 0);
+      return n;
+    };
+    const alone = newClient();
+    expect(await granted([createRateLimits(cfg, { store })], alone, points + 10)).toBe(points);
+    const split = newClient();
+    const two = await granted([createRateLimits(cfg, { store }), createRateLimits(cfg, { store })], split, points + 20);
+    expect(two).toBeLessThanOrEqual(points);
+    expect(two).toBeGreaterThanOrEqual(points - 2 * (block - 1));
+    // The shared count went up a block at a time: a store call per block, not per request.
+    const counted = await fx.mongo.db.collection<{ key: string; points: number }>(RATE_LIMITS_COLLECTION).findOne({ key: `default:${split}` });
+    expect(counted!.points % block).toBe(0);
   });
 });

@@ -1,0 +1,105 @@
+/**
+ * A client's points taken from the shared count in blocks: a copy of the service adds a block of
+ * points to the client's count in MongoDB at once and hands them out from memory, so most requests
+ * wait for no store (docs/decisions.md, "Rate limits"). The shared count always holds at least what
+ * every copy handed out, so the copies together never allow more than the limit; a copy's unused
+ * points of a block are counted without being used, so a client spread over N copies may be refused
+ * up to N × (block − 1) requests early, never late. A refusal is remembered until the count's window
+ * ends, so a client over its limit costs no store call either.
+ */
+import { RateLimiterRes } from 'rate-limiter-flexible';
+
+/** The shared count of one bucket (rate-limiter-flexible's store limiters). */
+export interface SharedCount {
+  /** Adds `points` to the key's count in its window: the count after, or a rejection with it once the count passed the limit. */
+  consume(key: string, points: number): Promise<RateLimiterRes>;
+}
+
+/** The largest block: a copy never holds more unused points than this per client. */
+export const MAX_BLOCK = 20;
+
+/** A block small beside the limit (a fiftieth of it, at most MAX_BLOCK): 6 points at the default 300 a minute, 1 under 100. */
+export function blockFor(points: number): number {
+  return Math.max(1, Math.min(MAX_BLOCK, Math.floor(points / 50)));
+}
+
+interface Lease {
+  /** Points of the current block not handed out yet. */
+  left: number;
+  /** When the count's window ends (the block's points are void after it). */
+  until: number;
+  /** Until when the client is over its limit (no store call before). */
+  refusedUntil: number;
+  /** The block being taken, which every request that found the lease empty waits for. */
+  refill?: Promise<void>;
+}
+
+export class BlockCounter {
+  private readonly leases = new Map<string, Lease>();
+  private sweptAt = 0;
+
+  constructor(
+    private readonly count: SharedCount,
+    private readonly limit: number,
+    private readonly block: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** One point for `key`: resolves, or rejects with a RateLimiterRes (over the limit) or the store's error. */
+  async take(key: string): Promise<void> {
+    for (;;) {
+      const t = this.now();
+      this.sweep(t);
+      let lease = this.leases.get(key);
+      if (!lease) {
+        lease = { left: 0, until: 0, refusedUntil: 0 };
+        this.leases.set(key, lease);
+      }
+      if (lease.refusedUntil > t) throw new RateLimiterRes(0, lease.refusedUntil - t, this.limit + 1, false);
+      if (lease.left > 0 && lease.until > t) {
+        lease.left -= 1;
+        return;
+      }
+      const current = lease;
+      current.refill ??= this.refill(key, current).finally(() => {
+        current.refill = undefined;
+      });
+      await current.refill;
+    }
+  }
+
+  /** The clients a copy holds points or a refusal for (tests, metrics). */
+  get size(): number {
+    return this.leases.size;
+  }
+
+  private async refill(key: string, lease: Lease): Promise<void> {
+    let res: RateLimiterRes;
+    try {
+      res = await this.count.consume(key, this.block);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      res = err;
+    }
+    const t = this.now();
+    // The points of this block under the limit: all of them, or those added before the count passed it.
+    const granted = Math.min(this.block, Math.max(0, this.limit - (res.consumedPoints - this.block)));
+    const until = t + Math.max(0, res.msBeforeNext);
+    if (granted === 0) {
+      lease.left = 0;
+      lease.refusedUntil = until;
+      throw res;
+    }
+    lease.left = granted;
+    lease.until = until;
+  }
+
+  /** Forgets clients whose window ended, once per second at most. */
+  private sweep(t: number): void {
+    if (t - this.sweptAt < 1_000) return;
+    this.sweptAt = t;
+    for (const [key, lease] of this.leases) {
+      if (lease.until <= t && lease.refusedUntil <= t && !lease.refill) this.leases.delete(key);
+    }
+  }
+}
