@@ -142,15 +142,17 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
       ctx.say(row(`${shape.title}, ES alone, c=${connections}`, alone.result));
       if (connections === 16) Object.assign(cpu, { service: viaService.cpu, alone: alone.cpu });
     }
-    // The floor: the same ES requests behind a bare Node server (floor-server.ts), at the target's concurrency.
+    // The floor: the same ES requests behind a bare Node server (floor-server.ts), at both concurrencies:
+    // what any service in front of ES pays (one hop, one parse, one serialization), beside the service's rows.
     // It answers what ES found (for the building search, more than the cards the service answers).
     const floor = await ctx.floor();
-    const viaFloor = await withCpu({ store: es, floor: floor.pid, bench: process.pid }, () =>
+    const proxied = (connections: number) =>
       runLoad(floor.url, () => {
         const q = queries[k++ % queries.length];
         return { method: 'POST', path: '/es', body: JSON.stringify(q.requests) };
-      }, { connections: 16, seconds }),
-    );
+      }, { connections, seconds });
+    ctx.say(row(`${shape.title}, bare Node proxy, c=1`, await proxied(1)));
+    const viaFloor = await withCpu({ store: es, floor: floor.pid, bench: process.pid }, () => proxied(16));
     ctx.say(row(`${shape.title}, bare Node proxy, c=16`, viaFloor.result));
     cpuTable.add(shape.title, 'Elasticsearch', cpu.alone, cpu.service, viaFloor.cpu);
   }
