@@ -84,7 +84,8 @@ export class BlockCounter {
     const t = this.now();
     // The points of this block under the limit: all of them, or those added before the count passed it.
     const granted = Math.min(this.block, Math.max(0, this.limit - (res.consumedPoints - this.block)));
-    const until = t + Math.max(0, res.msBeforeNext);
+    // At least a millisecond: the requests waiting for this block take its points even when the window ends now.
+    const until = t + Math.max(1, res.msBeforeNext);
     if (granted === 0) {
       lease.left = 0;
       lease.refusedUntil = until;
