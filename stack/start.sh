@@ -203,6 +203,9 @@ write_es_config() {
     echo "cluster.routing.allocation.disk.threshold_enabled: false"
     # let tests delete indices by wildcard
     echo "action.destructive_requires_name: false"
+    # a full rebuild force-merges its 12 shards once loaded, while nothing else runs: two at a time
+    # (ES's default is one), the new index serves ~3 s sooner at 100,000 homes (docs/performance.md)
+    echo "thread_pool.force_merge.size: 2"
     # ES refuses to start on a setting no installed module declares, and the
     # integration-test zip has no ingest-geoip module: only set it if present.
     if [[ -d "$home/modules/ingest-geoip" ]]; then
