@@ -28,8 +28,12 @@ interface Lease {
   left: number;
   /** When the count's window ends (the block's points are void after it). */
   until: number;
+  /** The count reached the limit with this block: once its points are gone, refuse until the window ends. */
+  spent: boolean;
   /** Until when the client is over its limit (no store call before). */
   refusedUntil: number;
+  /** Requests of this client waiting for points: the next block is at least this large. */
+  waiting: number;
   /** The block being taken, which every request that found the lease empty waits for. */
   refill?: Promise<void>;
 }
@@ -38,33 +42,48 @@ export class BlockCounter {
   private readonly leases = new Map<string, Lease>();
   private sweptAt = 0;
 
+  /**
+   * `waitMs`: how long one request may wait for points, store calls included (a burst larger than
+   * a block may need a second one); past it, take() fails as a store failure does, and the caller
+   * counts in memory.
+   */
   constructor(
     private readonly count: SharedCount,
     private readonly limit: number,
     private readonly block: number,
+    private readonly waitMs = Infinity,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** One point for `key`: resolves, or rejects with a RateLimiterRes (over the limit) or the store's error. */
+  /** One point for `key`: resolves, or rejects with a RateLimiterRes (over the limit) or another error (the store failed or was too slow). */
   async take(key: string): Promise<void> {
+    const started = this.now();
     for (;;) {
       const t = this.now();
       this.sweep(t);
-      let lease = this.leases.get(key);
-      if (!lease) {
-        lease = { left: 0, until: 0, refusedUntil: 0 };
-        this.leases.set(key, lease);
-      }
+      const lease = this.leaseOf(key);
       if (lease.refusedUntil > t) throw new RateLimiterRes(0, lease.refusedUntil - t, this.limit + 1, false);
-      if (lease.left > 0 && lease.until > t) {
-        lease.left -= 1;
-        return;
+      if (lease.until > t) {
+        if (lease.left > 0) {
+          lease.left -= 1;
+          return;
+        }
+        // The count is used up for this window: refused without asking the store again.
+        if (lease.spent) {
+          lease.refusedUntil = lease.until;
+          continue;
+        }
       }
-      const current = lease;
-      current.refill ??= this.refill(key, current).finally(() => {
-        current.refill = undefined;
-      });
-      await current.refill;
+      if (t - started >= this.waitMs) throw new Error(`no rate-limit points within ${this.waitMs} ms`);
+      lease.waiting += 1;
+      try {
+        lease.refill ??= this.refill(key, lease).finally(() => {
+          lease.refill = undefined;
+        });
+        await lease.refill;
+      } finally {
+        lease.waiting -= 1;
+      }
     }
   }
 
@@ -73,19 +92,37 @@ export class BlockCounter {
     return this.leases.size;
   }
 
+  private leaseOf(key: string): Lease {
+    let lease = this.leases.get(key);
+    if (!lease) {
+      lease = { left: 0, until: 0, spent: false, refusedUntil: 0, waiting: 0 };
+      this.leases.set(key, lease);
+    }
+    return lease;
+  }
+
   private async refill(key: string, lease: Lease): Promise<void> {
+    // The requests that arrive in the same turn of the event loop (a burst) wait for this block too:
+    // it is sized for them all, so one store call serves them.
+    await Promise.resolve();
+    const n = Math.max(this.block, lease.waiting);
     let res: RateLimiterRes;
+    let refused = false;
     try {
-      res = await this.count.consume(key, this.block);
+      res = await this.count.consume(key, n);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       res = err;
+      refused = true;
     }
     const t = this.now();
-    // The points of this block under the limit: all of them, or those added before the count passed it.
-    const granted = Math.min(this.block, Math.max(0, this.limit - (res.consumedPoints - this.block)));
-    // At least a millisecond: the requests waiting for this block take its points even when the window ends now.
+    // The points of this block under the limit: all of them, or those added before the count passed
+    // it; none when the store refused without counting them (a refusal it remembers itself).
+    const granted = refused && res.consumedPoints <= this.limit ? 0 : Math.min(n, Math.max(0, this.limit - (res.consumedPoints - n)));
+    // At least a millisecond, so the requests waiting for this block take its points even when the
+    // window ends now (they count in the window the store counted them in).
     const until = t + Math.max(1, res.msBeforeNext);
+    lease.spent = res.consumedPoints >= this.limit;
     if (granted === 0) {
       lease.left = 0;
       lease.refusedUntil = until;

@@ -50,7 +50,7 @@ export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = 
           // ensureIndexes (kernel/store/collections.ts) makes them at start.
           disableIndexesCreation: true,
         });
-        return new BlockCounter({ consume: (key, n) => within(count.consume(key, n), RATE_LIMIT_STORE_WAIT_MS) }, points, blockFor(points));
+        return new BlockCounter({ consume: (key, n) => within(count.consume(key, n), RATE_LIMIT_STORE_WAIT_MS) }, points, blockFor(points), RATE_LIMIT_STORE_WAIT_MS);
       })
     : null;
 
