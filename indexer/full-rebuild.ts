@@ -20,6 +20,7 @@ import {
 } from './es-admin';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { homeBytesBySlice, loadLookups } from './source';
+import { planSlices, readSliceCensus, saveSliceCensus, type SliceCensus } from './id-slices';
 import { pooledDocuments } from './document-pool';
 import { bulkLoadPrebuilt, IndexingFailedError } from './bulk-load';
 import { ensureRoutingKeys } from './routing-keys';
@@ -67,7 +68,9 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   const previous = await aliasTargets(es, opts.alias);
   const next = timestampedIndexName(opts.indexPrefix, startedAt);
   // For the progress bar only: cheap everywhere (collection metadata).
-  const [total, lookups] = await Promise.all([c.homes.estimatedDocumentCount(), loadLookups(c)]);
+  const [total, lookups, census] = await Promise.all([c.homes.estimatedDocumentCount(), loadLookups(c), readSliceCensus(c.indexerState)]);
+  // The slices follow what the last rebuild read (fewer, fuller queries); this one's census replaces it.
+  const read: SliceCensus = [];
   let sent = 0;
   const skipped: string[] = [];
   try {
@@ -75,7 +78,7 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
     await createHomesIndex(es, next);
     // Every market gets its key first, in the new index: the documents are routed by it (the previous index's keys kept, new markets on the emptiest shards).
     const routingKeys = await ensureRoutingKeys(es, next, lookups.markets.keys(), await readRoutingKeys(es, opts.alias));
-    const documents = pooledDocuments(homeBytesBySlice(c), { lookups, today, routingKeys }, (reason) => skipped.push(reason), opts.workers);
+    const documents = pooledDocuments(homeBytesBySlice(c, planSlices(census), (slice, count) => read.push({ bases: slice.bases, count })), { lookups, today, routingKeys }, (reason) => skipped.push(reason), opts.workers);
     await bulkLoadPrebuilt(es, next, documents, {
       onDocument: () => {
         sent += 1;
@@ -105,6 +108,7 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   if (retired.length > 0) await new Promise((r) => setTimeout(r, opts.retireAfterMs ?? RETIRE_AFTER_MS));
   await deleteIndexes(es, retired);
   await acknowledgeChanges(c.inventoryChanges, applied);
+  await saveSliceCensus(c.indexerState, read, startedAt);
 
   const run = runSummary('full', startedAt, now(), { documents: sent, skipped, changes: applied.length, aliasTarget: next });
   await recordRun(c.indexerState, run);

@@ -1,5 +1,5 @@
 /**
- * Reads homes out of MongoDB for the indexer: by `_id` slices (a full rebuild) or `_id` batches
+ * Reads homes out of MongoDB for the indexer: by `_id` slices (a full rebuild, ./id-slices.ts) or `_id` batches
  * (an incremental run), never by a range or a whole-collection cursor: the primary index serves
  * both on every Mongo-wire server, and the local one would otherwise hold a whole query's matches
  * in memory and its collection locked while it reads (stack/README.md). Buildings and markets are
@@ -9,6 +9,7 @@ import { BSONRegExp } from 'mongodb';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
 import type { Collections } from '../services/kernel/store/collections';
 import { toHomeDocument } from './document';
+import { idSlices, type IdSlice } from './id-slices';
 import type { HomeDocument } from '../services/kernel/store/home-document';
 
 export interface Lookups {
@@ -39,36 +40,23 @@ export function isIndexable(home: HomeRecord): boolean {
 }
 
 /**
- * One character class per `_id` position used to cut the collection into disjoint slices: each digit
- * and hex letter alone (sequential and hex ids spread evenly), then the other letters, then the rest.
+ * Every home as the server sent it (BSON bytes, not parsed), one `_id` slice at a time (./id-slices.ts),
+ * the next slice read while the caller works on the current one: a full rebuild hands the bytes to
+ * its worker threads, which parse them, so the main thread does not. `onRead` hears how many homes
+ * each slice returned (the census the next rebuild plans its slices by).
  */
-const ID_CHARACTER_CLASSES = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f', '[g-z]', '[A-Z]', '[^0-9a-zA-Z]'];
-
-/**
- * Regexes on `_id` that split the homes into ~360 disjoint slices covering every id: by the classes
- * of its last two characters, plus one slice for ids shorter than two. A regex on `_id` is answered
- * from the `_id` index by every Mongo-wire server we run (no document is read to find the matches),
- * so each slice costs what it returns, and no single query holds a collection for long.
- */
-export function idSlices(): string[] {
-  const slices = ['^[\\s\\S]?\\z'];
-  for (const a of ID_CHARACTER_CLASSES) for (const b of ID_CHARACTER_CLASSES) slices.push(`${a}${b}\\z`);
-  return slices;
-}
-
-/**
- * Every home as the server sent it (BSON bytes, not parsed), one `_id` slice at a time, the next
- * slice read while the caller works on the current one: a full rebuild hands the bytes to its
- * worker threads, which parse them, so the main thread does not.
- */
-export async function* homeBytesBySlice(c: Collections): AsyncGenerator<Buffer[]> {
-  const slices = idSlices();
+export async function* homeBytesBySlice(
+  c: Collections,
+  slices: readonly IdSlice[] = idSlices(),
+  onRead?: (slice: IdSlice, count: number) => void,
+): AsyncGenerator<Buffer[]> {
   const read = (i: number): Promise<Buffer[]> | null =>
     // A BSON regular expression, compiled once by the local server; a `$regex` string it compiles for every key it tests.
-    i < slices.length ? c.homes.find<Buffer>({ _id: new BSONRegExp(slices[i]) }, { raw: true }).toArray() : null;
+    i < slices.length ? c.homes.find<Buffer>({ _id: new BSONRegExp(slices[i].pattern) }, { raw: true }).toArray() : null;
   let pending = read(0);
   for (let i = 0; pending; i += 1) {
     const homes = await pending;
+    onRead?.(slices[i], homes.length);
     pending = read(i + 1);
     yield homes;
   }

@@ -10,6 +10,7 @@ import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { runIndexerJob } from '../../indexer/runner';
 import { RETIRE_AFTER_MS, type RebuildPhase } from '../../indexer/full-rebuild';
 import { homeBytesBySlice } from '../../indexer/source';
+import { planSlices, readSliceCensus } from '../../indexer/id-slices';
 import { DEMO_SEED, seedDemoInventory } from '../../stack/demo/demo-inventory';
 import { clockTicks, cpuTicks, stackPids } from './cpu';
 import { runLoad, row, TABLE_HEAD, type Probe } from './load';
@@ -123,7 +124,8 @@ export async function indexingBench(ctx: BenchContext): Promise<void> {
 async function readEveryHome(mongo: Collections): Promise<{ homes: number; bytes: number }> {
   let homes = 0;
   let bytes = 0;
-  for await (const slice of homeBytesBySlice(mongo)) {
+  // The slices the next rebuild reads: grouped by the last rebuild's census (indexer/id-slices.ts).
+  for await (const slice of homeBytesBySlice(mongo, planSlices(await readSliceCensus(mongo.indexerState)))) {
     homes += slice.length;
     for (const b of slice) bytes += b.length;
   }

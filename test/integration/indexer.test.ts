@@ -15,6 +15,7 @@ import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { BSON } from 'mongodb';
 import { homeBytesBySlice } from '../../indexer/source';
+import { BASE_SLICES, idSlices, planSlices, readSliceCensus, type SliceCensus } from '../../indexer/id-slices';
 import { homeRouting, readRoutingKeys, RoutingKeysCache } from '../../services/kernel/store/home-routing';
 
 let config: Config;
@@ -162,16 +163,39 @@ describe('full rebuild', () => {
 });
 
 describe('reading homes by _id slices', () => {
+  it('records what a full rebuild read, and the next one groups its slices by it', async () => {
+    await fullRebuild(es, mongo.collections, opts());
+    const census = await readSliceCensus(mongo.collections.indexerState);
+    expect(census).not.toBeNull();
+    expect(census!.reduce((n, g) => n + g.count, 0)).toBe(await mongo.collections.homes.countDocuments({}));
+    expect(census!.flatMap((g) => g.bases)).toEqual(Array.from({ length: BASE_SLICES }, (_, b) => b));
+    // The next rebuild reads fewer slices (the empty base slices join their neighbours) and indexes the same homes.
+    const before = (await es.count({ index: config.homesAlias })).count;
+    await fullRebuild(es, mongo.collections, opts());
+    const next = (await readSliceCensus(mongo.collections.indexerState))!;
+    expect(next.length).toBeLessThan(BASE_SLICES);
+    expect(next.reduce((n, g) => n + g.count, 0)).toBe(await mongo.collections.homes.countDocuments({}));
+    expect((await es.count({ index: config.homesAlias })).count).toBe(before);
+  });
+
   it('returns every home exactly once, whatever its id looks like', async () => {
     const template = await mongo.collections.homes.findOne({});
     const odd = ['x', 'Z9', 'home-ÄÖ', 'a-b_c.d', '0f8fad5b-d9cb-469f-a165-70867728950e', 'UPPER', '42', 'ends-with-space '];
     await mongo.collections.homes.insertMany(odd.map((id) => ({ ...template!, _id: id, slug: `odd-${Buffer.from(id).toString('hex')}` })));
     try {
-      const seen = new Map<string, number>();
-      for await (const batch of homeBytesBySlice(mongo.collections)) for (const bytes of batch) { const h = BSON.deserialize(bytes) as { _id: string }; seen.set(h._id, (seen.get(h._id) ?? 0) + 1); }
-      expect(seen.size).toBe(await mongo.collections.homes.countDocuments({}));
-      expect([...seen.values()].every((n) => n === 1)).toBe(true);
-      for (const id of odd) expect(seen.get(id)).toBe(1);
+      const census: SliceCensus = [];
+      // Every base slice alone (no census yet), then slices grouped by that census: each reads every home once.
+      for (const slices of [idSlices(), null]) {
+        const plan = slices ?? planSlices(census, 2);
+        if (!slices) expect(plan.length).toBeLessThan(idSlices().length);
+        const seen = new Map<string, number>();
+        for await (const batch of homeBytesBySlice(mongo.collections, plan, (slice, count) => slices && census.push({ bases: slice.bases, count }))) {
+          for (const bytes of batch) { const h = BSON.deserialize(bytes) as { _id: string }; seen.set(h._id, (seen.get(h._id) ?? 0) + 1); }
+        }
+        expect(seen.size).toBe(await mongo.collections.homes.countDocuments({}));
+        expect([...seen.values()].every((n) => n === 1)).toBe(true);
+        for (const id of odd) expect(seen.get(id)).toBe(1);
+      }
     } finally {
       await mongo.collections.homes.deleteMany({ _id: { $in: odd } });
     }
