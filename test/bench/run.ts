@@ -116,7 +116,8 @@ async function main(): Promise<void> {
   try {
     for (const section of SECTIONS) {
       if (o.only && !o.only.has(section.name)) continue;
-      await section.run(ctx, o);
+      // Each section draws its own questions, the same whichever sections ran before it.
+      await section.run({ ...ctx, sample: sample.fork(section.name) }, o);
     }
   } finally {
     await service?.close();

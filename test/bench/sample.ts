@@ -19,6 +19,18 @@ export interface Sample {
   stay(): { start: string; end: string; nights: number };
   pick<T>(items: readonly T[]): T;
   int(min: number, max: number): number;
+  /**
+   * The same inventory with a random stream of its own, seeded by `label`: each section of the bench
+   * takes its own, so it asks the same questions whichever sections ran before it.
+   */
+  fork(label: string): Sample;
+}
+
+/** A 32-bit FNV-1a hash: a label's seed. */
+function hashOf(label: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 export function sampleInventory(opts: { seed: number; homes: number; today: string }, rngSeed = 20261122): Sample {
@@ -31,26 +43,30 @@ export function sampleInventory(opts: { seed: number; homes: number; today: stri
   }
   const markets = inv.markets.map((m) => m.slug);
   const cities = inv.markets.flatMap((m) => m.cities.map((c) => c.slug));
-  const rnd = mulberry32(rngSeed);
-  const int = (min: number, max: number): number => min + Math.floor(rnd() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
-  let unknown = 0;
-  return {
-    slug: () => pick(slugs),
-    slugOrUnknown: () => (rnd() < 0.1 ? `no-such-home-${(unknown += 1)}` : pick(slugs)),
-    homeIds(n) {
-      const chosen = new Set<string>();
-      while (chosen.size < Math.min(n, ids.length)) chosen.add(pick(ids));
-      return [...chosen];
-    },
-    marketSlug: () => pick(markets),
-    citySlug: () => pick(cities),
-    stay() {
-      const start = addDays(opts.today, int(0, 120));
-      const nights = int(2, 120);
-      return { start, end: addDays(start, nights), nights };
-    },
-    pick,
-    int,
+  const stream = (seed: number): Sample => {
+    const rnd = mulberry32(seed);
+    const int = (min: number, max: number): number => min + Math.floor(rnd() * (max - min + 1));
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
+    let unknown = 0;
+    return {
+      slug: () => pick(slugs),
+      slugOrUnknown: () => (rnd() < 0.1 ? `no-such-home-${(unknown += 1)}` : pick(slugs)),
+      homeIds(n) {
+        const chosen = new Set<string>();
+        while (chosen.size < Math.min(n, ids.length)) chosen.add(pick(ids));
+        return [...chosen];
+      },
+      marketSlug: () => pick(markets),
+      citySlug: () => pick(cities),
+      stay() {
+        const start = addDays(opts.today, int(0, 120));
+        const nights = int(2, 120);
+        return { start, end: addDays(start, nights), nights };
+      },
+      pick,
+      int,
+      fork: (label) => stream((rngSeed ^ hashOf(label)) >>> 0),
+    };
   };
+  return stream(rngSeed);
 }
