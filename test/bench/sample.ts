@@ -3,7 +3,7 @@
  * as often as the first), from a fixed seed so two runs ask the same questions.
  */
 import { generateInventory } from '../../stack/demo/generate';
-import { mulberry32 } from '../../stack/demo/prng';
+import { hashKey, mulberry32 } from '../../stack/demo/prng';
 import { addDays } from '../../services/kernel/engine/dates';
 
 export interface Sample {
@@ -26,12 +26,6 @@ export interface Sample {
   fork(label: string): Sample;
 }
 
-/** A 32-bit FNV-1a hash: a label's seed. */
-function hashOf(label: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
 
 export function sampleInventory(opts: { seed: number; homes: number; today: string }, rngSeed = 20261122): Sample {
   const inv = generateInventory(opts);
@@ -65,7 +59,7 @@ export function sampleInventory(opts: { seed: number; homes: number; today: stri
       },
       pick,
       int,
-      fork: (label) => stream((rngSeed ^ hashOf(label)) >>> 0),
+      fork: (label) => stream((rngSeed ^ hashKey(label)) >>> 0),
     };
   };
   return stream(rngSeed);
