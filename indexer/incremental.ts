@@ -15,6 +15,7 @@ import { recordRun, runSummary, type RunSummary } from '../services/kernel/store
 import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { bulkLoad } from './bulk-load';
+import { compactLiveIndex } from './compaction';
 import type { HomeDocument } from '../services/kernel/store/home-document';
 
 export class NoIndexYetError extends Error {
@@ -98,6 +99,8 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
       // Deleting a document that is not in the index is not a failure.
       ignoreDrop: (status) => status === 404,
     });
+    // The run's small segments and deletions merged back in the background (compaction.ts).
+    if (indexed + deleted > 0) await compactLiveIndex(es, opts.alias);
   } else if (opts.heartbeat) {
     await opts.heartbeat();
   }

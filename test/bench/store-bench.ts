@@ -11,6 +11,7 @@ import { runIndexerJob } from '../../indexer/runner';
 import { RETIRE_AFTER_MS, type RebuildPhase } from '../../indexer/full-rebuild';
 import { homeBytesBySlice } from '../../indexer/source';
 import { planSlices, readSliceCensus } from '../../indexer/id-slices';
+import { shardCopies } from '../../indexer/compaction';
 import { DEMO_SEED, seedDemoInventory } from '../../stack/demo/demo-inventory';
 import { clockTicks, cpuTicks, stackPids } from './cpu';
 import { runLoad, row, TABLE_HEAD, type Probe } from './load';
@@ -113,9 +114,11 @@ export async function indexingBench(ctx: BenchContext): Promise<void> {
   }
   await recordChanges(mongo.inventoryChanges, 'bench', { homes: changed });
   const inc = await timed(() => runIndexerJob('incremental', es, mongo, config));
+  const copies = await shardCopies(es, config.homesAlias);
   say(
     `- incremental run after 1,000 changed homes (sampled over the whole inventory): **${inc.s.toFixed(1)} s** ` +
-      `(${inc.value.documents} indexed, ${inc.value.deleted} removed; target ≤ 15 s)`,
+      `(${inc.value.documents} indexed, ${inc.value.deleted} removed; target ≤ 15 s), the live index merged back to ` +
+      `${copies.reduce((n, c) => n + c.segments, 0)} segments in ${copies.length} shard copies`,
   );
   say('');
 }

@@ -11,6 +11,7 @@ import { incrementalRun } from '../../indexer/incremental';
 import { pendingChanges, recordChanges, recordFullReplacement } from '../../services/kernel/store/inventory-changes';
 import { aliasMappingCurrent, aliasTargets, createHomesIndex, MAPPING_VERSION, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
 import { runIndexerJob } from '../../indexer/runner';
+import { compactionNeed, shardCopies } from '../../indexer/compaction';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { BSON } from 'mongodb';
@@ -240,6 +241,22 @@ describe('incremental run', () => {
     expect(await count()).toBe(total - 3);
     expect(await pendingChanges(changes())).toEqual([]);
     await mongo.collections.homes.insertOne(d);
+  });
+
+  it('merges the live index back to one segment per shard after a run that wrote', async () => {
+    await fullRebuild(es, mongo.collections, opts());
+    const homes = await mongo.collections.homes.find({ published: true, deleted_at: null }).limit(40).toArray();
+    const now = new Date();
+    await Promise.all(homes.map((h) => mongo.collections.homes.updateOne({ _id: h._id }, { $set: { name: `Compacted ${h._id}`, updated_at: now } })));
+    await recordChanges(changes(), 'test', { homes: homes.map((h) => h._id) });
+    // Its writes leave segments beside the rebuild's; the run ends merged.
+    const run = await incrementalRun(es, mongo.collections, opts());
+    expect(run.documents).toBe(40);
+    const copies = await shardCopies(es, config.homesAlias);
+    expect(copies.length).toBeGreaterThan(1);
+    expect(compactionNeed(copies)).toBe('tidy');
+    expect(copies.every((c) => c.segments <= 1)).toBe(true);
+    for (const h of homes.slice(0, 3)) expect((await indexedDoc(h._id))?.name).toBe(`Compacted ${h._id}`);
   });
 
   it('does nothing, in one small read, when nothing is pending', async () => {
