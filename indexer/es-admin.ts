@@ -7,14 +7,16 @@ import { CARD_LAYOUT } from '../services/kernel/store/home-card';
 
 /** How documents are routed (services/kernel/store/home-routing.ts): an index routed another way is rebuilt. */
 const ROUTING_SCHEME = 'market routing keys';
+/** How minimum stays become keys (services/kernel/store/minimum-keys.ts): covers from one night up. */
+const MINIMUM_KEYS_SCHEME = 'minimum keys from night 1';
 
 /**
  * The version of mappings/homes.json and of the card's layout an index was created with, kept in its
  * mapping's `_meta`: an index built from another version holds other fields (the service would query
- * fields it lacks), cards it would misread or documents on other shards, so the indexer rebuilds it instead of updating it
+ * fields it lacks), cards it would misread, documents on other shards or minimum keys a search no longer asks for, so the indexer rebuilds it instead of updating it
  * (docs/decisions.md, "Indexer").
  */
-export const MAPPING_VERSION = createHash('sha256').update(JSON.stringify(mapping)).update(CARD_LAYOUT).update(ROUTING_SCHEME).digest('hex').slice(0, 16);
+export const MAPPING_VERSION = createHash('sha256').update(JSON.stringify(mapping)).update(CARD_LAYOUT).update(ROUTING_SCHEME).update(MINIMUM_KEYS_SCHEME).digest('hex').slice(0, 16);
 
 /** `homes-20261122t031700123z`: sortable, unique per run, lowercase as ES requires. */
 export function timestampedIndexName(prefix: string, now: Date): string {

@@ -15,6 +15,11 @@
  * every minimum and every stay under NIGHTS_CAP; a span costs at most 2·LEVELS ranges (a minimum
  * of 30 costs 8). Whether the date allows a move-in at all is another field (`move_ins`). Both the
  * indexer and the search take the keys from here.
+ *
+ * Minimums and stays count at least one night, so no cover holds an interval that starts at night 0
+ * (the tree's left edge: the nodes numbered by a power of two). A search leaves those keys out: a
+ * stay of n nights asks for one key per bit of n (2-7 keys for 2-120 nights) instead of one per
+ * level (13), and each key is a search of the field's points (docs/decisions.md, "A flat index").
  */
 import { toDayNumber } from '../engine/dates';
 import type { IsoDate } from '../inventory/records';
@@ -34,7 +39,11 @@ export interface KeyRange {
   lte: number;
 }
 
-const clampNights = (n: number): number => Math.min(Math.max(Math.floor(n), 0), NIGHTS_CAP - 1);
+/** Nights on the tree's axis: at least one (no stay is shorter, no minimum asks less), under the cap. */
+export const clampNights = (n: number): number => Math.min(Math.max(Math.floor(n), 1), NIGHTS_CAP - 1);
+
+/** A node whose interval starts at night 0: numbered by a power of two. */
+const onLeftEdge = (node: number): boolean => (node & (node - 1)) === 0;
 
 /** The tree nodes whose intervals exactly cover nights [minimum, NIGHTS_CAP). */
 export function coverOf(minimum: number): number[] {
@@ -50,10 +59,10 @@ export function coverOf(minimum: number): number[] {
   return nodes;
 }
 
-/** The tree nodes whose intervals contain `nights`: one per level, leaf to root. */
+/** The tree nodes whose intervals contain `nights` and that a cover can hold (not on the left edge): leaf to root. */
 export function nodesHolding(nights: number): number[] {
   const nodes: number[] = [];
-  for (let node = NIGHTS_CAP + clampNights(nights); node >= 1; node >>= 1) nodes.push(node);
+  for (let node = NIGHTS_CAP + clampNights(nights); !onLeftEdge(node); node >>= 1) nodes.push(node);
   return nodes;
 }
 

@@ -13,7 +13,7 @@ import { displayPrice } from '../../../services/kernel/engine/pricing';
 import { checkStartOnly, checkStay } from '../../../services/kernel/engine/stay-check';
 import type { IsoDate } from '../../../services/kernel/inventory/records';
 import type { DayRangeValue, HomeDocument } from '../../../services/kernel/store/home-document';
-import { NIGHTS_CAP, coverOf, minimumKeyRanges, minimumKeys, nodesHolding } from '../../../services/kernel/store/minimum-keys';
+import { NIGHTS_CAP, clampNights, coverOf, minimumKeyRanges, minimumKeys, nodesHolding } from '../../../services/kernel/store/minimum-keys';
 import { nightCut, priceCellOf, CELL_NIGHT_CUTS } from '../../../services/kernel/store/price-cells';
 import { arbHomeWithFixedStays } from '../../support/arbitraries';
 import { makeMarket, makeProperty } from '../../support/records';
@@ -49,9 +49,21 @@ describe('minimum keys', () => {
       fc.property(fc.integer({ min: 0, max: NIGHTS_CAP + 50 }), fc.integer({ min: 0, max: NIGHTS_CAP + 50 }), (m, n) => {
         const cover = new Set(coverOf(m));
         const found = nodesHolding(n).filter((node) => cover.has(node));
-        expect(found.length).toBe(Math.min(m, NIGHTS_CAP - 1) <= Math.min(n, NIGHTS_CAP - 1) ? 1 : 0);
+        // A minimum or a stay of 0 nights counts as one night (neither exists).
+        expect(found.length).toBe(clampNights(m) <= clampNights(n) ? 1 : 0);
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it('asks one key per bit of the nights (2-7 for stays of 2-120 nights), each one a cover can hold', () => {
+    expect([1, 2, 3, 30, 120, 4095].map((n) => nodesHolding(n).length)).toEqual([1, 2, 2, 5, 7, 12]);
+    // The keys left out are the tree's left edge (nodes numbered by a power of two): no cover holds one.
+    fc.assert(
+      fc.property(fc.integer({ min: -5, max: NIGHTS_CAP + 50 }), (m) => {
+        for (const node of coverOf(m)) expect(node & (node - 1)).not.toBe(0);
+      }),
+      { numRuns: 2000 },
     );
   });
 
