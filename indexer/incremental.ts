@@ -99,7 +99,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
       // Deleting a document that is not in the index is not a failure.
       ignoreDrop: (status) => status === 404,
     });
-    // The run's small segments and deletions merged back in the background (compaction.ts).
+    // The run's small segments merged back into one per shard before the run ends (compaction.ts).
     if (indexed + deleted > 0) await compactLiveIndex(es, opts.alias);
   } else if (opts.heartbeat) {
     await opts.heartbeat();
