@@ -6,6 +6,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../services/kernel/store/collections';
+import type { CompactionOutcome } from './compaction';
 import type { IndexReplicas } from '../services/kernel/config';
 import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
@@ -53,6 +54,8 @@ export interface IndexerOptions {
   workers?: number;
   /** Called every few seconds during long work; the lease renews itself here. */
   heartbeat?: () => Promise<void>;
+  /** An incremental run that wrote hands over the merge it started (indexer/compaction.ts; it never rejects). */
+  onCompaction?: (merge: Promise<CompactionOutcome>) => void;
   now?: () => Date;
 }
 

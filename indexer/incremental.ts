@@ -99,8 +99,11 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
       // Deleting a document that is not in the index is not a failure.
       ignoreDrop: (status) => status === 404,
     });
-    // The run's small segments merged back into one per shard before the run ends (compaction.ts).
-    if (indexed + deleted > 0) await compactLiveIndex(es, opts.alias);
+    // The run's small segments merged back into one per shard after it, without holding it up (compaction.ts).
+    if (indexed + deleted > 0) {
+      const compaction = compactLiveIndex(es, opts.alias);
+      opts.onCompaction?.(compaction);
+    }
   } else if (opts.heartbeat) {
     await opts.heartbeat();
   }

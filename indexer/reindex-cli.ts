@@ -7,6 +7,7 @@ import { loadConfig } from '../services/kernel/config';
 import { createEsClient } from '../services/kernel/store/es-client';
 import { connectMongo } from '../services/kernel/store/mongo';
 import { runIndexerJob } from './runner';
+import type { CompactionOutcome } from './compaction';
 import { NoIndexYetError } from './incremental';
 
 async function main(): Promise<number> {
@@ -23,7 +24,9 @@ async function main(): Promise<number> {
   const bar = new SingleBar({ format: `${kind} reindex [{bar}] {percentage}% | {value}/{total} homes | {eta}s left` }, Presets.shades_classic);
   let started = false;
   try {
+    let merge: Promise<CompactionOutcome> | undefined;
     const run = await runIndexerJob(kind, es, mongo.collections, config, {
+      onCompaction: (m) => (merge = m),
       onProgress: (done, total) => {
         if (!started) {
           bar.start(total, 0);
@@ -46,6 +49,16 @@ async function main(): Promise<number> {
       `${run.kind} reindex done: ${run.documents} documents indexed, ${run.deleted} removed, ${run.skipped} skipped, ` +
         `${seconds.toFixed(1)} s, ${rate} documents/s; alias ${config.homesAlias} -> ${run.alias_target}\n`,
     );
+    if (merge) {
+      // The run's segments merged back (indexer/compaction.ts): waited for here, so the command ends with the index tidy.
+      const t0 = Date.now();
+      const outcome = await merge;
+      process.stdout.write(
+        typeof outcome === 'object'
+          ? `warning: merging the index after the run failed (${outcome.failed}); it stays correct, and the next run tries again\n`
+          : `index ${outcome === 'fragmented' ? `merged back to one segment per shard ${((Date.now() - t0) / 1000).toFixed(1)} s after the run` : outcome === 'tidy' ? 'already one segment per shard' : 'left to the merge policy (a shard above 5 GB)'}\n`,
+      );
+    }
     return 0;
   } catch (err) {
     if (started) bar.stop();

@@ -30,7 +30,13 @@ export function startSchedule(es: Client, c: Collections, config: Config, log: L
     running = true;
     let fallBackToFull = false;
     try {
-      const summary = await runIndexerJob(kind, es, c, config);
+      const summary = await runIndexerJob(kind, es, c, config, {
+        onCompaction: (merge) =>
+          void merge.then((outcome) => {
+            if (typeof outcome === 'object') log.warn({ reason: outcome.failed }, 'merging the live index after the run failed; it stays correct, and the next run that writes tries again');
+            else log.debug({ outcome }, 'live index merge after the run done');
+          }),
+      });
       log.info({ summary }, `${kind} indexer run finished`);
     } catch (err) {
       if (err instanceof NoIndexYetError) fallBackToFull = true;

@@ -11,7 +11,7 @@ import { incrementalRun } from '../../indexer/incremental';
 import { pendingChanges, recordChanges, recordFullReplacement } from '../../services/kernel/store/inventory-changes';
 import { aliasMappingCurrent, aliasTargets, createHomesIndex, MAPPING_VERSION, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
 import { runIndexerJob } from '../../indexer/runner';
-import { compactionNeed, shardCopies } from '../../indexer/compaction';
+import { compactionNeed, shardCopies, type CompactionOutcome } from '../../indexer/compaction';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { BSON } from 'mongodb';
@@ -243,15 +243,18 @@ describe('incremental run', () => {
     await mongo.collections.homes.insertOne(d);
   });
 
-  it('merges the live index back to one segment per shard after a run that wrote', async () => {
+  it('merges the live index back to one segment per shard after a run that wrote, handing its caller the merge it started', async () => {
     await fullRebuild(es, mongo.collections, opts());
     const homes = await mongo.collections.homes.find({ published: true, deleted_at: null }).limit(40).toArray();
     const now = new Date();
     await Promise.all(homes.map((h) => mongo.collections.homes.updateOne({ _id: h._id }, { $set: { name: `Compacted ${h._id}`, updated_at: now } })));
     await recordChanges(changes(), 'test', { homes: homes.map((h) => h._id) });
-    // Its writes leave segments beside the rebuild's; the run ends merged.
-    const run = await incrementalRun(es, mongo.collections, opts());
+    // Its writes leave segments beside the rebuild's; the run starts their merge and does not wait for it.
+    let merge: Promise<CompactionOutcome> | undefined;
+    const run = await incrementalRun(es, mongo.collections, { ...opts(), onCompaction: (m) => (merge = m) });
     expect(run.documents).toBe(40);
+    expect(merge).toBeDefined();
+    expect(await merge).toBe('fragmented');
     const copies = await shardCopies(es, config.homesAlias);
     expect(copies.length).toBeGreaterThan(1);
     expect(compactionNeed(copies)).toBe('tidy');
