@@ -6,8 +6,9 @@
  * small segment into a much larger one (it skips merges that do not grow the largest input by half),
  * so they stay until their own tier fills. Every segment is searched on its own: at 100,000 homes
  * three or four segments per shard made the dated market search 0.7 ms slower at its 2.3 ms
- * (docs/performance.md). The merge rewrites the shards the run touched (the whole 446 MB index at
- * 100,000 homes: 8-11 s on two threads), so the run does not wait for it: its changes are searchable
+ * (docs/performance.md). The merge asks for every shard; those already in one segment without
+ * deletions are left as they are, so it rewrites about the shards the run touched (the whole 446 MB
+ * index at 100,000 homes: 8-11 s on two threads). The run does not wait for it: its changes are searchable
  * at its own refresh, and the merged segments replace the small ones when the merge ends (a refresh
  * then, and the index's scheduled refreshes if this process is gone by then).
  *
@@ -15,7 +16,8 @@
  * is left to the merge policy: a forced segment bigger than that would never be merged again until
  * mostly deleted.
  */
-import type { Client } from '@elastic/elasticsearch';
+import { errors, type Client } from '@elastic/elasticsearch';
+import { aliasTargets } from './es-admin';
 
 /** Elasticsearch's default `index.merge.policy.max_merged_segment`. */
 export const MAX_COMPACTED_SHARD_BYTES = 5 * 2 ** 30;
@@ -56,23 +58,41 @@ export async function shardCopies(es: Client, index: string): Promise<ShardCopy[
   return copies;
 }
 
-/** What became of a merge started after a run: done, not needed, or failed (the next run tries again). */
-export type CompactionOutcome = CompactionNeed | { failed: string };
+/**
+ * What became of a merge started after a run: done, not needed, `retired` (a rebuild replaced the
+ * index meanwhile: nothing to do), or failed (the next run that writes tries again).
+ */
+export type CompactionOutcome = CompactionNeed | 'retired' | { failed: string };
+
+/** The merge under way per alias: a run that ends while one is going joins it instead of queueing another. */
+const underway = new Map<string, Promise<CompactionOutcome>>();
 
 /**
  * Merges the index behind the alias to one segment per shard when it is fragmented, then refreshes it
- * so searches read the merged segments. Shards already in one segment without deletions cost nothing.
- * Never rejects: a merge that fails leaves the index as the run left it, correct and only slower.
+ * so searches read the merged segments. The alias is resolved once: a rebuild that swaps it meanwhile
+ * leaves this merge on the index it started on (`retired` once that index is deleted), never on the
+ * new one. Never rejects: a merge that fails leaves the index as the run left it, correct and only slower.
  */
-export async function compactLiveIndex(es: Client, alias: string): Promise<CompactionOutcome> {
+export function compactLiveIndex(es: Client, alias: string): Promise<CompactionOutcome> {
+  const going = underway.get(alias);
+  if (going) return going;
+  const merge = mergeOnce(es, alias).finally(() => underway.delete(alias));
+  underway.set(alias, merge);
+  return merge;
+}
+
+async function mergeOnce(es: Client, alias: string): Promise<CompactionOutcome> {
   try {
-    const need = compactionNeed(await shardCopies(es, alias));
+    const [index] = await aliasTargets(es, alias);
+    if (index === undefined) return 'retired';
+    const need = compactionNeed(await shardCopies(es, index));
     if (need === 'fragmented') {
-      await es.indices.forcemerge({ index: alias, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
-      await es.indices.refresh({ index: alias });
+      await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
+      await es.indices.refresh({ index });
     }
     return need;
   } catch (err) {
+    if (err instanceof errors.ResponseError && err.statusCode === 404) return 'retired';
     return { failed: (err as Error).message };
   }
 }

@@ -7,7 +7,11 @@ import { CARD_LAYOUT } from '../services/kernel/store/home-card';
 
 /** How documents are routed (services/kernel/store/home-routing.ts): an index routed another way is rebuilt. */
 const ROUTING_SCHEME = 'market routing keys';
-/** How minimum stays become keys (services/kernel/store/minimum-keys.ts): covers from one night up. */
+/**
+ * How minimum stays become keys (services/kernel/store/minimum-keys.ts): covers from one night up. The
+ * records' schema already forbids a minimum under one night, so an older index holds the same keys; the
+ * version is a precaution for data written around the schema (a 0-night cover would hold a key no search asks).
+ */
 const MINIMUM_KEYS_SCHEME = 'minimum keys from night 1';
 
 /**

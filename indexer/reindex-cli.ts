@@ -55,8 +55,8 @@ async function main(): Promise<number> {
       const outcome = await merge;
       process.stdout.write(
         typeof outcome === 'object'
-          ? `warning: merging the index after the run failed (${outcome.failed}); it stays correct, and the next run tries again\n`
-          : `index ${outcome === 'fragmented' ? `merged back to one segment per shard ${((Date.now() - t0) / 1000).toFixed(1)} s after the run` : outcome === 'tidy' ? 'already one segment per shard' : 'left to the merge policy (a shard above 5 GB)'}\n`,
+          ? `warning: merging the index after the run failed (${outcome.failed}); it stays correct, and the next run that writes tries again\n`
+          : `index ${outcome === 'fragmented' ? `merged back to one segment per shard ${((Date.now() - t0) / 1000).toFixed(1)} s after the run` : outcome === 'tidy' ? 'already one segment per shard' : outcome === 'retired' ? 'replaced by a rebuild meanwhile' : 'left to the merge policy (a shard above 5 GB)'}\n`,
       );
     }
     return 0;

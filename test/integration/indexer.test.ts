@@ -11,7 +11,7 @@ import { incrementalRun } from '../../indexer/incremental';
 import { pendingChanges, recordChanges, recordFullReplacement } from '../../services/kernel/store/inventory-changes';
 import { aliasMappingCurrent, aliasTargets, createHomesIndex, MAPPING_VERSION, orphanIndexes, timestampedIndexName } from '../../indexer/es-admin';
 import { runIndexerJob } from '../../indexer/runner';
-import { compactionNeed, shardCopies, type CompactionOutcome } from '../../indexer/compaction';
+import { compactLiveIndex, compactionNeed, shardCopies, type CompactionOutcome } from '../../indexer/compaction';
 import { acquireLease, LeaseHeldError } from '../../indexer/lease';
 import { readFreshness } from '../../services/kernel/store/index-freshness';
 import { BSON } from 'mongodb';
@@ -262,10 +262,20 @@ describe('incremental run', () => {
     for (const h of homes.slice(0, 3)) expect((await indexedDoc(h._id))?.name).toBe(`Compacted ${h._id}`);
   });
 
+  it('merges once at a time per alias, and settles without rejecting when the alias is gone', async () => {
+    const first = compactLiveIndex(es, config.homesAlias);
+    expect(compactLiveIndex(es, config.homesAlias)).toBe(first);
+    await first;
+    await expect(compactLiveIndex(es, `${config.homesAlias}-missing`)).resolves.toBe('retired');
+  });
+
   it('does nothing, in one small read, when nothing is pending', async () => {
     await incrementalRun(es, mongo.collections, opts());
-    const run = await incrementalRun(es, mongo.collections, opts());
+    const merges: unknown[] = [];
+    const run = await incrementalRun(es, mongo.collections, { ...opts(), onCompaction: (m) => merges.push(m) });
     expect(run).toMatchObject({ documents: 0, deleted: 0, changes: 0 });
+    // Nothing written, nothing to merge.
+    expect(merges).toEqual([]);
   });
 
   it('ignores a change written but not recorded in the log (writers must record)', async () => {

@@ -8,7 +8,7 @@
  *
  * - a span with minimum m is indexed once per interval of the canonical cover of [m, NIGHTS_CAP),
  *   as the key range [interval·DAY_SPACE + first day, interval·DAY_SPACE + last day];
- * - a search of n nights asks for the keys of the intervals that contain n, one per level.
+ * - a search of n nights asks for the keys of the intervals that contain n, at most one per level (below).
  *
  * n lies in exactly one interval of the cover of [m, NIGHTS_CAP) when m ≤ n, and in none when
  * m > n, so a home matches if and only if the date lies in a span whose minimum is ≤ n. Exact for
@@ -18,7 +18,7 @@
  *
  * Minimums and stays count at least one night, so no cover holds an interval that starts at night 0
  * (the tree's left edge: the nodes numbered by a power of two). A search leaves those keys out: a
- * stay of n nights asks for one key per bit of n (2-7 keys for 2-120 nights) instead of one per
+ * stay of n nights asks for one key per binary digit of n (2-7 keys for 2-120 nights) instead of one per
  * level (13), and each key is a search of the field's points (docs/decisions.md, "A flat index").
  */
 import { toDayNumber } from '../engine/dates';

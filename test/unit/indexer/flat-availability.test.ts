@@ -56,7 +56,7 @@ describe('minimum keys', () => {
     );
   });
 
-  it('asks one key per bit of the nights (2-7 for stays of 2-120 nights), each one a cover can hold', () => {
+  it('asks one key per binary digit of the nights (2-7 for stays of 2-120 nights), each one a cover can hold', () => {
     expect([1, 2, 3, 30, 120, 4095].map((n) => nodesHolding(n).length)).toEqual([1, 2, 2, 5, 7, 12]);
     // The keys left out are the tree's left edge (nodes numbered by a power of two): no cover holds one.
     fc.assert(
