@@ -64,6 +64,18 @@ export async function shardCopies(es: Client, index: string): Promise<ShardCopy[
  */
 export type CompactionOutcome = CompactionNeed | 'retired' | { failed: string };
 
+/** What a merge came to, in words (the worker's log and `npm run reindex` say it alike). */
+export function describeCompaction(outcome: CompactionOutcome): string {
+  if (typeof outcome === 'object') return `merging the live index after the run failed (${outcome.failed}); it stays correct, and the next run that writes tries again`;
+  const said: Record<CompactionNeed | 'retired', string> = {
+    fragmented: 'live index merged back to one segment per shard',
+    tidy: 'live index already one segment per shard',
+    'too-large': 'live index left to the merge policy (a shard above 5 GB)',
+    retired: 'live index replaced by a rebuild meanwhile',
+  };
+  return said[outcome];
+}
+
 /** The merge under way per alias: a run that ends while one is going joins it instead of queueing another. */
 const underway = new Map<string, Promise<CompactionOutcome>>();
 

@@ -7,7 +7,7 @@ import { loadConfig } from '../services/kernel/config';
 import { createEsClient } from '../services/kernel/store/es-client';
 import { connectMongo } from '../services/kernel/store/mongo';
 import { runIndexerJob } from './runner';
-import type { CompactionOutcome } from './compaction';
+import { describeCompaction, type CompactionOutcome } from './compaction';
 import { NoIndexYetError } from './incremental';
 
 async function main(): Promise<number> {
@@ -53,11 +53,8 @@ async function main(): Promise<number> {
       // The run's segments merged back (indexer/compaction.ts): waited for here, so the command ends with the index tidy.
       const t0 = Date.now();
       const outcome = await merge;
-      process.stdout.write(
-        typeof outcome === 'object'
-          ? `warning: merging the index after the run failed (${outcome.failed}); it stays correct, and the next run that writes tries again\n`
-          : `index ${outcome === 'fragmented' ? `merged back to one segment per shard ${((Date.now() - t0) / 1000).toFixed(1)} s after the run` : outcome === 'tidy' ? 'already one segment per shard' : outcome === 'retired' ? 'replaced by a rebuild meanwhile' : 'left to the merge policy (a shard above 5 GB)'}\n`,
-      );
+      const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+      process.stdout.write(`${typeof outcome === 'object' ? 'warning: ' : ''}${describeCompaction(outcome)} (${seconds} s after the run)\n`);
     }
     return 0;
   } catch (err) {

@@ -11,6 +11,7 @@ import type { Collections } from '../services/kernel/store/collections';
 import { LeaseHeldError } from './lease';
 import { NoIndexYetError } from './incremental';
 import { runIndexerJob, type JobKind } from './runner';
+import { describeCompaction } from './compaction';
 
 export interface Schedule {
   runNow(kind: JobKind): Promise<void>;
@@ -33,8 +34,8 @@ export function startSchedule(es: Client, c: Collections, config: Config, log: L
       const summary = await runIndexerJob(kind, es, c, config, {
         onCompaction: (merge) =>
           void merge.then((outcome) => {
-            if (typeof outcome === 'object') log.warn({ reason: outcome.failed }, 'merging the live index after the run failed; it stays correct, and the next run that writes tries again');
-            else log.debug({ outcome }, 'live index merge after the run done');
+            if (typeof outcome === 'object') log.warn({ reason: outcome.failed }, describeCompaction(outcome));
+            else log.debug({ outcome }, describeCompaction(outcome));
           }),
       });
       log.info({ summary }, `${kind} indexer run finished`);
