@@ -21,15 +21,16 @@ import { requestLog } from './transports/http/request-log';
 import { mountMcp, MCP_PATH } from './transports/mcp/route';
 import { toolsList } from './transports/mcp/tool-list';
 import { createRateLimits } from './transports/rate-limit';
+import { trustedProxies } from './transports/client-address';
+import { requestBounds, scopeOf } from './transports/http/request-scope';
 import { mountPage } from './web/routes';
 
 /** What a browser MCP client sends: 2025's session and version headers, and 2026-07-28's Mcp-Method and Mcp-Name. */
 const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-ID'];
 
 export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
-  // The client IP (rate limits) comes from X-Forwarded-For only as far as trusted proxies appended it.
-  const hops = deps.config.trustedProxyHops;
-  const app = new Koa(hops > 0 ? { proxy: true, maxIpsCount: hops } : {});
+  // The client's address comes from X-Forwarded-For only when a configured proxy sent it (request-scope.ts).
+  const app = new Koa();
   // Counted in MongoDB, so every copy of the service shares one count per client.
   const limits = createRateLimits(deps.config.rateLimit, {
     store: deps.config.rateLimit.shared ? { client: deps.db.client, dbName: deps.db.databaseName } : undefined,
@@ -50,6 +51,17 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
     }),
   );
 
+  app.use(
+    requestBounds(
+      {
+        trust: trustedProxies(deps.config.trustedProxies),
+        deadlineMs: deps.config.requestDeadlineMs,
+        maxInFlight: deps.config.maxInFlight,
+        onBounded: (outcome) => deps.metrics.boundedRequests.inc({ outcome }),
+      },
+      (path) => path.startsWith('/api/public') || path === MCP_PATH,
+    ),
+  );
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/api/public')) {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
@@ -65,7 +77,7 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
   // only). Inside the router, so a refusal is labelled with the route it refused (metrics, access log).
   api.use(async (ctx, next) => {
     try {
-      await limits.consume(ctx.ip, 'default');
+      await limits.consume(scopeOf(ctx, 'http').clientKey, 'default');
     } catch (err) {
       // Only a refused request needs its route named here (the router names the others).
       const routes = api.match(ctx.path, ctx.method).pathAndMethod.filter((layer) => layer.methods.length > 0);

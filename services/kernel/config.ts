@@ -48,8 +48,15 @@ export interface Config {
   /** node-cron expressions of the worker. */
   incrementalCron: string;
   fullRebuildCron: string;
-  /** Reverse proxies in front of the service whose X-Forwarded-For is trusted for the client IP (0 = none). */
-  trustedProxyHops: number;
+  /**
+   * Addresses (CIDR list) of the reverse proxies in front of the service: X-Forwarded-For is believed
+   * only from these peers (transports/client-address.ts). Empty: the peer's own address is the client.
+   */
+  trustedProxies: string[];
+  /** Longest a request to the public API or the tool server may take, all its work together; past it, 503. */
+  requestDeadlineMs: number;
+  /** Requests one copy runs at once; one more is shed with 503 and Retry-After instead of queueing. */
+  maxInFlight: number;
   /** Bulk request size and parallelism of the indexer (sized for a 2-core node). */
   indexerFlushBytes: number;
   indexerConcurrency: number;
@@ -136,6 +143,21 @@ function str(env: Env, name: string, fallback: string): string {
   return raw === undefined || raw === '' ? fallback : raw;
 }
 
+function list(env: Env, name: string): string[] {
+  return str(env, name, '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** TRUSTED_PROXIES; the count of hops it replaced trusted any peer that sent the header, so it stops the start. */
+function trustedProxyList(env: Env): string[] {
+  if (env.TRUSTED_PROXY_HOPS !== undefined && env.TRUSTED_PROXY_HOPS !== '') {
+    throw new Error('TRUSTED_PROXY_HOPS is no longer read: set TRUSTED_PROXIES to the balancer addresses (CIDR list), e.g. 10.0.0.0/8');
+  }
+  return list(env, 'TRUSTED_PROXIES');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const publicBaseUrl = str(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/+$/, '');
@@ -154,7 +176,9 @@ export function loadConfig(env: Env = process.env): Config {
     homesIndexPrefix: str(env, 'HOMES_INDEX_PREFIX', str(env, 'HOMES_ALIAS', 'homes')),
     incrementalCron: str(env, 'INDEXER_INCREMENTAL_CRON', '* * * * *'),
     fullRebuildCron: str(env, 'INDEXER_FULL_CRON', '17 3 * * *'),
-    trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0),
+    trustedProxies: trustedProxyList(env),
+    requestDeadlineMs: Math.max(100, int(env, 'REQUEST_DEADLINE_MS', 5_000)),
+    maxInFlight: Math.max(1, int(env, 'MAX_IN_FLIGHT', 16)),
     indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', INDEXER_BULK_DEFAULTS.flushBytes),
     indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', INDEXER_BULK_DEFAULTS.concurrency)),
     indexerWorkers: Math.max(0, int(env, 'INDEXER_WORKERS', 0)),
@@ -169,10 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
       shared: bool(env, 'RATE_LIMIT_SHARED', true),
     },
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024),
-    mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    mcpAllowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS'),
     mcpFastToolCalls: bool(env, 'MCP_FAST_TOOL_CALLS', true),
     mcpConformanceTools: bool(env, 'MCP_CONFORMANCE_TOOLS', false),
     logLevel: str(env, 'LOG_LEVEL', 'info'),

@@ -32,6 +32,7 @@ export class ServiceMetrics {
   readonly storeDuration: Histogram<'store' | 'operation' | 'outcome'>;
   readonly rateLimitRefusals: Counter<'bucket'>;
   readonly storeUnavailable: Counter<'store'>;
+  readonly boundedRequests: Counter<'outcome'>;
 
   constructor(readIndexer?: () => Promise<IndexerView>, now: () => Date = () => new Date()) {
     const registers = [this.registry];
@@ -67,6 +68,12 @@ export class ServiceMetrics {
       name: 'catalog_store_unavailable_total',
       help: 'Requests and tool calls answered service_unavailable because a store did not answer, by store',
       labelNames: ['store'],
+      registers,
+    });
+    this.boundedRequests = new Counter({
+      name: 'catalog_requests_bounded_total',
+      help: 'Requests cut short by the bounds of a request: shed (at capacity), deadline (503 past it), client_gone',
+      labelNames: ['outcome'],
       registers,
     });
     if (readIndexer) this.indexerGauges(readIndexer, now);

@@ -4,10 +4,10 @@
  */
 import type { Deps } from '../deps';
 import { todayIso } from '../kernel/engine/dates';
-import type { ToolContext } from './tool';
+import type { RequestScope, ToolContext } from './tool';
 
 /** The context of one call: the stores, and the moment and day requests are judged against (read once). */
-export function toolContext(deps: Deps): ToolContext {
+export function toolContext(deps: Deps, request: RequestScope): ToolContext {
   const now = deps.clock();
-  return { deps, now, today: todayIso(now) };
+  return { deps, request, now, today: todayIso(now) };
 }

@@ -51,8 +51,24 @@ export interface GuestConfirmation {
   details: Record<string, string>;
 }
 
+/** Which door a request came through: the GET API, or the tool server in one of its two eras. */
+export type RequestTransport = 'http' | 'mcp-2025' | 'mcp-2026';
+
+/**
+ * What the transport knows of one request and hands down unchanged: who asked (the rate-limit key:
+ * the client's address, or its /64 for IPv6), through which door, and a signal that aborts when the
+ * request's deadline passes or its client goes away (work stops then).
+ */
+export interface RequestScope {
+  clientKey: string;
+  transport: RequestTransport;
+  signal: AbortSignal;
+}
+
 export interface ToolContext {
   deps: Deps;
+  /** The request this call serves. */
+  request: RequestScope;
   /** The calendar date requests are judged against (UTC), read once per request. */
   today: IsoDate;
   now: Date;

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_POINTS: '1000000000',
     RATE_LIMIT_OVERVIEW_POINTS: '1000000000',
-    TRUSTED_PROXY_HOPS: '1',
+    TRUSTED_PROXIES: 'loopback',
     INDEXER_INCREMENTAL_CRON: '* * * * *',
     // A full rebuild every other minute: fault 4 needs one under way, and a rebuild is also what a
     // killed Elasticsearch node or a stopped MongoDB may interrupt.

@@ -86,7 +86,7 @@ beforeAll(async () => {
     RATE_LIMIT_POINTS: String(POINTS),
     RATE_LIMIT_OVERVIEW_POINTS: String(OVERVIEW_POINTS),
     RATE_LIMIT_WINDOW_SECONDS: '120',
-    TRUSTED_PROXY_HOPS: '1',
+    TRUSTED_PROXIES: 'loopback',
     LOG_LEVEL: 'info',
   };
   copies.push(...(await Promise.all([serviceProcess(env), serviceProcess(env)])));

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type { Deps } from '../../deps';
 import { ApiError, badRequest } from '../../kernel/errors';
 import { toolContext } from '../../tools/invoke';
+import { scopeOf } from './request-scope';
 import type { Tool, GetRoute } from '../../tools/tool';
 
 /** Query string → tool arguments; an unknown parameter is an error, never silently dropped. */
@@ -61,7 +62,7 @@ export function getRoutes(tools: readonly Tool[], deps: Deps): Router {
     router.get(route.path, async (ctx) => {
       const args = queryToArgs(route, ctx.query, ctx.params as Record<string, string>);
       try {
-        ctx.body = (await tool.call(args, 'query', toolContext(deps))).data;
+        ctx.body = (await tool.call(args, 'query', toolContext(deps, scopeOf(ctx, 'http')))).data;
       } catch (err) {
         throw err instanceof ApiError ? speakGet(err) : err;
       }

@@ -13,7 +13,7 @@
  */
 import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/server';
 import { SERVER_INFO } from '../../tools/server-identity';
-import type { Tool } from '../../tools/tool';
+import type { RequestScope, Tool } from '../../tools/tool';
 import { callTool, registeredTool, type ToolServerContext } from './tool-call';
 
 const MODERN = '2026-07-28';
@@ -81,9 +81,9 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
 }
 
 /** The JSON-RPC answer's text, as the SDK writes it for the call's era (the same JSON; keys may come in another order). */
-export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, clientKey: string): Promise<string> {
+export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, scope: RequestScope): Promise<string> {
   const { tool } = call;
-  const result: CallToolResult = await callTool(context, clientKey, tool, call.args);
+  const result: CallToolResult = await callTool(context, { ...scope, transport: call.era === 'modern' ? 'mcp-2026' : 'mcp-2025' }, tool, call.args);
   const { structuredContent, ...rest } = result;
   const wire = call.era === 'modern' ? { ...rest, resultType: 'complete', _meta: { ...rest._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } } : rest;
   const tail = `,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;

@@ -14,7 +14,8 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import type { Context } from 'koa';
 import type { Deps } from '../../deps';
 import type { PhotoStore } from '../../media/photos';
-import type { Tool, EmbeddedImage } from '../../tools/tool';
+import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
+import { scopeOf } from '../http/request-scope';
 import type { RateLimits } from '../rate-limit';
 import { checkOriginAndHost } from './origin-guard';
 import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
@@ -23,6 +24,13 @@ import { createMcpServer } from './server';
 import type { ToolServerContext } from './tool-call';
 
 export const MCP_PATH = '/mcp/public';
+
+/** The scope of the request being served: the SDK calls the server factory inside `scopes.run`. */
+function scopeIn(scopes: AsyncLocalStorage<RequestScope>): RequestScope {
+  const scope = scopes.getStore();
+  if (!scope) throw new Error('the tool server was built outside a request');
+  return scope;
+}
 
 function sendJson(ctx: Context, message: JSONRPCMessage): void {
   ctx.status = 200;
@@ -61,9 +69,9 @@ export function mountMcp(
     return out;
   };
   const context: ToolServerContext = { tools, deps, limits, loadImages };
-  // The SDK's factory sees the request, not Koa's context: the client's key (rate limits) rides along.
-  const clientKeys = new AsyncLocalStorage<string>();
-  const modern = createMcpHandler(() => createMcpServer(context, clientKeys.getStore() ?? 'unknown'), {
+  // The SDK's factory sees the request, not Koa's context: the request's scope (client key, signal) rides along.
+  const scopes = new AsyncLocalStorage<RequestScope>();
+  const modern = createMcpHandler(() => createMcpServer(context, scopeIn(scopes)), {
     // JSON unless a handler sends a notification first (none does); 'json' itself would warn at every start.
     legacy: 'reject',
     onerror: (err) => deps.log.debug({ err }, 'tool server refused a request'),
@@ -87,20 +95,20 @@ export function mountMcp(
     const fast = deps.config.mcpFastToolCalls ? fastToolCall(body, ctx.headers, context) : null;
     if (fast) {
       ctx.status = 200;
-      ctx.body = await answerFastToolCall(fast, context, ctx.ip);
+      ctx.body = await answerFastToolCall(fast, context, scopeOf(ctx, 'mcp-2025'));
       ctx.set('Content-Type', 'application/json'); // as the SDK sends it (Koa's type would add a charset)
       return;
     }
     const request = webRequest(ctx);
     let response: Response;
     if (await isLegacyRequest(request, body)) {
-      response = await serveLegacy(context, ctx.ip, request, body);
+      response = await serveLegacy(context, scopeOf(ctx, 'mcp-2025'), request, body);
     } else {
       // The SDK answers params that do not fit their method with its validator's dump (-32603 for some):
       // -32602 in one line, as on the 2025 path (request-params.ts).
       const refused = isJSONRPCMessage(body) ? invalidParamsError(body, 'modern') : null;
       if (refused) return sendJson(ctx, refused);
-      response = await clientKeys.run(ctx.ip, () => modern.fetch(request, { parsedBody: body }));
+      response = await scopes.run(scopeOf(ctx, 'mcp-2026'), () => modern.fetch(request, { parsedBody: body }));
     }
     ctx.status = response.status;
     response.headers.forEach((value, name) => ctx.set(name, value));
@@ -134,8 +142,8 @@ function withRequestId(bytes: Buffer, body: unknown): Buffer {
  * CPU went to the Node wrapper's Web streams; JSON mode needs none). A request that answered left
  * nothing running, so it is not closed (closing builds an error with a stack trace per call).
  */
-async function serveLegacy(context: ToolServerContext, clientKey: string, request: Request, body: unknown): Promise<Response> {
-  const server = createMcpServer(context, clientKey);
+async function serveLegacy(context: ToolServerContext, scope: RequestScope, request: Request, body: unknown): Promise<Response> {
+  const server = createMcpServer(context, scope);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   const deliver = transport.onmessage;

@@ -10,7 +10,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@m
 import { toolContext } from '../../tools/invoke';
 import { PROMPTS, promptMessages } from '../../tools/prompts';
 import { SERVER_INFO } from '../../tools/server-identity';
-import type { Tool } from '../../tools/tool';
+import type { RequestScope, Tool } from '../../tools/tool';
 import { WIDGET_EXTENSION } from '../../widgets/catalog';
 import { DIAGNOSTIC_TOOLS, runDiagnostic } from './conformance-diagnostics';
 import { askGuestToConfirm } from './guest-confirmation';
@@ -53,7 +53,7 @@ function listedOnce(tools: readonly Tool[], diagnostics: boolean): ReturnType<ty
   return diagnostics ? { tools: [...listed.tools, ...DIAGNOSTIC_TOOLS] } : listed;
 }
 
-export function createMcpServer(context: ToolServerContext, clientKey: string): Server {
+export function createMcpServer(context: ToolServerContext, scope: RequestScope): Server {
   const { tools, deps } = context;
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   registerWidgetResources(server, deps.config.publicBaseUrl);
@@ -78,13 +78,13 @@ export function createMcpServer(context: ToolServerContext, clientKey: string): 
     const rawArgs = request.params.arguments ?? {};
     if (tool.confirmationFor) {
       try {
-        const asked = await askGuestToConfirm(tool, rawArgs, ctx, toolContext(deps));
+        const asked = await askGuestToConfirm(tool, rawArgs, ctx, toolContext(deps, scope));
         if (asked) return asked;
       } catch (err) {
         return errorResult(err, deps, name);
       }
     }
-    return callTool(context, clientKey, tool, rawArgs);
+    return callTool(context, scope, tool, rawArgs);
   });
   return server;
 }

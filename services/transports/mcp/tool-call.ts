@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Deps } from '../../deps';
 import { ApiError, toApiError, unavailableStore } from '../../kernel/errors';
 import { toolContext } from '../../tools/invoke';
-import type { Tool, EmbeddedImage } from '../../tools/tool';
+import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
 import type { RateLimits } from '../rate-limit';
 
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
@@ -35,11 +35,11 @@ export function registeredTool(context: ToolServerContext, name: string): Tool |
   return context.tools.find((t) => t.name === name) ?? null;
 }
 
-export async function callTool(context: ToolServerContext, clientKey: string, tool: Tool, rawArgs: unknown): Promise<CallToolResult> {
+export async function callTool(context: ToolServerContext, scope: RequestScope, tool: Tool, rawArgs: unknown): Promise<CallToolResult> {
   const { deps, limits, loadImages } = context;
   try {
-    await limits.consume(clientKey, tool.rateBucket ?? 'default');
-    const result = await tool.call(rawArgs, 'json', toolContext(deps));
+    await limits.consume(scope.clientKey, tool.rateBucket ?? 'default');
+    const result = await tool.call(rawArgs, 'json', toolContext(deps, scope));
     const text = JSON.stringify(result.text);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
     if (result.images?.length) content.push(...(await loadImages(result.images)));

@@ -1,0 +1,87 @@
+/**
+ * Every request to the public API or the tool server is bounded as a whole:
+ * - admitted only while fewer than `maxInFlight` requests run on this copy, else shed at once with 503
+ *   and Retry-After (a queue would only make every answer late);
+ * - answered within `deadlineMs`: past it the client gets 503 with the error object and Retry-After,
+ *   and the request's signal aborts, so the work under it (Elasticsearch calls, pricing, relaxation
+ *   steps) stops instead of running on for nobody;
+ * - stopped the same way when its client goes away before the answer.
+ * The client's address is read here, once (./client-address.ts), and handed down in the scope.
+ */
+import type { Context, Next } from 'koa';
+import { ApiError } from '../../kernel/errors';
+import type { RequestScope, RequestTransport } from '../../tools/tool';
+import { clientAddress, clientKeyOf, type TrustPolicy } from '../client-address';
+
+export interface RequestBounds {
+  trust: TrustPolicy;
+  deadlineMs: number;
+  maxInFlight: number;
+  /** Told when a request is shed, timed out or abandoned by its client (metrics). */
+  onBounded?: (outcome: 'shed' | 'deadline' | 'client_gone') => void;
+}
+
+/** Why a request's signal aborted: its deadline passed, or its client went away. */
+export class RequestAborted extends Error {
+  constructor(readonly reason: 'deadline' | 'client_gone') {
+    super(reason === 'deadline' ? 'request deadline passed' : 'client went away');
+    this.name = 'RequestAborted';
+  }
+}
+
+/** The scope a handler reads: set by the middleware below on every bounded request. */
+export function scopeOf(ctx: Context, transport: RequestTransport): RequestScope {
+  const scope = ctx.state.scope as RequestScope | undefined;
+  if (!scope) throw new Error(`no request scope on ${ctx.path}: the bounds middleware must run first`);
+  return { ...scope, transport };
+}
+
+const RETRY_SOON = { 'Retry-After': '1' };
+
+function deadlineError(deadlineMs: number): ApiError {
+  return new ApiError('service_unavailable', `The request did not finish within ${deadlineMs / 1000} s; try again shortly.`, 503, RETRY_SOON);
+}
+
+/** `bounded(path)`: whether a path is bounded (the public API and the tool server; not health or photos). */
+export function requestBounds(bounds: RequestBounds, bounded: (path: string) => boolean) {
+  let inFlight = 0;
+  return async function boundRequest(ctx: Context, next: Next): Promise<void> {
+    ctx.request.ip = clientAddress(ctx.req, bounds.trust);
+    if (!bounded(ctx.path)) return next();
+    if (inFlight >= bounds.maxInFlight) {
+      bounds.onBounded?.('shed');
+      throw new ApiError('service_unavailable', 'The service is at capacity; try again shortly.', 503, RETRY_SOON);
+    }
+    inFlight++;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new RequestAborted('deadline')), bounds.deadlineMs);
+    const gone = (): void => {
+      if (!ctx.res.writableFinished) controller.abort(new RequestAborted('client_gone'));
+    };
+    ctx.res.once('close', gone);
+    const scope: RequestScope = { clientKey: clientKeyOf(ctx.ip), transport: 'http', signal: controller.signal };
+    ctx.state.scope = scope;
+    const work = next();
+    let stop: (() => void) | undefined;
+    const aborted = new Promise<void>((resolve) => {
+      stop = resolve;
+      controller.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    try {
+      await Promise.race([work, aborted]);
+      if (controller.signal.aborted) {
+        // The work goes on only until it next looks at the signal; its outcome is nobody's now.
+        work.catch(() => undefined);
+        const reason = (controller.signal.reason as RequestAborted).reason;
+        bounds.onBounded?.(reason);
+        if (reason === 'client_gone') ctx.respond = false;
+        throw deadlineError(bounds.deadlineMs);
+      }
+    } finally {
+      stop?.();
+      clearTimeout(timer);
+      inFlight--;
+      ctx.res.off('close', gone);
+    }
+  };
+}
