@@ -15,8 +15,9 @@ import { TOOLS } from './tools/registry';
 import type { Tool } from './tools/tool';
 import { errorMiddleware } from './transports/http/errors';
 import { getRoutes } from './transports/http/get-routes';
-import { statusReport } from './transports/http/status';
-import { liveness, readiness } from './transports/http/health';
+import { publicStatus, statusReport } from './transports/http/status';
+import { sharedReadiness, type Readiness } from './transports/http/readiness-cache';
+import { liveness } from './transports/http/health';
 import { requestLog } from './transports/http/request-log';
 import { mountMcp, MCP_PATH } from './transports/mcp/route';
 import { toolsList } from './transports/mcp/tool-list';
@@ -28,7 +29,7 @@ import { mountPage } from './web/routes';
 /** What a browser MCP client sends: 2025's session and version headers, and 2026-07-28's Mcp-Method and Mcp-Name. */
 const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-ID'];
 
-export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
+export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Readiness = sharedReadiness(deps)): Koa {
   // The client's address comes from X-Forwarded-For only when a configured proxy sent it (request-scope.ts).
   const app = new Koa();
   // Counted in MongoDB, so every copy of the service shares one count per client.
@@ -73,21 +74,25 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
   });
 
   const api = new Router({ prefix: '/api/public' });
-  // Every GET of an endpoint counts against the client's default bucket (the overview is tool-server
-  // only). Inside the router, so a refusal is labelled with the route it refused (metrics, access log).
+  // Every GET of an endpoint counts against the client's default bucket, weighed as its tool is (the
+  // overview is tool-server only). Inside the router, so a refusal is labelled with the route it
+  // refused (metrics, access log).
+  const costOfRoute = new Map(tools.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
   api.use(async (ctx, next) => {
+    const routes = api.match(ctx.path, ctx.method).pathAndMethod.filter((layer) => layer.methods.length > 0);
+    const template = routes[routes.length - 1]?.path;
+    const route = typeof template === 'string' ? template.replace(/^\/api\/public/, '') : undefined;
     try {
-      await limits.consume(scopeOf(ctx, 'http').clientKey, 'default');
+      await limits.consume(scopeOf(ctx, 'http').clientKey, 'default', (route !== undefined && costOfRoute.get(route)) || 1);
     } catch (err) {
       // Only a refused request needs its route named here (the router names the others).
-      const routes = api.match(ctx.path, ctx.method).pathAndMethod.filter((layer) => layer.methods.length > 0);
-      ctx.state.routeTemplate = routes[routes.length - 1]?.path;
+      ctx.state.routeTemplate = template;
       throw err;
     }
     await next();
   });
   api.get('/status', async (ctx) => {
-    ctx.body = await statusReport(deps);
+    ctx.body = publicStatus(await statusReport(deps));
   });
   const openapi = openApiDocument(tools, deps.config.publicBaseUrl);
   const listed = toolsList(tools);
@@ -118,20 +123,15 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS): Koa {
     ctx.set('Cache-Control', 'public, max-age=86400, immutable');
     ctx.body = parsed.variant === 'widget' ? blob.widget : blob.full;
   });
-  // For load balancers, orchestrators and Prometheus: outside /api/public, so never rate limited.
+  // For load balancers and orchestrators: outside /api/public, so never rate limited; readiness is
+  // checked once a second whoever asks. /metrics and the whole health report are on the admin port.
   root.get('/livez', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = liveness();
   });
   root.get('/readyz', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await readiness(deps);
-  });
-  root.get('/metrics', async (ctx) => {
-    const { contentType, body } = await deps.metrics.scrape();
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = contentType;
-    ctx.body = body;
+    ctx.body = await ready();
   });
   const card = serverCard(deps.config.publicBaseUrl, MCP_PATH);
   root.get('/.well-known/mcp/server-card.json', (ctx) => {

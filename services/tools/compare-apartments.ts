@@ -130,6 +130,8 @@ export const compareApartmentsTool = defineTool<FromSchema<typeof inputSchema>, 
   inputSchema,
   outputSchema,
   annotations: READ_ONLY,
+  // Rate-limit weight: up to four apartment reads in one call.
+  cost: 2,
   async handler(args, { deps, today }) {
     const found = await findHomes(deps, args.home_slugs);
     const notFoundSlugs = args.home_slugs.filter((s) => !found.has(s));

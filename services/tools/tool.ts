@@ -85,6 +85,11 @@ export interface ToolDescription {
   get?: GetRoute;
   /** Rate-limit bucket; the availability overview has its own, stricter one. */
   rateBucket?: 'default' | 'overview';
+  /**
+   * Rate-limit points one call takes (default 1, as every other message): what it costs the service,
+   * in units of an apartment read, from the bench's service time per call (docs/decisions.md, "Rate limits").
+   */
+  cost?: number;
   /** The interactive-app widget hosts show the result in (MCP Apps), named in the tool's `_meta`. */
   widget?: WidgetDefinition;
 }

@@ -55,8 +55,16 @@ export class BlockCounter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** One point for `key`: resolves, or rejects with a RateLimiterRes (over the limit) or another error (the store failed or was too slow). */
-  async take(key: string): Promise<void> {
+  /**
+   * `points` for `key` (a request's weight), one at a time from the leased blocks: resolves, or rejects
+   * with a RateLimiterRes (over the limit) or another error (the store failed or was too slow). Points
+   * taken before a refusal stay counted: a refusal is early, never late.
+   */
+  async take(key: string, points = 1): Promise<void> {
+    for (let i = 0; i < points; i++) await this.takeOne(key);
+  }
+
+  private async takeOne(key: string): Promise<void> {
     const started = this.now();
     for (;;) {
       const t = this.now();

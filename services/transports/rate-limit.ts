@@ -17,7 +17,8 @@ import { BlockCounter, blockFor } from './rate-blocks';
 export type RateBucket = 'default' | 'overview';
 
 export interface RateLimits {
-  consume(clientKey: string, bucket: RateBucket): Promise<void>;
+  /** Takes `points` (a request's weight, ../tools/tool.ts `cost`) from the client's bucket, or throws the 429 ApiError. */
+  consume(clientKey: string, bucket: RateBucket, points?: number): Promise<void>;
 }
 
 /** How long a request waits for the shared count before it is counted in memory instead. */
@@ -54,25 +55,25 @@ export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = 
       })
     : null;
 
-  async function take(bucket: RateBucket, clientKey: string): Promise<void> {
+  async function take(bucket: RateBucket, clientKey: string, points: number): Promise<void> {
     if (!shared) {
-      await memory[bucket].consume(clientKey);
+      await memory[bucket].consume(clientKey, points);
       return;
     }
     try {
-      await shared[bucket].take(clientKey);
+      await shared[bucket].take(clientKey, points);
     } catch (err) {
       if (err instanceof RateLimiterRes) throw err;
       // The insurance: MongoDB is slow or gone, so this copy counts on its own until it is back.
       opts.onStoreFailure?.(err);
-      await memory[bucket].consume(clientKey);
+      await memory[bucket].consume(clientKey, points);
     }
   }
 
   return {
-    async consume(clientKey, bucket) {
+    async consume(clientKey, bucket, points = 1) {
       try {
-        await take(bucket, clientKey);
+        await take(bucket, clientKey, points);
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
         opts.onRefused?.(bucket);

@@ -43,7 +43,7 @@ describe('rate limits', () => {
     expect(second.isError).toBe(true);
     const { error } = JSON.parse((second.content as Array<{ text: string }>)[0].text) as { error: { code: string; message: string } };
     expect(error).toEqual({ code: 'rate_limited', message: expect.stringMatching(/retry in \d+ s/) });
-    const metrics = await (await fetch(`${fx.url}/metrics`)).text();
+    const metrics = await (await fetch(`${fx.adminUrl}/metrics`)).text();
     expect(metrics).toMatch(/^catalog_rate_limit_refusals_total\{bucket="overview"\} 1$/m);
   });
 });

@@ -13,6 +13,7 @@
  */
 import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/server';
 import { SERVER_INFO } from '../../tools/server-identity';
+import type { ApiError } from '../../kernel/errors';
 import type { RequestScope, Tool } from '../../tools/tool';
 import { callTool, registeredTool, type ToolServerContext } from './tool-call';
 
@@ -81,9 +82,9 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
 }
 
 /** The JSON-RPC answer's text, as the SDK writes it for the call's era (the same JSON; keys may come in another order). */
-export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, scope: RequestScope): Promise<string> {
+export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, scope: RequestScope, refusal: ApiError | null = null): Promise<string> {
   const { tool } = call;
-  const result: CallToolResult = await callTool(context, { ...scope, transport: call.era === 'modern' ? 'mcp-2026' : 'mcp-2025' }, tool, call.args);
+  const result: CallToolResult = await callTool(context, { ...scope, transport: call.era === 'modern' ? 'mcp-2026' : 'mcp-2025' }, tool, call.args, refusal);
   const { structuredContent, ...rest } = result;
   const wire = call.era === 'modern' ? { ...rest, resultType: 'complete', _meta: { ...rest._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } } : rest;
   const tail = `,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;

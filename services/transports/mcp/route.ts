@@ -17,6 +17,8 @@ import type { PhotoStore } from '../../media/photos';
 import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
 import { scopeOf } from '../http/request-scope';
 import type { RateLimits } from '../rate-limit';
+import type { ApiError } from '../../kernel/errors';
+import { admit, BATCH_REFUSED, messageCost } from './admission';
 import { checkOriginAndHost } from './origin-guard';
 import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
 import { answerFastToolCall, fastToolCall } from './fast-tool-call';
@@ -25,11 +27,14 @@ import type { ToolServerContext } from './tool-call';
 
 export const MCP_PATH = '/mcp/public';
 
-/** The scope of the request being served: the SDK calls the server factory inside `scopes.run`. */
-function scopeIn(scopes: AsyncLocalStorage<RequestScope>): RequestScope {
-  const scope = scopes.getStore();
-  if (!scope) throw new Error('the tool server was built outside a request');
-  return scope;
+/** The request being served and its admission (null, or the rate-limit refusal its tool call answers). */
+type Admitted = [RequestScope, ApiError | null];
+
+/** The request being served: the SDK calls the server factory inside `requests.run`. */
+function admittedIn(requests: AsyncLocalStorage<Admitted>): Admitted {
+  const admitted = requests.getStore();
+  if (!admitted) throw new Error('the tool server was built outside a request');
+  return admitted;
 }
 
 function sendJson(ctx: Context, message: JSONRPCMessage): void {
@@ -69,9 +74,10 @@ export function mountMcp(
     return out;
   };
   const context: ToolServerContext = { tools, deps, limits, loadImages };
-  // The SDK's factory sees the request, not Koa's context: the request's scope (client key, signal) rides along.
-  const scopes = new AsyncLocalStorage<RequestScope>();
-  const modern = createMcpHandler(() => createMcpServer(context, scopeIn(scopes)), {
+  // The SDK's factory sees the request, not Koa's context: the request's scope (client key, signal) and
+  // its admission ride along.
+  const requests = new AsyncLocalStorage<Admitted>();
+  const modern = createMcpHandler(() => createMcpServer(context, ...admittedIn(requests)), {
     // JSON unless a handler sends a notification first (none does); 'json' itself would warn at every start.
     legacy: 'reject',
     onerror: (err) => deps.log.debug({ err }, 'tool server refused a request'),
@@ -91,24 +97,35 @@ export function mountMcp(
     }
     const verdict = checkOriginAndHost(ctx.get('Origin') || undefined, ctx.get('Host') || undefined, policy);
     if (!verdict.allowed) return jsonRpcError(ctx, 403, -32000, verdict.reason, requestId(body));
+    if (Array.isArray(body)) return jsonRpcError(ctx, 400, -32600, BATCH_REFUSED);
+
+    // Counted before anything else runs; a refused tool call is still answered as a tool result (the
+    // model reads when to retry), any other refused message as a JSON-RPC error with 429.
+    const scope = scopeOf(ctx, 'mcp-2025');
+    const cost = messageCost(body, tools);
+    const refusal = await admit(limits, scope.clientKey, cost);
+    if (refusal && !cost.tool) {
+      ctx.set(refusal.headers);
+      return jsonRpcError(ctx, 429, -32000, refusal.message, requestId(body));
+    }
 
     const fast = deps.config.mcpFastToolCalls ? fastToolCall(body, ctx.headers, context) : null;
     if (fast) {
       ctx.status = 200;
-      ctx.body = await answerFastToolCall(fast, context, scopeOf(ctx, 'mcp-2025'));
+      ctx.body = await answerFastToolCall(fast, context, scope, refusal);
       ctx.set('Content-Type', 'application/json'); // as the SDK sends it (Koa's type would add a charset)
       return;
     }
     const request = webRequest(ctx);
     let response: Response;
     if (await isLegacyRequest(request, body)) {
-      response = await serveLegacy(context, scopeOf(ctx, 'mcp-2025'), request, body);
+      response = await serveLegacy(context, [scope, refusal], request, body);
     } else {
       // The SDK answers params that do not fit their method with its validator's dump (-32603 for some):
       // -32602 in one line, as on the 2025 path (request-params.ts).
       const refused = isJSONRPCMessage(body) ? invalidParamsError(body, 'modern') : null;
       if (refused) return sendJson(ctx, refused);
-      response = await scopes.run(scopeOf(ctx, 'mcp-2026'), () => modern.fetch(request, { parsedBody: body }));
+      response = await requests.run([{ ...scope, transport: 'mcp-2026' }, refusal], () => modern.fetch(request, { parsedBody: body }));
     }
     ctx.status = response.status;
     response.headers.forEach((value, name) => ctx.set(name, value));
@@ -142,8 +159,8 @@ function withRequestId(bytes: Buffer, body: unknown): Buffer {
  * CPU went to the Node wrapper's Web streams; JSON mode needs none). A request that answered left
  * nothing running, so it is not closed (closing builds an error with a stack trace per call).
  */
-async function serveLegacy(context: ToolServerContext, scope: RequestScope, request: Request, body: unknown): Promise<Response> {
-  const server = createMcpServer(context, scope);
+async function serveLegacy(context: ToolServerContext, admitted: Admitted, request: Request, body: unknown): Promise<Response> {
+  const server = createMcpServer(context, ...admitted);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   const deliver = transport.onmessage;

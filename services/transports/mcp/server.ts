@@ -15,7 +15,8 @@ import { WIDGET_EXTENSION } from '../../widgets/catalog';
 import { DIAGNOSTIC_TOOLS, runDiagnostic } from './conformance-diagnostics';
 import { askGuestToConfirm } from './guest-confirmation';
 import { registerWidgetResources } from './resources';
-import { callTool, errorResult, registeredTool, type ToolServerContext } from './tool-call';
+import { callTool, errorResult, refusedCall, registeredTool, type ToolServerContext } from './tool-call';
+import type { ApiError } from '../../kernel/errors';
 import { toolsList } from './tool-list';
 
 export const INSTRUCTIONS =
@@ -53,7 +54,8 @@ function listedOnce(tools: readonly Tool[], diagnostics: boolean): ReturnType<ty
   return diagnostics ? { tools: [...listed.tools, ...DIAGNOSTIC_TOOLS] } : listed;
 }
 
-export function createMcpServer(context: ToolServerContext, scope: RequestScope): Server {
+/** `refusal`: the rate-limit refusal this request's tool call answers (counted at the door, ./admission.ts), or null. */
+export function createMcpServer(context: ToolServerContext, scope: RequestScope, refusal: ApiError | null = null): Server {
   const { tools, deps } = context;
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   registerWidgetResources(server, deps.config.publicBaseUrl);
@@ -75,6 +77,7 @@ export function createMcpServer(context: ToolServerContext, scope: RequestScope)
       if (diagnostic) return diagnostic;
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
+    if (refusal) return refusedCall(refusal, deps, name);
     const rawArgs = request.params.arguments ?? {};
     if (tool.confirmationFor) {
       try {

@@ -11,6 +11,7 @@ import { ApiError, toApiError, unavailableStore } from '../../kernel/errors';
 import { toolContext } from '../../tools/invoke';
 import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
 import type { RateLimits } from '../rate-limit';
+import { failureLog, type FailureLog } from '../failure-log';
 
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
 
@@ -22,11 +23,16 @@ export interface ToolServerContext {
   loadImages: ImageLoader;
 }
 
+/** One failure log per process for the tool server (its index-missing warning is rate limited). */
+const logged = new WeakMap<Deps, FailureLog>();
+
 export function errorResult(err: unknown, deps: Deps, tool: string): CallToolResult {
   const apiError = toApiError(err);
   const store = unavailableStore(err);
   if (store) deps.metrics.storeUnavailable.inc({ store });
-  if (apiError.status >= 500) deps.log.error({ err, tool }, 'tool call failed');
+  let log = logged.get(deps);
+  if (!log) logged.set(deps, (log = failureLog(deps.log)));
+  log(err, apiError, { tool });
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
 }
 
@@ -35,10 +41,17 @@ export function registeredTool(context: ToolServerContext, name: string): Tool |
   return context.tools.find((t) => t.name === name) ?? null;
 }
 
-export async function callTool(context: ToolServerContext, scope: RequestScope, tool: Tool, rawArgs: unknown): Promise<CallToolResult> {
-  const { deps, limits, loadImages } = context;
+/** A tool call its client's rate limit refused at the door (./admission.ts): the refusal as the tool's result. */
+export function refusedCall(refusal: ApiError, deps: Deps, tool: string): CallToolResult {
+  deps.metrics.toolCalls.inc({ tool, outcome: 'refused' });
+  return errorResult(refusal, deps, tool);
+}
+
+/** The call, already counted at the door; `refusal` when its client's bucket could not pay for it. */
+export async function callTool(context: ToolServerContext, scope: RequestScope, tool: Tool, rawArgs: unknown, refusal: ApiError | null = null): Promise<CallToolResult> {
+  const { deps, loadImages } = context;
+  if (refusal) return refusedCall(refusal, deps, tool.name);
   try {
-    await limits.consume(scope.clientKey, tool.rateBucket ?? 'default');
     const result = await tool.call(rawArgs, 'json', toolContext(deps, scope));
     const text = JSON.stringify(result.text);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
@@ -50,8 +63,7 @@ export async function callTool(context: ToolServerContext, scope: RequestScope, 
       ...(result.meta ? { _meta: result.meta } : {}),
     };
   } catch (err) {
-    const refused = err instanceof ApiError && err.code === 'rate_limited';
-    deps.metrics.toolCalls.inc({ tool: tool.name, outcome: refused ? 'refused' : 'tool_error' });
+    deps.metrics.toolCalls.inc({ tool: tool.name, outcome: 'tool_error' });
     return errorResult(err, deps, tool.name);
   }
 }
