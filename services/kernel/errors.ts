@@ -59,12 +59,38 @@ export const notFound = (code: ErrorCode, message: string): ApiError => new ApiE
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  const expected = expectedOutage(err);
+  if (expected === 'request_over') {
+    return new ApiError('service_unavailable', 'The request did not finish in time; try again shortly.', 503, { 'Retry-After': '1' });
+  }
+  if (expected === 'index_missing') {
+    return new ApiError('service_unavailable', 'The search index is being built; try again shortly.', 503, { 'Retry-After': '10' });
+  }
   if (unavailableStore(err)) {
     return new ApiError('service_unavailable', 'A backing store is unavailable; try again shortly.', 503, {
       'Retry-After': '5',
     });
   }
   return new ApiError('internal_error', 'Internal error.', 500);
+}
+
+/** Why a request's signal aborted: its deadline passed, or its client went away (transports/http/request-scope.ts). */
+export class RequestAborted extends Error {
+  constructor(readonly reason: 'deadline' | 'client_gone') {
+    super(reason === 'deadline' ? 'request deadline passed' : 'client went away');
+    this.name = 'RequestAborted';
+  }
+}
+
+/**
+ * A failure that is a known state rather than a fault, answered 503 without a stack trace in the log:
+ * the request's own deadline or client ended it (its Elasticsearch call was cancelled with it), or no
+ * search index exists yet (the first build after a first start is still running).
+ */
+export function expectedOutage(err: unknown): 'request_over' | 'index_missing' | null {
+  if (err instanceof RequestAborted || err instanceof esErrors.RequestAbortedError) return 'request_over';
+  if (err instanceof esErrors.ResponseError && /index_not_found_exception/.test(err.message)) return 'index_missing';
+  return null;
 }
 
 /**

@@ -140,7 +140,7 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
   outputSchema,
   annotations: READ_ONLY,
   rateBucket: 'overview',
-  async handler(args, { deps, today }) {
+  async handler(args, { deps, today, request }) {
     const location = await resolveLocation(deps, args);
     const perPage = Math.min(args.per_page ?? OVERVIEW_PAGE.default, OVERVIEW_PAGE.max);
     const page = args.page ?? 1;
@@ -149,7 +149,7 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
     }
     const { min_price, max_price, sort_by, include_ranges, nights } = args;
     const filters = sharedFiltersOf(args);
-    const res = await homesTransport(deps, { market: location.market.slug }).search(
+    const res = await homesTransport(deps, { market: location.market.slug, signal: request.signal }).search(
       buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),
     );
     const total = totalOf(res);

@@ -47,6 +47,8 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
   inputSchema,
   outputSchema: searchOutputSchema,
   annotations: READ_ONLY,
+  // Rate-limit weight: a dated market search: ~2 apartment reads of service time.
+  cost: 2,
   widget: CARD_GRID_WIDGET,
   get: {
     path: '/search',
@@ -59,11 +61,11 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     required: ['market'],
     summary: 'Search apartments in a city or market, with exact all-in prices for the dates',
   },
-  async handler(args, { deps, today }) {
+  async handler(args, { deps, today, request }) {
     const { page: pageArg, per_page, include_hero_images, ...searchArgs } = args;
     const page = pageArg ?? 1;
     const perPage = Math.min(per_page ?? SEARCH_PAGE.default, SEARCH_PAGE.max);
-    const answer = await answerSearch(deps, searchArgs, today, (page - 1) * perPage, perPage);
+    const answer = await answerSearch(deps, searchArgs, today, (page - 1) * perPage, perPage, undefined, request.signal);
     const images =
       include_hero_images === false
         ? undefined

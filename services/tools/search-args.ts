@@ -4,6 +4,7 @@
  * "Limits"), Flex tiers (rule 3), price_unit, the rating threshold (rule 4).
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { PricingBudget } from '../search/shared/pricing-budget';
 import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
@@ -83,8 +84,8 @@ export function sharedFiltersOf(args: object): SharedFilters {
 }
 
 /** The list search's parameters: the place is required. */
-export function readSearchParams(deps: Deps, args: SearchArgs, today: IsoDate): Promise<SearchParams & { location: ResolvedLocation }> {
-  return readSearchParamsIn(deps, args, today, () => resolveLocation(deps, args));
+export function readSearchParams(deps: Deps, args: SearchArgs, today: IsoDate, signal?: AbortSignal): Promise<SearchParams & { location: ResolvedLocation }> {
+  return readSearchParamsIn(deps, args, today, () => resolveLocation(deps, args), signal);
 }
 
 /** The parameters of a search whose place `place` resolves (the map's may be none: its viewport stands in). */
@@ -93,6 +94,7 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
   args: SearchArgs,
   today: IsoDate,
   place: () => Promise<L>,
+  signal?: AbortSignal,
 ): Promise<SearchParams & { location: L }> {
   const stay = readStay(args, today, SEARCH_STAY_POLICY);
   const filters = sharedFiltersOf(args);
@@ -105,6 +107,6 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
     price: displayLimits(args.min_price, args.max_price, args.price_unit ?? shown, shown),
     minRating: ratingThreshold(args),
     sort: args.sort_by ?? DEFAULT_SEARCH_SORT,
-    maxPriced: deps.config.searchMaxPriced,
+    budget: new PricingBudget(deps.config.searchMaxPriced, signal),
   };
 }

@@ -52,7 +52,7 @@ export interface RunOptions {
 export async function runSearch(deps: Deps, params: SearchParams, today: IsoDate, offset: number, size: number, options: RunOptions = {}): Promise<SearchAnswer> {
   const near = nearPoint(params.filters);
   // A search that names no place (a map's viewport alone) may cross markets: it sends no routing.
-  const transport = homesTransport(deps, { market: params.location?.market.slug, record: options.record });
+  const transport = homesTransport(deps, { market: params.location?.market.slug, record: options.record, signal: params.budget?.signal });
   const found = await searchHomes(transport, params, offset, size, today, options.aggs);
   const ctx = { publicBaseUrl: deps.config.publicBaseUrl, siteBaseUrl: deps.config.siteBaseUrl, today, stay: params.stay, near };
   const homes = found.homes.map((h) => shapeResult(h.doc, h.priced, ctx));
@@ -81,8 +81,9 @@ export async function answerSearch(
   offset: number,
   size: number,
   record?: (trip: RoundTrip) => void,
+  signal?: AbortSignal,
 ): Promise<SearchAnswer & { envelope: SearchEnvelope }> {
-  const params = await readSearchParams(deps, args, today);
+  const params = await readSearchParams(deps, args, today, signal);
   const answer = await runSearch(deps, params, today, offset, size, { nearLabel: args.near_label, record });
   return { ...answer, envelope: { ...placeFields(params.location), ...answer.envelope } };
 }

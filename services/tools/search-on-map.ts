@@ -54,13 +54,13 @@ const echo = (v: Viewport): NonNullable<Output['viewport']> => ({
 export type MapArgs = FromSchema<typeof inputSchema>;
 
 /** The map's answer to some arguments; `record` sees each Elasticsearch round trip (the bench replays them). */
-export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, record?: (trip: RoundTrip) => void): Promise<Output> {
+export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, record?: (trip: RoundTrip) => void, signal?: AbortSignal): Promise<Output> {
   const { sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom, ...searchArgs } = args;
   const viewport = readViewport({ sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom });
   const named = searchArgs.market !== undefined || searchArgs.scope !== undefined;
   if (!named && viewport === null) throw badRequest('invalid_parameters', NO_PLACE);
   // A viewport without a place may cross markets; with one, the homes are in both.
-  const params = await readSearchParamsIn(deps, searchArgs, today, () => (named ? resolveLocation(deps, searchArgs) : Promise.resolve(null)));
+  const params = await readSearchParamsIn(deps, searchArgs, today, () => (named ? resolveLocation(deps, searchArgs) : Promise.resolve(null)), signal);
   const answer = await runSearch(deps, { ...params, viewport }, today, 0, MAP_PINS, {
     nearLabel: searchArgs.near_label,
     record,
@@ -98,6 +98,8 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
   inputSchema,
   outputSchema: mapOutputSchema,
   annotations: READ_ONLY,
+  // Rate-limit weight: a viewport search aggregates clusters over every match and prices up to 250 pins.
+  cost: 4,
   widget: MAP_WIDGET,
   get: {
     path: '/map-search',
@@ -117,7 +119,7 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
     homes: homes.map(brief),
     ...(clusters ? { clusters: clusters.slice(0, CLUSTERS_IN_BRIEF) } : {}),
   }),
-  async handler(args, { deps, today }) {
-    return { data: await answerMap(deps, args, today) };
+  async handler(args, { deps, today, request }) {
+    return { data: await answerMap(deps, args, today, undefined, request.signal) };
   },
 });

@@ -11,6 +11,7 @@ import { locationProperties, resolveLocation } from '../search/shared/location';
 import { relaxThinSearch, THIN_SEARCH } from '../search/buildings/relax-buildings';
 import { searchBuildings } from '../search/buildings/run-building-search';
 import { homesTransport } from '../search/shared/search-transport';
+import { PricingBudget } from '../search/shared/pricing-budget';
 import { propertiesOutputSchema } from '../contracts/properties-output';
 import { GUEST_RATING_BUCKETS, sharedFiltersOf } from './search-args';
 import { readStay } from '../stays/read-stay';
@@ -67,7 +68,7 @@ export function buildingRatingThreshold(args: BuildingArgs): number | null {
   return candidates.length ? Math.max(...candidates) : null;
 }
 
-export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: IsoDate): Promise<BuildingQuery> {
+export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: IsoDate, signal?: AbortSignal): Promise<BuildingQuery> {
   const stay = readStay(args, today, BUILDING_STAY_POLICY);
   const filters = sharedFiltersOf(args);
   return {
@@ -78,7 +79,7 @@ export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: I
     minRating: buildingRatingThreshold(args),
     minSqft: args.min_square_footage ?? null,
     sort: args.sort_by ?? 'recommended',
-    maxPriced: deps.config.searchMaxPriced,
+    budget: new PricingBudget(deps.config.searchMaxPriced, signal),
   };
 }
 
@@ -100,12 +101,14 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
   inputSchema,
   outputSchema: propertiesOutputSchema,
   annotations: READ_ONLY,
-  async handler(args, { deps, today }) {
-    const q = await readBuildingQuery(deps, args, today);
+  // Rate-limit weight: a building search sends several exact searches, more when a thin search is relaxed.
+  cost: 4,
+  async handler(args, { deps, today, request }) {
+    const q = await readBuildingQuery(deps, args, today, request.signal);
     const page = args.page ?? 1;
     const perPage = Math.min(args.per_page ?? BUILDING_PAGE.default, BUILDING_PAGE.max);
     const offset = (page - 1) * perPage;
-    const t = homesTransport(deps, { market: q.location.market.slug });
+    const t = homesTransport(deps, { market: q.location.market.slug, signal: request.signal });
     const found = await searchBuildings(deps, t, q, offset, perPage, today);
     const shown = found.cards.map((c) => c.id);
     const relaxed = page === 1 && found.totalProperties < THIN_SEARCH ? await relaxThinSearch(deps, t, q, shown, perPage, today) : null;

@@ -6,6 +6,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { SharedFilters } from '../shared/filters';
 import type { ResolvedLocation } from '../shared/location';
+import type { PricingBudget } from '../shared/pricing-budget';
 import { displayLimits, displayUnit, type SearchParams } from '../shared/search-params';
 import type { StayDates } from '../../stays/stay-dates';
 
@@ -23,8 +24,8 @@ export interface BuildingQuery {
   sort: BuildingSort;
   /** Further clauses a relaxed search adds (buildings already shown, a set of cities). */
   extra?: readonly estypes.QueryDslQueryContainer[];
-  /** Most units the search may price (config SEARCH_MAX_PRICED), as for the apartment search. */
-  maxPriced?: number;
+  /** The request's pricing budget (config SEARCH_MAX_PRICED), shared by the search and its relaxation steps. */
+  budget?: PricingBudget;
 }
 
 /** "distance without coordinates falls back to recommended". */
@@ -52,6 +53,6 @@ export function unitSearchParams(q: BuildingQuery): SearchParams {
     // The unit order only matters for the price stream of price-sorted pages.
     sort: isPriceSort(sort) ? sort : 'price_asc',
     extra,
-    maxPriced: q.maxPriced,
+    budget: q.budget,
   };
 }

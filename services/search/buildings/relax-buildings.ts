@@ -13,6 +13,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { ADDITIONAL_TYPES } from '../../contracts/properties-output';
 import type { Deps } from '../../deps';
+import { ApiError } from '../../kernel/errors';
 import type { IsoDate } from '../../kernel/inventory/records';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { collapsedPageBody } from './building-body';
@@ -79,10 +80,18 @@ export async function relaxThinSearch(
   const exclude: estypes.QueryDslQueryContainer[] = shown.length ? [{ bool: { must_not: [{ terms: { property_id: [...shown] } }] } }] : [];
   const base: BuildingQuery = { ...q, extra: [...(q.extra ?? []), ...exclude] };
   for (const [type, relax] of relaxers(t)) {
-    const relaxed = await relax(base);
-    if (!relaxed) continue;
-    const page = await searchBuildings(deps, t, relaxed, 0, Math.min(limit, ADDITIONAL_LIMIT), today);
-    if (page.cards.length > 0) return { type, cards: page.cards };
+    // The steps share the request's pricing budget with the search they relax: once it is spent, the
+    // search stands alone (its own answer is whole; the extra buildings are a courtesy).
+    if (q.budget?.exhausted) return null;
+    try {
+      const relaxed = await relax(base);
+      if (!relaxed) continue;
+      const page = await searchBuildings(deps, t, relaxed, 0, Math.min(limit, ADDITIONAL_LIMIT), today);
+      if (page.cards.length > 0) return { type, cards: page.cards };
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'search_too_broad') return null;
+      throw err;
+    }
   }
   return null;
 }

@@ -7,10 +7,10 @@
  * a limit, and, for a fixed stay sorted by price, the stream up to the threshold.
  */
 import { DEFAULT_SEARCH_MAX_PRICED } from '../../kernel/config';
-import { badRequest, type ApiError } from '../../kernel/errors';
 import type { IsoDate } from '../../kernel/inventory/records';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { priceOrder } from './price-order';
+import { PricingBudget } from './pricing-budget';
 import { hitDocument } from './hit-fields';
 import { resultPrice, type PricedDocument, type ResultPrice } from './result-price';
 import type { estypes } from '@elastic/elasticsearch';
@@ -32,30 +32,17 @@ const STRADDLER_BATCH = 1_000;
 /** Largest batch of the price stream (price-order.ts doubles its batches up to it). */
 const MAX_STREAM_BATCH = 2_000;
 
-/**
- * Most homes one search prices in Node (DESIGN: "the candidate set that reaches Node must be
- * bounded"; config SEARCH_MAX_PRICED). Only a deep price-sorted page of a dated stay, or a price
- * limit that thousands of homes straddle, reaches it; such a search is refused with what to narrow
- * instead of pricing a whole market.
- */
-function tooBroad(limit: number): ApiError {
-  return badRequest(
-    'search_too_broad',
-    `This price-sorted dated search would have to price more than ${limit.toLocaleString('en-US')} apartments exactly. ` +
-      'Narrow it: a display city instead of a market, filters, or min_price/max_price (to page further by price, pass min_price ' +
-      'at the last price shown, or max_price under price_desc).',
-  );
-}
-
 /** Prices each home once per search, whichever step asks first (straddlers, stream, page). */
 export class PriceBook {
   private readonly prices = new Map<string, ResultPrice | null>();
-  constructor(private readonly p: SearchParams, private readonly stats: SearchStats) {}
+  private readonly budget: PricingBudget;
+  constructor(private readonly p: SearchParams, private readonly stats: SearchStats) {
+    this.budget = p.budget ?? new PricingBudget(DEFAULT_SEARCH_MAX_PRICED);
+  }
 
   of(doc: PricedHome): ResultPrice | null {
     if (!this.prices.has(doc.home_id)) {
-      const limit = this.p.maxPriced ?? DEFAULT_SEARCH_MAX_PRICED;
-      if (this.stats.priced >= limit) throw tooBroad(limit);
+      this.budget.take();
       this.stats.priced += 1;
       this.prices.set(doc.home_id, resultPrice(doc, this.p.stay));
     }
@@ -64,8 +51,7 @@ export class PriceBook {
 
   /** The exact price, or null when it is not priced yet and the search may price no more homes (a figure that can go without). */
   amountIfAffordable(doc: PricedHome): number | null {
-    const limit = this.p.maxPriced ?? DEFAULT_SEARCH_MAX_PRICED;
-    if (!this.prices.has(doc.home_id) && this.stats.priced >= limit) return null;
+    if (!this.prices.has(doc.home_id) && this.budget.exhausted) return null;
     return this.of(doc)?.price.display_price_with_discount ?? null;
   }
 
@@ -196,7 +182,7 @@ export class ExactSearch {
           return { id: doc.home_id, price: this.book.amount(doc) };
         },
         // No batch larger than the homes a search may price: a page the old first batch answered is not refused for a bigger one.
-        { max: Math.min(MAX_STREAM_BATCH, p.maxPriced ?? DEFAULT_SEARCH_MAX_PRICED) },
+        { max: Math.min(MAX_STREAM_BATCH, p.budget?.limit ?? DEFAULT_SEARCH_MAX_PRICED) },
       );
       return { homes: this.priced(ordered.slice.map((s) => streamDoc(s.item))), total, aggregations };
     }

@@ -6,6 +6,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { NIGHTS_PER_MONTH } from '../../kernel/engine/labels';
 import type { SharedFilters } from './filters';
+import type { PricingBudget } from './pricing-budget';
 import type { ResolvedLocation } from './location';
 import type { SearchSort } from './sorts';
 import type { Viewport } from './viewport';
@@ -30,8 +31,8 @@ export interface SearchParams {
   sort: SearchSort;
   /** Further filter clauses of a caller that narrows the apartments (the building search: square footage, exclusions). */
   extra?: readonly estypes.QueryDslQueryContainer[];
-  /** Most homes the search may price in Node (config SEARCH_MAX_PRICED); past it the search is refused as too broad. */
-  maxPriced?: number;
+  /** The request's pricing budget (config SEARCH_MAX_PRICED), shared by every search of the request; past it the search is refused as too broad. */
+  budget?: PricingBudget;
 }
 
 export type PriceUnit = 'per_night' | 'per_month';

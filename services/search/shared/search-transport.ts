@@ -85,9 +85,11 @@ const MSEARCH_TRIM = ['-took', ...UNREAD_PATHS.map((p) => `-responses.${p}`)];
  * connection, or did not answer within its half of the deadline) is sent once more with the
  * preference as it is then: by that time the watch has seen the node that hangs.
  */
-export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip, nodes?: NodeWatch): Promise<SearchResponse[]> {
-  if (!nodes?.several) return sendOnce(es, index, bodies);
-  return onceMore(nodes, (requestTimeout) => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0, requestTimeout }));
+export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip, nodes?: NodeWatch, signal?: AbortSignal): Promise<SearchResponse[]> {
+  signal?.throwIfAborted();
+  const cancel = signal === undefined ? {} : { signal };
+  if (!nodes?.several) return sendOnce(es, index, bodies, undefined, cancel);
+  return onceMore(nodes, (requestTimeout) => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0, requestTimeout, ...cancel }));
 }
 
 async function sendOnce(
@@ -95,7 +97,7 @@ async function sendOnce(
   index: string,
   bodies: RoundTrip,
   preference?: string,
-  options: { maxRetries?: number; requestTimeout?: number } = {},
+  options: { maxRetries?: number; requestTimeout?: number; signal?: AbortSignal } = {},
 ): Promise<SearchResponse[]> {
   const prefer = preference === undefined ? {} : { preference };
   // A search over every shard (the market list) fails when a shard does, rather than answering for the others.
@@ -119,10 +121,12 @@ export interface TransportOptions {
   record?: (trip: RoundTrip) => void;
   /** The Elasticsearch nodes that answer, when there are several (sendRoundTrip). */
   nodes?: NodeWatch;
+  /** The request's signal: a round trip still out when it aborts is cancelled (Elasticsearch cancels the search when its connection closes). */
+  signal?: AbortSignal;
 }
 
 export function esTransport(es: EsClient, index: string, options: TransportOptions = {}): SearchTransport {
-  const { market, record, nodes, routingKeys } = options;
+  const { market, record, nodes, routingKeys, signal } = options;
   if (market !== undefined && routingKeys === undefined) throw new Error('a transport that stays in a market needs the routing keys');
   let key: Promise<string> | undefined;
   const routed = async (body: estypes.SearchRequest): Promise<estypes.SearchRequest> => {
@@ -133,7 +137,7 @@ export function esTransport(es: EsClient, index: string, options: TransportOptio
   const search = async (body: estypes.SearchRequest): Promise<SearchResponse> => {
     const trip = [await routed(body)];
     record?.(trip);
-    const [res] = await sendRoundTrip(es, index, trip, nodes);
+    const [res] = await sendRoundTrip(es, index, trip, nodes, signal);
     return res;
   };
   return {
@@ -142,7 +146,7 @@ export function esTransport(es: EsClient, index: string, options: TransportOptio
       if (bodies.length === 0) return [];
       const trip = await Promise.all(bodies.map(routed));
       record?.(trip);
-      return sendRoundTrip(es, index, trip, nodes);
+      return sendRoundTrip(es, index, trip, nodes, signal);
     },
     async aggregate(body) {
       const res = await search(body);

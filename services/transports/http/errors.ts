@@ -5,6 +5,7 @@
 import type { Context, Next } from 'koa';
 import { ApiError, toApiError, unavailableStore } from '../../kernel/errors';
 import type { Logger } from '../../kernel/logger';
+import { failureLog } from '../failure-log';
 
 /** Koa and its middleware throw http-errors (`status`, `expose`) for body limits and the like. */
 function fromHttpError(err: unknown): ApiError | null {
@@ -17,6 +18,7 @@ function fromHttpError(err: unknown): ApiError | null {
 
 /** `onStoreUnavailable`: told the store when a request fails because a store did not answer (metrics). */
 export function errorMiddleware(log: Logger, onStoreUnavailable: (store: 'mongodb' | 'elasticsearch') => void = () => undefined) {
+  const logFailure = failureLog(log);
   return async function renderErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
@@ -27,7 +29,7 @@ export function errorMiddleware(log: Logger, onStoreUnavailable: (store: 'mongod
       const apiError = err instanceof ApiError ? err : (fromHttpError(err) ?? toApiError(err));
       const store = unavailableStore(err);
       if (store) onStoreUnavailable(store);
-      if (apiError.status >= 500) log.error({ err, path: ctx.path }, 'request failed');
+      logFailure(err, apiError, { path: ctx.path });
       ctx.status = apiError.status;
       ctx.set(apiError.headers);
       ctx.body = apiError.toBody();

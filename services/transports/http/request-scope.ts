@@ -9,7 +9,7 @@
  * The client's address is read here, once (./client-address.ts), and handed down in the scope.
  */
 import type { Context, Next } from 'koa';
-import { ApiError } from '../../kernel/errors';
+import { ApiError, RequestAborted } from '../../kernel/errors';
 import type { RequestScope, RequestTransport } from '../../tools/tool';
 import { clientAddress, clientKeyOf, type TrustPolicy } from '../client-address';
 
@@ -19,14 +19,6 @@ export interface RequestBounds {
   maxInFlight: number;
   /** Told when a request is shed, timed out or abandoned by its client (metrics). */
   onBounded?: (outcome: 'shed' | 'deadline' | 'client_gone') => void;
-}
-
-/** Why a request's signal aborted: its deadline passed, or its client went away. */
-export class RequestAborted extends Error {
-  constructor(readonly reason: 'deadline' | 'client_gone') {
-    super(reason === 'deadline' ? 'request deadline passed' : 'client went away');
-    this.name = 'RequestAborted';
-  }
 }
 
 /** The scope a handler reads: set by the middleware below on every bounded request. */
