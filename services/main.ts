@@ -1,7 +1,10 @@
 /** `npm run serve`: the Koa service (stateless; run as many copies as you like). */
 import { readRoutingKeys, RoutingKeysCache } from './kernel/store/home-routing';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createApp } from './app';
+import { createAdminApp } from './admin-app';
+import { TOOLS } from './tools/registry';
+import { sharedReadiness } from './transports/http/readiness-cache';
 import { esNodesOf, loadConfig, type Config } from './kernel/config';
 import type { Deps } from './deps';
 import { createLogger, type DestinationStream } from './kernel/logger';
@@ -23,6 +26,8 @@ export interface RunningService {
   server: Server;
   deps: Deps;
   url: string;
+  /** The admin port's base URL (GET /metrics, GET /status). */
+  adminUrl: string;
   close(): Promise<void>;
 }
 
@@ -65,20 +70,35 @@ export async function startService(
     clock: () => new Date(),
   };
   await deps.routingKeys.warm();
-  const app = createApp(deps);
+  const ready = sharedReadiness(deps);
+  const app = createApp(deps, TOOLS, ready);
   app.on('error', (err: unknown) => log.error({ err }, 'unhandled app error'));
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://127.0.0.1:${port}`;
-  log.info({ url, publicBaseUrl: config.publicBaseUrl }, 'catalog service listening');
+  // Node's own bounds, for a copy exposed directly: a slow client cannot hold a connection for the
+  // default 300 s (its timers are checked every second, not every 30), and a flood of connections is
+  // refused past the cap instead of exhausting memory.
+  const server = createServer(
+    { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+    app.callback(),
+  );
+  server.maxConnections = config.maxConnections;
+  await listen(server, config.port, config.host);
+  const admin = await listen(createServer(createAdminApp(deps, ready).callback()), config.adminPort, config.adminHost);
+  const url = `http://127.0.0.1:${portOf(server, config.port)}`;
+  const adminUrl = `http://${config.adminHost.includes(':') ? `[${config.adminHost}]` : config.adminHost}:${portOf(admin, config.adminPort)}`;
+  log.info(
+    { trustedProxies: config.trustedProxies },
+    config.trustedProxies.length > 0
+      ? 'client addresses: X-Forwarded-For is believed only from the peers in TRUSTED_PROXIES'
+      : 'client addresses: the peer\'s own (TRUSTED_PROXIES is empty, so X-Forwarded-For is ignored)',
+  );
+  log.info({ url, adminUrl, publicBaseUrl: config.publicBaseUrl }, 'catalog service listening');
   return {
     server,
     deps,
     url,
+    adminUrl,
     async close() {
+      await new Promise<void>((resolve) => admin.close(() => resolve()));
       // Graceful: stop accepting, let in-flight requests finish (up to 5 s), then close the stores.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -92,6 +112,18 @@ export async function startService(
       await es.close();
     },
   };
+}
+
+function listen(server: Server, port: number, host: string): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+function portOf(server: Server, fallback: number): number {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : fallback;
 }
 
 if (require.main === module) {

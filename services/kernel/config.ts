@@ -20,6 +20,14 @@ export const DEFAULT_SEARCH_MAX_PRICED = 5_000;
 export interface Config {
   port: number;
   host: string;
+  /** The admin port (GET /metrics, the whole /status): loopback by default, never the public interface. */
+  adminPort: number;
+  adminHost: string;
+  /** Open connections one copy accepts; past it, new ones are refused at once (its clients retry elsewhere). */
+  maxConnections: number;
+  /** Longest a client may take to send a request's headers, and the whole request, before it is cut off. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** Base address used in links (home_url, reservation_link, photo URLs). */
   publicBaseUrl: string;
   /** The operator's website: apartment pages (home_url) live here. */
@@ -164,6 +172,11 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port,
     host: str(env, 'HOST', '0.0.0.0'),
+    adminPort: int(env, 'ADMIN_PORT', 9464),
+    adminHost: str(env, 'ADMIN_HOST', '127.0.0.1'),
+    maxConnections: Math.max(1, int(env, 'MAX_CONNECTIONS', 1_024)),
+    headersTimeoutMs: Math.max(1_000, int(env, 'HEADERS_TIMEOUT_MS', 10_000)),
+    requestTimeoutMs: Math.max(1_000, int(env, 'REQUEST_TIMEOUT_MS', 30_000)),
     publicBaseUrl,
     siteBaseUrl: str(env, 'SITE_BASE_URL', publicBaseUrl).replace(/\/+$/, ''),
     checkoutBaseUrl: str(env, 'CHECKOUT_BASE_URL', `${str(env, 'SITE_BASE_URL', publicBaseUrl).replace(/\/+$/, '')}/book`).replace(/\/+$/, ''),
@@ -178,7 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     fullRebuildCron: str(env, 'INDEXER_FULL_CRON', '17 3 * * *'),
     trustedProxies: trustedProxyList(env),
     requestDeadlineMs: Math.max(100, int(env, 'REQUEST_DEADLINE_MS', 5_000)),
-    maxInFlight: Math.max(1, int(env, 'MAX_IN_FLIGHT', 16)),
+    maxInFlight: Math.max(1, int(env, 'MAX_IN_FLIGHT', 32)),
     indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', INDEXER_BULK_DEFAULTS.flushBytes),
     indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', INDEXER_BULK_DEFAULTS.concurrency)),
     indexerWorkers: Math.max(0, int(env, 'INDEXER_WORKERS', 0)),

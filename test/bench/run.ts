@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_POINTS: '1000000000',
     RATE_LIMIT_OVERVIEW_POINTS: '1000000000',
   };
-  const config = loadConfig({ ...process.env, ...serviceEnv, PORT: '0', HOST: '127.0.0.1' });
+  const config = loadConfig({ ...process.env, ...serviceEnv, PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1' });
   // Batch work (seeding, indexing) gets its own clients, as `npm run seed` and the worker do.
   const es = createEsClient(config.esUrl);
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);

@@ -17,7 +17,7 @@ let fx: Fixture;
 let homes: HomeRecord[];
 
 beforeAll(async () => {
-  fx = await startFixture({ homes: 80, env: { LOG_LEVEL: 'trace' }, logDestination: logSink });
+  fx = await startFixture({ homes: 80, env: { LOG_LEVEL: 'trace', MAX_IN_FLIGHT: '64' }, logDestination: logSink });
   homes = await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray();
 });
 

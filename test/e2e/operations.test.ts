@@ -90,7 +90,7 @@ describe('metrics', () => {
     const bad = await client.callTool({ name: 'get_apartment_tool', arguments: { home_slug: 'no-such-home-anywhere' } });
     expect(bad.isError).toBe(true);
 
-    const text = await (await fetch(`${fx.url}/metrics`)).text();
+    const text = await (await fetch(`${fx.adminUrl}/metrics`)).text();
     const families = parsePrometheusTextFormat(text);
     expect(family(families, 'catalog_http_request_duration_seconds').type).toBe('HISTOGRAM');
     // parse-prometheus-text-format drops a histogram's labels and its _count: read those series by their exposition lines.
@@ -137,7 +137,8 @@ async function seriesValue(url: string, series: string): Promise<number> {
 
 describe('metrics when things go wrong', () => {
   it('counts a tool call refused by the rate limit as outcome refused', async () => {
-    const svc = await another({ RATE_LIMIT_POINTS: '1', RATE_LIMIT_SHARED: 'false' });
+    // Every message counts: initialize and its notification take two points, the first call the third.
+    const svc = await another({ RATE_LIMIT_POINTS: '3', RATE_LIMIT_SHARED: 'false' });
     const client = new McpClient({ name: 'ops-tests', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp/public`)));
     try {
@@ -146,8 +147,8 @@ describe('metrics when things go wrong', () => {
     } finally {
       await client.close();
     }
-    expect(await seriesValue(svc.url, 'catalog_tool_calls_total{tool="list_markets_tool",outcome="ok"}')).toBe(1);
-    expect(await seriesValue(svc.url, 'catalog_tool_calls_total{tool="list_markets_tool",outcome="refused"}')).toBe(1);
+    expect(await seriesValue(svc.adminUrl, 'catalog_tool_calls_total{tool="list_markets_tool",outcome="ok"}')).toBe(1);
+    expect(await seriesValue(svc.adminUrl, 'catalog_tool_calls_total{tool="list_markets_tool",outcome="refused"}')).toBe(1);
   });
 
   it('counts store failures: a failed Elasticsearch call, and the answers a store that is down failed', async () => {
@@ -157,8 +158,8 @@ describe('metrics when things go wrong', () => {
     proxies.push(proxy);
     const svc = await another({ ES_URL: `http://127.0.0.1:${await freePort()}`, MONGO_URL: `mongodb://127.0.0.1:${proxy.port}/`, RATE_LIMIT_SHARED: 'false' });
     expect((await fetch(`${svc.url}/api/public/markets`)).status).toBe(503);
-    expect(await seriesValue(svc.url, 'catalog_store_call_duration_seconds_count{store="elasticsearch",operation="search",outcome="failed"}')).toBeGreaterThanOrEqual(1);
-    expect(await seriesValue(svc.url, 'catalog_store_unavailable_total{store="elasticsearch"}')).toBe(1);
+    expect(await seriesValue(svc.adminUrl, 'catalog_store_call_duration_seconds_count{store="elasticsearch",operation="search",outcome="failed"}')).toBeGreaterThanOrEqual(1);
+    expect(await seriesValue(svc.adminUrl, 'catalog_store_unavailable_total{store="elasticsearch"}')).toBe(1);
 
     // MongoDB goes down: the pooled connection is cut (the next write on it fails) and new ones are
     // refused, so the request after fails in server selection, before any command is sent.
@@ -166,12 +167,12 @@ describe('metrics when things go wrong', () => {
     await proxy.shut();
     expect((await fetch(`${svc.url}/api/public/homes/${slug}`)).status).toBe(503);
     expect((await fetch(`${svc.url}/api/public/homes/${slug}`)).status).toBe(503);
-    expect(await seriesValue(svc.url, 'catalog_store_unavailable_total{store="mongodb"}')).toBe(2);
+    expect(await seriesValue(svc.adminUrl, 'catalog_store_unavailable_total{store="mongodb"}')).toBe(2);
   });
 
   it('counts a failed indexer run in catalog_indexer_failed_runs_total', async () => {
     const series = 'catalog_indexer_failed_runs_total{kind="full"}';
-    const before = await seriesValue(fx.url, series);
+    const before = await seriesValue(fx.adminUrl, series);
     // A full run while Elasticsearch is unreachable.
     const deadEs = createEsClient(`http://127.0.0.1:${await freePort()}`);
     try {
@@ -179,19 +180,19 @@ describe('metrics when things go wrong', () => {
     } finally {
       await deadEs.close();
     }
-    expect(await seriesValue(fx.url, series)).toBe(before + 1);
+    expect(await seriesValue(fx.adminUrl, series)).toBe(before + 1);
   });
 
   it('counts an incremental run that cannot reach Elasticsearch as a failed incremental run', async () => {
     const series = 'catalog_indexer_failed_runs_total{kind="incremental"}';
-    const before = await seriesValue(fx.url, series);
+    const before = await seriesValue(fx.adminUrl, series);
     const deadEs = createEsClient(`http://127.0.0.1:${await freePort()}`);
     try {
       await expect(runIndexerJob('incremental', deadEs, fx.mongo.collections, fx.config)).rejects.toThrow();
     } finally {
       await deadEs.close();
     }
-    expect(await seriesValue(fx.url, series)).toBe(before + 1);
+    expect(await seriesValue(fx.adminUrl, series)).toBe(before + 1);
   });
 });
 

@@ -20,12 +20,12 @@ import { RATE_LIMITS_COLLECTION } from '../../services/kernel/store/collections'
 const POINTS = 7;
 const OVERVIEW_POINTS = 3;
 let fx: Fixture;
-const copies: Array<{ child: ChildProcess; url: string }> = [];
+const copies: Array<{ child: ChildProcess; url: string; adminUrl: string }> = [];
 const clients: McpClient[] = [];
 const pids = localStackPids();
 
 /** A service process of its own (node + tsx, as `npm run serve`), on the fixture's stores. */
-function serviceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+function serviceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; adminUrl: string }> {
   const root = path.resolve(__dirname, '../..');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services/main.ts')], {
     cwd: root,
@@ -37,10 +37,10 @@ function serviceProcess(env: Record<string, string>): Promise<{ child: ChildProc
     child.once('exit', (code) => reject(new Error(`a service process exited with ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'catalog service listening' && entry.url) {
+        const entry = JSON.parse(line) as { msg?: string; url?: string; adminUrl?: string };
+        if (entry.msg === 'catalog service listening' && entry.url && entry.adminUrl) {
           clearTimeout(timer);
-          resolve({ child, url: entry.url });
+          resolve({ child, url: entry.url, adminUrl: entry.adminUrl });
         }
       } catch {
         /* not a log line */
@@ -80,6 +80,7 @@ beforeAll(async () => {
   fx = await startFixture({ homes: 20 });
   const env = {
     PORT: '0',
+    ADMIN_PORT: '0',
     HOST: '127.0.0.1',
     MONGO_DB: fx.config.mongoDb,
     HOMES_ALIAS: fx.config.homesAlias,
@@ -101,18 +102,18 @@ afterAll(async () => {
 describe('rate limits across two service processes', () => {
   it('give one client exactly the configured 200s in a window, split across both copies, then 429 with Retry-After from either', async () => {
     const client = newClient();
-    const before = await Promise.all(copies.map(({ url }) => refusals(url, 'default')));
+    const before = await Promise.all(copies.map(({ adminUrl }) => refusals(adminUrl, 'default')));
     const answers = [];
     for (let i = 0; i < POINTS + 4; i += 1) answers.push(await get(`${copies[i % 2].url}/api/public/policies-faq`, client));
     expect(answers.map((a) => a.status)).toEqual([...Array(POINTS).fill(200), ...Array(4).fill(429)]);
     for (const a of answers.slice(POINTS)) expect(Number(a.retryAfter)).toBeGreaterThan(0);
 
     // Each copy counted the refusals it answered (two each).
-    const after = await Promise.all(copies.map(({ url }) => refusals(url, 'default')));
+    const after = await Promise.all(copies.map(({ adminUrl }) => refusals(adminUrl, 'default')));
     expect(after.map((n, i) => n - before[i])).toEqual([2, 2]);
-    for (const { url } of copies) {
+    for (const { adminUrl } of copies) {
       // A refusal is labelled with the route it refused, not as an unknown path.
-      const text = await (await fetch(`${url}/metrics`)).text();
+      const text = await (await fetch(`${adminUrl}/metrics`)).text();
       expect(text).toMatch(/^catalog_http_request_duration_seconds_count\{method="GET",route="\/api\/public\/policies-faq",status="429"\} 2$/m);
     }
   });
@@ -130,7 +131,7 @@ describe('rate limits across two service processes', () => {
     const client = newClient();
     const market = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.market_slug;
     const mcp = await Promise.all(copies.map(({ url }) => mcpClient(url, client)));
-    const before = await Promise.all(copies.map(({ url }) => refusals(url, 'overview')));
+    const before = await Promise.all(copies.map(({ adminUrl }) => refusals(adminUrl, 'overview')));
     const results = [];
     for (let i = 0; i < OVERVIEW_POINTS + 2; i += 1) {
       results.push(await mcp[i % 2].callTool({ name: 'availability_overview_tool', arguments: { market, per_page: 5 } }));
@@ -142,7 +143,7 @@ describe('rate limits across two service processes', () => {
       // The tool result's Retry-After: the wait in seconds, in the message.
       expect(Number(/retry in (\d+) s/.exec(error.message)?.[1])).toBeGreaterThan(0);
     }
-    const after = await Promise.all(copies.map(({ url }) => refusals(url, 'overview')));
+    const after = await Promise.all(copies.map(({ adminUrl }) => refusals(adminUrl, 'overview')));
     expect(after.map((n, i) => n - before[i])).toEqual([1, 1]);
     // The default bucket is counted apart: the same client's ordinary reads are still served.
     expect((await get(`${copies[0].url}/api/public/tools.json`, client)).status).toBe(200);

@@ -25,6 +25,8 @@ export interface Fixture {
   svc: RunningService;
   /** Base URL of the running service, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** Base URL of its admin port (GET /metrics, GET /status). */
+  adminUrl: string;
   today: string;
   get(path: string): Promise<{ status: number; body: any; headers: Headers }>;
   /** The SDK 1.x client, on 2025-11-25 (initialize). */
@@ -39,6 +41,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     ...process.env,
     PORT: '0',
+    ADMIN_PORT: '0',
     HOST: '127.0.0.1',
     MONGO_DB: `catalog_test_${id}`,
     HOMES_ALIAS: `test-${id}-homes`,
@@ -85,6 +88,7 @@ export async function startFixture(
     mongo,
     svc,
     url: svc.url,
+    adminUrl: svc.adminUrl,
     today,
     async get(path) {
       const res = await fetch(svc.url + path);

@@ -1,4 +1,8 @@
-/** GET /api/public/status: health of both stores and the freshness of the index. */
+/**
+ * Health of both stores and the freshness of the index: the whole report (alias, index, documents,
+ * the indexer's runs) on the admin port's GET /status, and on the public GET /api/public/status only
+ * what a public client needs: whether the service answers in full, and how fresh the index is.
+ */
 import type { Deps } from '../../deps';
 import { readFreshness } from '../../kernel/store/index-freshness';
 import { within } from '../../kernel/within';
@@ -48,5 +52,22 @@ export async function statusReport(deps: Deps): Promise<Record<string, unknown>>
       last_run: freshness?.last_run ?? null,
       last_full_run: freshness?.last_full_run ?? null,
     },
+  };
+}
+
+/** What GET /api/public/status tells anyone: ok or degraded, and when the index last changed. */
+export interface PublicStatus {
+  status: 'ok' | 'degraded';
+  time: string;
+  index: { loaded: boolean; updated_at: string | null };
+}
+
+export function publicStatus(report: Record<string, unknown>): PublicStatus {
+  const index = report.index as { loaded: boolean; last_run: { finished_at?: Date } | null };
+  const finished = index.last_run?.finished_at;
+  return {
+    status: report.status === 'ok' ? 'ok' : 'degraded',
+    time: String(report.time),
+    index: { loaded: index.loaded, updated_at: finished ? new Date(finished).toISOString() : null },
   };
 }
