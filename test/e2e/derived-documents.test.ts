@@ -156,14 +156,13 @@ describe('the tool server under requests whose params do not fit their method', 
     expect(answer.error.message).not.toMatch(/[\n[{]"|invalid_type|"code"/);
   });
 
-  it('still answers the well-formed members of a batch', async () => {
+  it('refuses a batch whole, its well-formed members too (no protocol version it speaks has batching)', async () => {
     const res = await fetch(`${fx.url}/mcp/public`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: '[{"jsonrpc":"2.0","id":1,"method":"tools/call"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_policies_faq_tool","arguments":{"topic":"pets"}}}]',
     });
-    const answers = (await res.json()) as Array<{ id: number; error?: { code: number }; result?: { structuredContent: { entries: unknown[] } } }>;
-    expect(answers.find((a) => a.id === 1)?.error?.code).toBe(-32602);
-    expect(answers.find((a) => a.id === 2)?.result?.structuredContent.entries).toHaveLength(1);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/Batches are not supported/) } });
   });
 });
