@@ -60,3 +60,45 @@ describe('a plain tools/call answers what the SDK answers', () => {
     expect((fast.json as { result: { isError: boolean } }).result.isError).toBe(true);
   });
 });
+
+describe('the answers every caller gets alike come from a prepared buffer, equal to what the SDK answers', () => {
+  const widgetUris = ['ui://furnished-catalog/search-cards.html', 'ui://furnished-catalog/search-map.html'];
+  const shapes: Array<[string, Record<string, unknown>, string | undefined]> = [
+    ['tools/list', {}, undefined],
+    ['resources/list', {}, undefined],
+    ['resources/templates/list', {}, undefined],
+    ['prompts/list', {}, undefined],
+    ...widgetUris.map((uri): [string, Record<string, unknown>, string] => ['resources/read', { uri }, uri]),
+  ];
+
+  function message(era: Era, method: string, params: Record<string, unknown>, name: string | undefined, id: string | number) {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const withMeta = { ...params };
+    if (era === 'legacy-with-version') headers['mcp-protocol-version'] = '2025-11-25';
+    if (era === 'modern') {
+      Object.assign(headers, { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+      withMeta._meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
+    }
+    return { headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params: withMeta }) };
+  }
+
+  it.each(shapes.flatMap(([method, params, name]) => ERAS.map((era) => [method, name ?? '', era, params] as const)))(
+    '%s %s on %s, asked twice with different ids',
+    async (method, name, era, params) => {
+      for (const id of [7, 'call-8']) {
+        const req = message(era, method, params, name || undefined, id);
+        const [buffered, sdk] = [await answer(fx.url, req), await answer(sdkOnly.url, req)];
+        expect(buffered).toEqual(sdk);
+        expect(buffered.status).toBe(200);
+        expect((buffered.json as { id: unknown }).id).toBe(id);
+      }
+    },
+  );
+
+  it('leaves a read of an unknown resource to the SDK: the same error', async () => {
+    const req = message('legacy', 'resources/read', { uri: 'ui://furnished-catalog/nothing.html' }, undefined, 3);
+    const [buffered, sdk] = [await answer(fx.url, req), await answer(sdkOnly.url, req)];
+    expect(buffered).toEqual(sdk);
+    expect((buffered.json as { error?: unknown }).error).toBeDefined();
+  });
+});

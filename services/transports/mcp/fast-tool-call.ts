@@ -38,28 +38,29 @@ const header = (headers: RequestHeaders, name: string): string | undefined => {
 };
 const onlyKeys = (o: Record<string, unknown>, allowed: readonly string[]): boolean => Object.keys(o).every((k) => allowed.includes(k));
 
-/** The tool call to answer here, or null: the SDK answers it. */
-export function fastToolCall(body: unknown, headers: RequestHeaders, context: ToolServerContext): FastToolCall | null {
-  if (!isObject(body) || body.method !== 'tools/call' || body.jsonrpc !== '2.0' || !onlyKeys(body, ['jsonrpc', 'id', 'method', 'params'])) return null;
+/**
+ * The era of a request the SDK would serve without a question: one JSON-RPC request (no batch) of
+ * `method` with params of nothing but `allowed` and the era's `_meta`, and headers the SDK accepts for
+ * its era (the 2026-07-28 Mcp-Method and Mcp-Name must name what the body names: `name`). Null when
+ * anything, however slightly, is off: the SDK answers it (and every error) as always.
+ */
+export function plainRequestEra(body: unknown, headers: RequestHeaders, method: string, allowed: readonly string[], name?: string): { era: 'legacy' | 'modern'; id: string | number; params: Record<string, unknown> } | null {
+  if (!isObject(body) || body.method !== method || body.jsonrpc !== '2.0' || !onlyKeys(body, ['jsonrpc', 'id', 'method', 'params'])) return null;
   const id = body.id;
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return null;
-  const params = body.params;
-  if (!isObject(params) || typeof params.name !== 'string' || !onlyKeys(params, ['name', 'arguments', '_meta'])) return null;
-  const args = params.arguments ?? {};
-  if (!isObject(args)) return null;
-  const tool = registeredTool(context, params.name);
-  if (!tool || tool.confirmationFor) return null;
+  const params = body.params ?? {};
+  if (!isObject(params) || !onlyKeys(params, [...allowed, '_meta'])) return null;
   const contentType = header(headers, 'content-type') ?? '';
   if (!contentType.includes('application/json')) return null;
 
   if (params._meta === undefined) {
-    // No envelope claim: a 2025-era call, judged as the SDK's stateless transport judges it.
+    // No envelope claim: a 2025-era request, judged as the SDK's stateless transport judges it.
     const accept = header(headers, 'accept') ?? '';
     const version = header(headers, 'mcp-protocol-version');
     const versionServed = version === undefined || (SUPPORTED_PROTOCOL_VERSIONS.includes(version) && version !== MODERN);
     if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !versionServed) return null;
     if (header(headers, 'mcp-session-id') !== undefined) return null;
-    return { era: 'legacy', id, name: params.name, args, tool };
+    return { era: 'legacy', id, params };
   }
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
@@ -72,13 +73,26 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
   const meta = params._meta;
   const named =
     header(headers, 'mcp-protocol-version')?.trim() === MODERN &&
-    header(headers, 'mcp-method')?.trim() === 'tools/call' &&
-    header(headers, 'mcp-name')?.trim() === params.name;
+    header(headers, 'mcp-method')?.trim() === method &&
+    header(headers, 'mcp-name')?.trim() === name;
   const plainEnvelope =
     isObject(meta) &&
     meta['io.modelcontextprotocol/protocolVersion'] === MODERN &&
     onlyKeys(meta, ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo']);
-  return named && plainEnvelope ? { era: 'modern', id, name: params.name, args, tool } : null;
+  return named && plainEnvelope ? { era: 'modern', id, params } : null;
+}
+
+/** The tool call to answer here, or null: the SDK answers it. */
+export function fastToolCall(body: unknown, headers: RequestHeaders, context: ToolServerContext): FastToolCall | null {
+  const name = isObject(body) && isObject(body.params) && typeof body.params.name === 'string' ? body.params.name : undefined;
+  if (name === undefined) return null;
+  const plain = plainRequestEra(body, headers, 'tools/call', ['name', 'arguments'], name);
+  if (!plain) return null;
+  const args = plain.params.arguments ?? {};
+  if (!isObject(args)) return null;
+  const tool = registeredTool(context, name);
+  if (!tool || tool.confirmationFor) return null;
+  return { era: plain.era, id: plain.id, name, args, tool };
 }
 
 /** The JSON-RPC answer's text, as the SDK writes it for the call's era (the same JSON; keys may come in another order). */

@@ -10,7 +10,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Router from '@koa/router';
 import getRawBody from 'raw-body';
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Context } from 'koa';
 import type { Deps } from '../../deps';
 import type { PhotoStore } from '../../media/photos';
@@ -22,6 +22,7 @@ import { admit, BATCH_REFUSED, messageCost } from './admission';
 import { checkOriginAndHost } from './origin-guard';
 import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
 import { answerFastToolCall, fastToolCall } from './fast-tool-call';
+import { PreparedAnswers, preparedRequest, type SdkAnswer } from './prepared-answers';
 import { createMcpServer } from './server';
 import type { ToolServerContext } from './tool-call';
 
@@ -35,12 +36,6 @@ function admittedIn(requests: AsyncLocalStorage<Admitted>): Admitted {
   const admitted = requests.getStore();
   if (!admitted) throw new Error('the tool server was built outside a request');
   return admitted;
-}
-
-function sendJson(ctx: Context, message: JSONRPCMessage): void {
-  ctx.status = 200;
-  ctx.type = 'application/json';
-  ctx.body = message;
 }
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
@@ -82,6 +77,7 @@ export function mountMcp(
     legacy: 'reject',
     onerror: (err) => deps.log.debug({ err }, 'tool server refused a request'),
   });
+  const prepared = new PreparedAnswers();
   const policy = { allowedOrigins: deps.config.mcpAllowedOrigins, publicBaseUrl: deps.config.publicBaseUrl, listenHost: deps.config.host };
 
   router.post(MCP_PATH, async (ctx) => {
@@ -117,25 +113,44 @@ export function mountMcp(
       return;
     }
     const request = webRequest(ctx);
+    const viaSdk = (message: unknown): ReturnType<typeof sdkAnswer> => sdkAnswer(request, message, [scope, refusal]);
+    const same = deps.config.mcpFastToolCalls ? preparedRequest(body, ctx.headers) : null;
+    const buffered = same ? await prepared.answer(same, viaSdk) : null;
+    if (buffered) {
+      ctx.status = 200;
+      ctx.body = buffered;
+      ctx.set('Content-Type', 'application/json');
+      return;
+    }
+    const answer = await viaSdk(body);
+    ctx.status = answer.status;
+    answer.headers.forEach((value, name) => ctx.set(name, value));
+    // The answer's bytes as the SDK encoded them: no decode to a string and encode again. A notification's
+    // 202 has no body at all (Koa would otherwise write the status text).
+    const bytes = answer.status >= 400 ? withRequestId(answer.body, body) : answer.body;
+    ctx.body = bytes.length > 0 ? bytes : '';
+    if (bytes.length === 0 && !answer.headers.has('content-type')) ctx.remove('Content-Type');
+  });
+
+  /** The SDK's answer to one message, on the era the request speaks. */
+  async function sdkAnswer(request: Request, body: unknown, admitted: Admitted): Promise<SdkAnswer & { headers: Headers }> {
     let response: Response;
     if (await isLegacyRequest(request, body)) {
-      response = await serveLegacy(context, [scope, refusal], request, body);
+      response = await serveLegacy(context, admitted, request, body);
     } else {
       // The SDK answers params that do not fit their method with its validator's dump (-32603 for some):
       // -32602 in one line, as on the 2025 path (request-params.ts).
       const refused = isJSONRPCMessage(body) ? invalidParamsError(body, 'modern') : null;
-      if (refused) return sendJson(ctx, refused);
+      if (refused) {
+        // As Koa would send it: JSON with its charset.
+        const type = 'application/json; charset=utf-8';
+        return { status: 200, contentType: type, headers: new Headers({ 'content-type': type }), body: Buffer.from(JSON.stringify(refused)) };
+      }
+      const [scope, refusal] = admitted;
       response = await requests.run([{ ...scope, transport: 'mcp-2026' }, refusal], () => modern.fetch(request, { parsedBody: body }));
     }
-    ctx.status = response.status;
-    response.headers.forEach((value, name) => ctx.set(name, value));
-    // The answer's bytes as the SDK encoded them: no decode to a string and encode again. A notification's
-    // 202 has no body at all (Koa would otherwise write the status text).
-    let bytes: Buffer = Buffer.from(await response.arrayBuffer());
-    if (response.status >= 400) bytes = withRequestId(bytes, body);
-    ctx.body = bytes.length > 0 ? bytes : '';
-    if (bytes.length === 0 && !response.headers.has('content-type')) ctx.remove('Content-Type');
-  });
+    return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+  }
 }
 
 /**

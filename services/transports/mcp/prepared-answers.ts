@@ -1,0 +1,79 @@
+/**
+ * Answers that are the same for every caller, sent from a prepared buffer: `tools/list`,
+ * `resources/list`, `resources/templates/list`, `prompts/list` and `resources/read` of a widget. Each
+ * is what the SDK answered the first time it was asked on that era, kept as the text before and after
+ * the request's id, so later requests cost a string join instead of a server, a transport and the
+ * serialisation of ~60 KB of HTML or schemas. Only a plain request takes this path (the judgement the
+ * fast tool call uses, ./fast-tool-call.ts); anything else, every error included, goes to the SDK.
+ * A test compares both answers for each of them on both eras (test/e2e/mcp-fast-path.test.ts).
+ */
+import { WIDGETS } from '../../widgets/catalog';
+import { plainRequestEra, type RequestHeaders } from './fast-tool-call';
+
+/** The id the preparing request carries: found once in the SDK's answer and cut out there. */
+const PREPARING_ID = 'prepared-answer-0c5e';
+
+const LISTS = ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list'];
+const WIDGET_URIS = new Set<string>(WIDGETS.map((w) => w.uri));
+
+export interface PreparedRequest {
+  /** Which prepared answer: the era, the method and (for a read) the resource. */
+  key: string;
+  id: string | number;
+  /** The same request with the preparing id, for the SDK to answer the first time. */
+  preparing: Record<string, unknown>;
+}
+
+/** The prepared answer this request may get, or null: the SDK answers it. */
+export function preparedRequest(body: unknown, headers: RequestHeaders): PreparedRequest | null {
+  const method = typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
+  if (typeof method !== 'string') return null;
+  let plain: ReturnType<typeof plainRequestEra> = null;
+  let resource = '';
+  if (LISTS.includes(method)) {
+    plain = plainRequestEra(body, headers, method, []);
+  } else if (method === 'resources/read') {
+    const uri = (body as { params?: { uri?: unknown } }).params?.uri;
+    if (typeof uri !== 'string' || !WIDGET_URIS.has(uri)) return null;
+    plain = plainRequestEra(body, headers, method, ['uri'], uri);
+    resource = uri;
+  }
+  if (!plain) return null;
+  return { key: `${plain.era} ${method} ${resource}`, id: plain.id, preparing: { ...(body as object), id: PREPARING_ID } };
+}
+
+/** What the SDK answered a preparing request: its status, content type and body. */
+export interface SdkAnswer {
+  status: number;
+  contentType: string | null;
+  body: Buffer;
+}
+
+export class PreparedAnswers {
+  private readonly answers = new Map<string, Promise<[string, string] | null>>();
+
+  /** The answer to `request`, from the buffer; `ask` runs the SDK the first time (and whenever its answer could not be prepared). */
+  async answer(request: PreparedRequest, ask: (preparing: Record<string, unknown>) => Promise<SdkAnswer>): Promise<Buffer | null> {
+    let parts = this.answers.get(request.key);
+    if (!parts) {
+      parts = ask(request.preparing).then(split, () => null);
+      this.answers.set(request.key, parts);
+    }
+    const prepared = await parts;
+    // An answer that could not be prepared is asked again next time, not kept as a failure.
+    if (!prepared) this.answers.delete(request.key);
+    return prepared ? Buffer.from(`${prepared[0]}${JSON.stringify(request.id)}${prepared[1]}`) : null;
+  }
+}
+
+/** The text around the preparing id of a successful JSON answer, or null when it is anything else. */
+function split(answer: SdkAnswer): [string, string] | null {
+  if (answer.status !== 200 || !answer.contentType?.startsWith('application/json')) return null;
+  const text = answer.body.toString('utf8');
+  const marker = JSON.stringify(PREPARING_ID);
+  const at = text.indexOf(marker);
+  if (at < 0 || text.indexOf(marker, at + 1) >= 0) return null;
+  // The answer must be a result (an error would differ per request).
+  if (!text.includes('"result"')) return null;
+  return [text.slice(0, at), text.slice(at + marker.length)];
+}
