@@ -34,7 +34,7 @@ export async function startService(
   // Start-up may wait for the stores; requests may not (STORE_DEADLINE_MS).
   const setup = await connectMongo(config.mongoUrl, config.mongoDb);
   try {
-    await ensureIndexes(setup.collections);
+    await ensureIndexes(setup.collections, { bookingIntentRetentionDays: config.bookingIntents.retentionDays });
     await ensurePolicies(setup.collections, new Date());
   } finally {
     await setup.close();
@@ -64,6 +64,9 @@ export async function startService(
     metrics,
     clock: () => new Date(),
   };
+  if (config.requestState.generated) {
+    log.warn('REQUEST_STATE_SECRETS is not set: a random key signs the guest confirmations of this copy only; set it (the same on every copy) when running more than one');
+  }
   await deps.routingKeys.warm();
   const app = createApp(deps);
   app.on('error', (err: unknown) => log.error({ err }, 'unhandled app error'));
