@@ -39,7 +39,7 @@ export async function startService(
   // Start-up may wait for the stores; requests may not (STORE_DEADLINE_MS).
   const setup = await connectMongo(config.mongoUrl, config.mongoDb);
   try {
-    await ensureIndexes(setup.collections);
+    await ensureIndexes(setup.collections, { bookingIntentRetentionDays: config.bookingIntents.retentionDays });
     await ensurePolicies(setup.collections, new Date());
   } finally {
     await setup.close();
@@ -69,6 +69,9 @@ export async function startService(
     metrics,
     clock: () => new Date(),
   };
+  if (config.requestState.generated) {
+    log.warn('REQUEST_STATE_SECRETS is not set: a random key signs the guest confirmations of this copy only; set it (the same on every copy) when running more than one');
+  }
   await deps.routingKeys.warm();
   const ready = sharedReadiness(deps);
   const app = createApp(deps, TOOLS, ready);

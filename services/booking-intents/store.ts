@@ -1,22 +1,37 @@
 /**
- * Booking intents in MongoDB (spec: "booking_intent_tool" rules 2-3): one record per email, kept
- * by the unique email index even under concurrent calls; contact details saved within the last 30
- * days are neither overwritten nor echoed. No contact detail ever reaches an error message or log.
+ * Booking intents in MongoDB (spec: "booking_intent_tool" rules 2-3): one record per email, made by
+ * an upsert on the unique email index, so concurrent first calls for one email leave one record.
+ * Each call appends its stay and consent to the record's bounded `calls`; nothing an earlier call
+ * saved is rewritten or erased. Contact details saved within the last 30 days are neither
+ * overwritten nor echoed; past that a call may add new ones but never blanks one it did not send.
+ * A record whose email has not called for the retention period counts as absent (MongoDB's TTL
+ * index removes it; the write path removes it too, for a store that does not expire documents).
+ * No contact detail ever reaches an error message or log.
  */
 import { randomBytes } from 'node:crypto';
 import { MongoServerError } from 'mongodb';
 import type { Collections } from '../kernel/store/collections';
-import type { BookingIntentRecord } from '../kernel/inventory/records';
+import type { BookingIntentRecord, IntentCall } from '../kernel/inventory/records';
 
 /** Spec Limits: "booking-intent repeat window: 30 days, during which contact details are not overwritten". */
 export const REPEAT_WINDOW_DAYS = 30;
-const REPEAT_WINDOW_MS = REPEAT_WINDOW_DAYS * 86_400_000;
+const DAY_MS = 86_400_000;
+const REPEAT_WINDOW_MS = REPEAT_WINDOW_DAYS * DAY_MS;
 
-export type IntentInput = Pick<BookingIntentRecord, 'email' | 'phone' | 'name' | 'home_slug' | 'start_date' | 'end_date' | 'committed_nights'>;
+/** Calls one record keeps, newest last: enough to follow a guest's plans, bounded so no record grows without end. */
+export const BOOKING_INTENT_CALLS_KEPT = 20;
+
+export interface IntentInput {
+  email: string;
+  phone: string | null;
+  name: string | null;
+  /** This call's stay and consent; `at` is the call's time. */
+  call: Omit<IntentCall, 'at'>;
+}
 
 export interface SavedIntent {
   intentId: string;
-  /** Whether this call saved the phone and name (a new record, or one past the 30-day window). */
+  /** Whether this call saved the phone and name it sent (a new record, or one past the 30-day window). */
   contactSaved: boolean;
 }
 
@@ -28,32 +43,52 @@ function scrubbed(err: unknown): unknown {
   return err;
 }
 
-export async function saveIntent(c: Collections, input: IntentInput, now: Date): Promise<SavedIntent> {
+/** The oldest `updated_at` a kept record may have at `now`. */
+export function retentionCutoff(now: Date, retentionDays: number): Date {
+  return new Date(now.getTime() - retentionDays * DAY_MS);
+}
+
+export async function saveIntent(c: Collections, input: IntentInput, now: Date, retentionDays: number): Promise<SavedIntent> {
+  const { email, phone, name } = input;
+  try {
+    // Past its retention the record is gone, whether or not the store's TTL monitor got to it yet.
+    await c.bookingIntents.deleteOne({ email, updated_at: { $lt: retentionCutoff(now, retentionDays) } });
+  } catch (err) {
+    throw scrubbed(err);
+  }
+  const call: IntentCall = { at: now, ...input.call };
   for (let attempt = 0; attempt < 3; attempt++) {
+    const id = `bi_${randomBytes(8).toString('hex')}`;
     try {
-      const existing = await c.bookingIntents.findOne({ email: input.email });
-      if (!existing) {
-        const record: BookingIntentRecord = {
-          _id: `bi_${randomBytes(8).toString('hex')}`,
-          ...input,
-          guest_consent: true,
-          created_at: now,
-          updated_at: now,
-          contact_saved_at: now,
-        };
-        await c.bookingIntents.insertOne(record);
-        return { intentId: record._id, contactSaved: true };
-      }
-      const contactSaved = now.getTime() - existing.contact_saved_at.getTime() >= REPEAT_WINDOW_MS;
-      const stay = { home_slug: input.home_slug, start_date: input.start_date, end_date: input.end_date, committed_nights: input.committed_nights };
-      const contact = contactSaved ? { phone: input.phone, name: input.name, contact_saved_at: now } : {};
-      await c.bookingIntents.updateOne({ _id: existing._id }, { $set: { ...stay, ...contact, guest_consent: true, updated_at: now } });
-      return { intentId: existing._id, contactSaved };
+      const before = await c.bookingIntents.findOneAndUpdate(
+        { email },
+        {
+          $setOnInsert: { _id: id, email, phone, name, guest_consent: true, created_at: now, contact_saved_at: now },
+          $set: { updated_at: now },
+          $push: { calls: { $each: [call], $slice: -BOOKING_INTENT_CALLS_KEPT } },
+        },
+        { upsert: true, returnDocument: 'before' },
+      );
+      if (!before) return { intentId: id, contactSaved: true };
+      return { intentId: before._id, contactSaved: await addContact(c, before, phone, name, now) };
     } catch (err) {
-      // Another call created this email's record between our read and our insert: read it again.
+      // Two first calls for one email raced to insert: the loser's upsert now finds the record.
       if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) continue;
       throw scrubbed(err);
     }
   }
   throw new Error('booking intent write kept colliding');
+}
+
+/**
+ * Past the 30-day window, the contact details this call sent (and only those: an omitted one is not
+ * blanked) replace the saved ones. Conditional on the record's window as read, so of two concurrent
+ * calls only one saves. True when this call's details were saved.
+ */
+async function addContact(c: Collections, before: BookingIntentRecord, phone: string | null, name: string | null, now: Date): Promise<boolean> {
+  if (now.getTime() - before.contact_saved_at.getTime() < REPEAT_WINDOW_MS) return false;
+  const sent = { ...(phone !== null ? { phone } : {}), ...(name !== null ? { name } : {}) };
+  if (Object.keys(sent).length === 0) return false;
+  const res = await c.bookingIntents.updateOne({ _id: before._id, contact_saved_at: before.contact_saved_at }, { $set: { ...sent, contact_saved_at: now } });
+  return res.modifiedCount === 1;
 }

@@ -3,6 +3,9 @@
  * at start (`loadConfig()`); everything else receives the resulting object.
  */
 import { hostname } from 'node:os';
+import { requestStateConfig, type BookingIntentConfig, type RequestStateConfig } from './config-intents';
+
+export type { BookingIntentConfig, RequestStateConfig } from './config-intents';
 
 export interface RateLimitConfig {
   /** Requests per window per client for ordinary reads and tool calls. */
@@ -79,6 +82,8 @@ export interface Config {
   /** Most homes one search prices exactly in Node; a search that needs more is refused as too broad. */
   searchMaxPriced: number;
   rateLimit: RateLimitConfig;
+  bookingIntents: BookingIntentConfig;
+  requestState: RequestStateConfig;
   /** Largest accepted request body on POST /mcp/public. */
   bodyLimitBytes: number;
   /** Browser origins allowed on the tool server besides the service's own and loopback ones; '*' allows all (never the default). */
@@ -205,6 +210,14 @@ export function loadConfig(env: Env = process.env): Config {
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
       shared: bool(env, 'RATE_LIMIT_SHARED', true),
     },
+    bookingIntents: {
+      addressPoints: Math.max(1, int(env, 'BOOKING_INTENT_ADDRESS_POINTS', 10)),
+      addressWindowSeconds: Math.max(1, int(env, 'BOOKING_INTENT_ADDRESS_WINDOW_SECONDS', 3_600)),
+      emailPoints: Math.max(1, int(env, 'BOOKING_INTENT_EMAIL_POINTS', 5)),
+      emailWindowSeconds: Math.max(1, int(env, 'BOOKING_INTENT_EMAIL_WINDOW_SECONDS', 86_400)),
+      retentionDays: Math.max(1, int(env, 'BOOKING_INTENT_RETENTION_DAYS', 365)),
+    },
+    requestState: requestStateConfig(list(env, 'REQUEST_STATE_SECRETS')),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024),
     mcpAllowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS'),
     mcpFastToolCalls: bool(env, 'MCP_FAST_TOOL_CALLS', true),

@@ -4,6 +4,8 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { ApiError, badRequest } from '../kernel/errors';
 import { checkFlexTier, checkStay } from '../kernel/engine/stay-check';
 import { committedNightsSchema, endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
+import { intentBudgetOf } from '../booking-intents/budget';
+import { consentOf, wordingVersion } from '../booking-intents/consent';
 import { saveIntent } from '../booking-intents/store';
 import { reservationLink, type LinkDates } from '../homes/links';
 import { loadHome } from '../homes/repository';
@@ -11,6 +13,15 @@ import { readStay } from '../stays/read-stay';
 import { stayRequestOf } from '../stays/stay-dates';
 import { QUOTE_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, type ToolContext } from './tool';
+
+/** What the agent must tell the guest before sending guest_consent: true; recorded as the wording of such a call. */
+const CONSENT_STATEMENT =
+  'Must be true, and only after the guest was told which details are saved (email, plus phone and name if given) and ' +
+  'that the operator may contact them, and explicitly agreed. Never submit someone else’s details.';
+
+/** The question the client's form shows the guest, before the quoted details. */
+const CONFIRMATION_QUESTION =
+  'Save these contact details with the furnished-apartment operator for this booking, and let its team contact you about it? ';
 
 const inputSchema = {
   type: 'object',
@@ -22,12 +33,7 @@ const inputSchema = {
     start_date: { ...isoDateSchema, description: 'Optional move-in date, YYYY-MM-DD.' },
     end_date: endDateSchema,
     committed_nights: { ...committedNightsSchema, description: 'Flex tier; required with end_date "indefinite". An unoffered tier is refused.' },
-    guest_consent: {
-      type: 'boolean',
-      description:
-        'Must be true, and only after the guest was told which details are saved (email, plus phone and name if given) and ' +
-        'that the operator may contact them, and explicitly agreed. Never submit someone else’s details.',
-    },
+    guest_consent: { type: 'boolean', description: CONSENT_STATEMENT },
   },
   required: ['email', 'guest_consent'],
   additionalProperties: false,
@@ -113,7 +119,7 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
     "Saves a guest's intent to book (email, optional phone and name, optional apartment and dates) and returns the " +
     'checkout_url where the guest creates an account and adds a payment method to finish the reservation. Call it ' +
     'only after the guest agreed to share these details: guest_consent must be true. One record per email: repeat ' +
-    'calls update it (contact details given within the last 30 days are kept, not overwritten). Dates and Flex tier ' +
+    'calls add to it (contact details given within the last 30 days are kept, not overwritten). Dates and Flex tier ' +
     'are checked like get_quote_tool; a stay that is not bookable is still saved and the link leaves the dates out. ' +
     'An unreadable phone is dropped with a warning.',
   inputSchema,
@@ -128,28 +134,24 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
     if (args.phone !== undefined) details.phone = intent.phone ?? `${args.phone} (unreadable: it will not be saved)`;
     if (intent.name) details.name = intent.name;
     return {
-      message:
-        'Save these contact details with the furnished-apartment operator for this booking, and let its team contact ' +
-        // Each value quoted: a name cannot pass itself off as another detail.
-        'you about it? ' + Object.entries(details).map(([label, value]) => `${label}: ${JSON.stringify(value)}`).join('; ') + '.',
+      // Each value quoted: a name cannot pass itself off as another detail.
+      message: CONFIRMATION_QUESTION + Object.entries(details).map(([label, value]) => `${label}: ${JSON.stringify(value)}`).join('; ') + '.',
+      wordingVersion: wordingVersion(CONFIRMATION_QUESTION),
       details,
     };
   },
   async handler(args, ctx) {
     const { email, phone, name, dates, link, requested } = await prepareIntent(args, ctx);
-    const saved = await saveIntent(
-      ctx.deps.mongo,
-      {
-        email,
-        phone,
-        name,
-        home_slug: args.home_slug ?? null,
-        start_date: args.start_date ?? null,
-        end_date: args.end_date ?? null,
-        committed_nights: dates.kind === 'flex' ? dates.committed_nights : null,
-      },
-      ctx.now,
-    );
+    // The write's own budget, per address and per email: a refusal saves nothing.
+    await intentBudgetOf(ctx.deps).spend(ctx.request.clientKey, email);
+    const call = {
+      home_slug: args.home_slug ?? null,
+      start_date: args.start_date ?? null,
+      end_date: args.end_date ?? null,
+      committed_nights: dates.kind === 'flex' ? dates.committed_nights : null,
+      consent: consentOf(ctx.request.transport, ctx.request.confirmed, CONSENT_STATEMENT),
+    };
+    const saved = await saveIntent(ctx.deps.mongo, { email, phone, name, call }, ctx.now, ctx.deps.config.bookingIntents.retentionDays);
     return {
       data: {
         checkout_url: link,

@@ -5,6 +5,7 @@
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { WidgetDefinition } from '../widgets/catalog';
+import type { ConfirmedWording } from '../booking-intents/consent';
 import { argumentReader, type ArgumentSource, type ObjectSchema } from './validate';
 
 export interface ToolAnnotations {
@@ -47,6 +48,8 @@ export interface ToolResult<O> {
 /** What a person is asked to confirm: a sentence and the exact details it is about. */
 export interface GuestConfirmation {
   message: string;
+  /** The version of the message's fixed text (recorded with the consent). */
+  wordingVersion: string;
   /** Label → value, in the order shown; the confirmation is bound to exactly these. */
   details: Record<string, string>;
 }
@@ -63,6 +66,8 @@ export interface RequestScope {
   clientKey: string;
   transport: RequestTransport;
   signal: AbortSignal;
+  /** When the person confirmed this call through the client's form (2026-07-28 elicitation): the words they accepted. */
+  confirmed?: ConfirmedWording;
 }
 
 export interface ToolContext {

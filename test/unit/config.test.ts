@@ -59,3 +59,19 @@ describe('attemptPolicy', () => {
     expect(attemptPolicy(1).maxRetries).toBe(2);
   });
 });
+
+describe('booking intents and request-state keys', () => {
+  it('has defaults, reads overrides, refuses short keys and makes one key when none is set', () => {
+    const c = loadConfig({});
+    expect(c.bookingIntents).toEqual({ addressPoints: 10, addressWindowSeconds: 3600, emailPoints: 5, emailWindowSeconds: 86400, retentionDays: 365 });
+    expect(c.requestState.generated).toBe(true);
+    expect(c.requestState.secrets).toHaveLength(1);
+    expect(c.requestState.secrets[0].length).toBeGreaterThanOrEqual(32);
+    const keys = `${'a'.repeat(32)}, ${'b'.repeat(40)}`;
+    expect(loadConfig({ REQUEST_STATE_SECRETS: keys, BOOKING_INTENT_RETENTION_DAYS: '30' })).toMatchObject({
+      requestState: { secrets: ['a'.repeat(32), 'b'.repeat(40)], generated: false },
+      bookingIntents: { retentionDays: 30 },
+    });
+    expect(() => loadConfig({ REQUEST_STATE_SECRETS: 'short' })).toThrow(/REQUEST_STATE_SECRETS/);
+  });
+});

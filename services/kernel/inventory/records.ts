@@ -47,17 +47,37 @@ export type FlexTier = HomeRecord['flex_tiers'][number];
  */
 export type Fees = HomeRecord['fees'];
 
+/** How the guest's agreement reached us: their own answer to the client's form, or the agent's guest_consent. */
+export interface IntentConsent {
+  /** The exact words the guest was shown (the form's message), or the statement the agent had to relay. */
+  wording: string;
+  /** A short hash of the wording's fixed text: it changes whenever that text changes. */
+  wording_version: string;
+  via: 'elicitation' | 'guest_consent';
+  /** The door the call came through (the tools' RequestTransport). */
+  transport: 'http' | 'mcp-2025' | 'mcp-2026';
+}
+
+/** One call's intent, appended to its email's record; the record keeps the latest BOOKING_INTENT_CALLS_KEPT. */
+export interface IntentCall {
+  at: Date;
+  home_slug: string | null;
+  start_date: IsoDate | null;
+  end_date: IsoDate | 'indefinite' | null;
+  committed_nights: number | null;
+  consent: IntentConsent;
+}
+
 export interface BookingIntentRecord {
   _id: string; // intent id, e.g. "bi_..."
   email: string; // lower-cased, unique
   phone: string | null;
   name: string | null;
-  home_slug: string | null;
-  start_date: IsoDate | null;
-  end_date: IsoDate | 'indefinite' | null;
-  committed_nights: number | null;
+  /** Every call's stay and consent, oldest first, bounded (a repeat appends; nothing earlier is rewritten). */
+  calls: IntentCall[];
   guest_consent: true;
   created_at: Date;
+  /** The email's last call: the retention period runs from here (TTL index `retention`). */
   updated_at: Date;
   /** When contact details were last saved; the 30-day no-overwrite window runs from here. */
   contact_saved_at: Date;

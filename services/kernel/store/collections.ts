@@ -63,14 +63,30 @@ export function collections(db: Db): Collections {
  * makes is by `_id` or by one of these unique keys (DESIGN: "Scale we design for"); the indexer
  * reads by `_id` and the change log, so no secondary index is needed.
  */
-export async function ensureIndexes(c: Collections): Promise<void> {
+export async function ensureIndexes(c: Collections, opts: { bookingIntentRetentionDays?: number } = {}): Promise<void> {
   await c.homes.createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
   await c.properties.createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
   // One record per guest email (spec: booking_intent_tool rule 2, repeat calls create no duplicates).
   await c.bookingIntents.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
+  // Each intent is kept for the retention period after its email's last call (BOOKING_INTENT_RETENTION_DAYS).
+  if (opts.bookingIntentRetentionDays !== undefined) await ensureRetention(c, opts.bookingIntentRetentionDays * 86_400);
   // The shared rate limits: one count per client key, dropped by MongoDB once expired. Made here, at
   // start, rather than by the limiter on its first use under a request's deadline.
   const limits = c.homes.db.collection(RATE_LIMITS_COLLECTION);
   await limits.createIndex({ key: 1 }, { unique: true });
   await limits.createIndex({ expire: -1 }, { expireAfterSeconds: 0 });
+}
+
+export const RETENTION_INDEX = 'retention';
+
+/**
+ * The intents' TTL index on `updated_at`, with the configured period. A changed period replaces the
+ * index (dropped, then made again): createIndex refuses new options under an existing name on MongoDB,
+ * and the local Mongo-wire server would keep both.
+ */
+async function ensureRetention(c: Collections, seconds: number): Promise<void> {
+  const existing = (await c.bookingIntents.indexes().catch(() => [])).find((i) => i.name === RETENTION_INDEX);
+  if (existing && existing.expireAfterSeconds === seconds) return;
+  if (existing) await c.bookingIntents.dropIndex(RETENTION_INDEX);
+  await c.bookingIntents.createIndex({ updated_at: 1 }, { expireAfterSeconds: seconds, name: RETENTION_INDEX });
 }

@@ -13,7 +13,7 @@ import { SERVER_INFO } from '../../tools/server-identity';
 import type { RequestScope, Tool } from '../../tools/tool';
 import { WIDGET_EXTENSION } from '../../widgets/catalog';
 import { DIAGNOSTIC_TOOLS, runDiagnostic } from './conformance-diagnostics';
-import { askGuestToConfirm } from './guest-confirmation';
+import { askGuestToConfirm, type ConfirmationOutcome } from './guest-confirmation';
 import { registerWidgetResources } from './resources';
 import { callTool, errorResult, refusedCall, registeredTool, type ToolServerContext } from './tool-call';
 import type { ApiError } from '../../kernel/errors';
@@ -79,15 +79,16 @@ export function createMcpServer(context: ToolServerContext, scope: RequestScope,
     }
     if (refusal) return refusedCall(refusal, deps, name);
     const rawArgs = request.params.arguments ?? {};
-    if (tool.confirmationFor) {
-      try {
-        const asked = await askGuestToConfirm(tool, rawArgs, ctx, toolContext(deps, scope));
-        if (asked) return asked;
-      } catch (err) {
-        return errorResult(err, deps, name);
-      }
+    if (!tool.confirmationFor) return callTool(context, scope, tool, rawArgs);
+    let outcome: ConfirmationOutcome;
+    try {
+      outcome = await askGuestToConfirm(tool, rawArgs, ctx, toolContext(deps, scope));
+    } catch (err) {
+      return errorResult(err, deps, name);
     }
-    return callTool(context, scope, tool, rawArgs);
+    if (outcome.kind === 'answer') return outcome.result;
+    // The write records what the person accepted, when they were asked.
+    return callTool(context, outcome.confirmed ? { ...scope, confirmed: outcome.confirmed } : scope, tool, rawArgs);
   });
   return server;
 }

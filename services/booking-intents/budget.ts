@@ -1,0 +1,69 @@
+/**
+ * booking_intent_tool's own write budget, apart from the per-client request limits: so many intents
+ * per client address per address window, and so many per email per email window, whoever sends them
+ * (BOOKING_INTENT_* in kernel/config.ts). Counted in MongoDB (rate-limiter-flexible's Mongo limiter,
+ * collection `rate_limits`, whose indexes ensureIndexes makes), so every copy of the service shares
+ * one count; with RATE_LIMIT_SHARED=false each process counts alone. The email's count is kept under
+ * a hash of the normalised email, never the email itself. A write refused here saves nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { MongoClient } from 'mongodb';
+import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Deps } from '../deps';
+import type { BookingIntentConfig } from '../kernel/config';
+import { ApiError } from '../kernel/errors';
+import { RATE_LIMITS_COLLECTION } from '../kernel/store/collections';
+
+/** The counts' key prefixes in `rate_limits` (rate-limiter-flexible stores `prefix:key`). */
+export const ADDRESS_PREFIX = 'intent_address';
+export const EMAIL_PREFIX = 'intent_email';
+
+/** The key of an email's count: a hash of the email as saved (trimmed, lower-cased). */
+export function emailBudgetKey(normalisedEmail: string): string {
+  return createHash('sha256').update(`booking-intent-email:${normalisedEmail}`).digest('hex');
+}
+
+/** The full `rate_limits` key of an email's count (what the erase command removes). */
+export function emailCountKey(normalisedEmail: string): string {
+  return `${EMAIL_PREFIX}:${emailBudgetKey(normalisedEmail)}`;
+}
+
+export interface IntentBudget {
+  /** Takes one intent from the address's and the email's budgets, or throws ApiError rate_limited (429, Retry-After). */
+  spend(clientKey: string, normalisedEmail: string): Promise<void>;
+}
+
+export function createIntentBudget(cfg: BookingIntentConfig, store?: { client: MongoClient; dbName: string }): IntentBudget {
+  const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
+    store
+      ? new RateLimiterMongo({ storeClient: store.client, dbName: store.dbName, tableName: RATE_LIMITS_COLLECTION, keyPrefix, points, duration, disableIndexesCreation: true })
+      : new RateLimiterMemory({ keyPrefix, points, duration });
+  const address = make(ADDRESS_PREFIX, cfg.addressPoints, cfg.addressWindowSeconds);
+  const email = make(EMAIL_PREFIX, cfg.emailPoints, cfg.emailWindowSeconds);
+  return {
+    async spend(clientKey, normalisedEmail) {
+      try {
+        await address.consume(clientKey);
+        await email.consume(emailBudgetKey(normalisedEmail));
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+        const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+        throw new ApiError('rate_limited', `Too many booking intents from this address or for this email; nothing was saved. Retry in ${seconds} s.`, 429, {
+          'Retry-After': String(seconds),
+        });
+      }
+    },
+  };
+}
+
+/** One budget per running service (its Deps), made on first use with the service's own MongoDB client. */
+const BUDGETS = new WeakMap<Deps, IntentBudget>();
+
+export function intentBudgetOf(deps: Deps): IntentBudget {
+  let budget = BUDGETS.get(deps);
+  if (!budget) {
+    const store = deps.config.rateLimit.shared ? { client: deps.db.client, dbName: deps.db.databaseName } : undefined;
+    BUDGETS.set(deps, (budget = createIntentBudget(deps.config.bookingIntents, store)));
+  }
+  return budget;
+}

@@ -1,0 +1,40 @@
+/**
+ * Erasing one guest: every record the service keeps of an email (its booking intent, with every call
+ * and consent it holds, and the email's write-budget count, kept under a hash of the email). Used by
+ * `npm run erase-guest` (./erase-cli.ts).
+ */
+import type { Collections } from '../kernel/store/collections';
+import { RATE_LIMITS_COLLECTION } from '../kernel/store/collections';
+import { emailCountKey } from './budget';
+
+export interface Erased {
+  /** Booking-intent records removed (0 or 1: one record per email). */
+  intents: number;
+  /** Calls those records held (each call's stay and consent). */
+  calls: number;
+  /** Write-budget counts removed (the email's, keyed by its hash). */
+  budgetCounts: number;
+}
+
+/** The email as the service saves it (booking_intent_tool): trimmed, lower-cased. */
+export function normaliseEmail(raw: string): string {
+  return raw.trim().toLowerCase();
+}
+
+export async function eraseGuest(c: Collections, rawEmail: string): Promise<Erased> {
+  const email = normaliseEmail(rawEmail);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new Error('not an email address');
+  const records = await c.bookingIntents.find({ email }, { projection: { calls: 1 } }).toArray();
+  const calls = records.reduce((n, r) => n + (Array.isArray(r.calls) ? r.calls.length : 0), 0);
+  const intents = (await c.bookingIntents.deleteMany({ email })).deletedCount;
+  const counts = c.homes.db.collection<{ key: string }>(RATE_LIMITS_COLLECTION);
+  const budgetCounts = (await counts.deleteMany({ key: emailCountKey(email) })).deletedCount;
+  return { intents, calls, budgetCounts };
+}
+
+export function describeErased(e: Erased): string {
+  return (
+    `erased: ${e.intents} booking-intent record(s) holding ${e.calls} call(s) (stays and consents), ` +
+    `${e.budgetCounts} write-budget count(s)` + (e.intents + e.budgetCounts === 0 ? ' - nothing was kept for this email' : '')
+  );
+}
