@@ -16,6 +16,7 @@ import { pureBench } from './pure-bench';
 import { sampleInventory } from './sample';
 import { idleBench, indexingBench, lookupBench, type BenchContext } from './store-bench';
 import { mixedLoadBench } from './mixed-load';
+import { overloadBench } from './overload-bench';
 import { marketToolsBench } from './market-tools-bench';
 import { searchBench } from './search-bench';
 import { viewportBench } from './viewport-bench';
@@ -58,6 +59,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'search', run: (ctx, o) => searchBench(ctx, o.seconds) },
   { name: 'viewport', run: (ctx, o) => viewportBench(ctx, o.seconds) },
   { name: 'mixed', run: (ctx, o) => mixedLoadBench(ctx, o.soakSeconds) },
+  { name: 'overload', run: (ctx, o) => overloadBench(ctx, o.seconds) },
   { name: 'idle', run: (ctx, o) => idleBench(ctx, o.idleSeconds) },
 ];
 

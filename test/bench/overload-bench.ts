@@ -1,0 +1,143 @@
+/**
+ * Overload (`npm run bench -- --only overload`): a copy offered 2× and 4× what it can serve, for a
+ * minute each, with a realistic mix (every read tool, GET and tool server, as the mixed section). The
+ * copy must shed what it cannot serve (429 or 503, each with Retry-After) and keep serving the rest:
+ * the admitted requests' p99 within 3× the unloaded p99, no other 5xx, memory bounded, and full
+ * service back within 5 s of the load stopping.
+ *
+ * Unloaded: the mix at concurrency 1. Capacity: the answers a second (2xx and 4xx, not shed) at
+ * concurrency 16. The offered load is open-loop: requests leave at a fixed rate whether or not the
+ * earlier ones were answered, as independent clients send them.
+ */
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'undici';
+import { TOOLS } from '../../services/tools/registry';
+import { GET_SAMPLES } from '../support/get-samples';
+import { TOOL_SAMPLES } from '../support/tool-samples';
+import { fmt, percentile, runLoad, type Probe } from './load';
+import type { BenchContext } from './store-bench';
+
+const OFFERED_SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 60);
+const TIMEOUT_MS = 15_000;
+
+function probes(ctx: BenchContext): Array<() => Probe> {
+  let id = 0;
+  const out: Array<() => Probe> = [];
+  for (const tool of TOOLS) {
+    if (tool.name === 'booking_intent_tool') continue;
+    out.push(() => ({
+      method: 'POST',
+      path: '/mcp/public',
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool.name, arguments: TOOL_SAMPLES[tool.name](ctx.sample) } }),
+    }));
+    const get = GET_SAMPLES[tool.name];
+    if (get) out.push(() => ({ path: get(ctx.sample) }));
+  }
+  return out;
+}
+
+interface Offered {
+  sent: number;
+  admitted: number[];
+  shed: number;
+  shedWithoutRetryAfter: number;
+  other5xx: number;
+  errors: number;
+  maxRssMb: number;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** Requests at `rate` a second for `seconds`, each on its own, whatever became of the earlier ones. */
+async function openLoop(url: string, pid: number, next: () => Probe, rate: number, seconds: number): Promise<Offered> {
+  const agent = new Agent({ connections: 1_024, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+  const out: Offered = { sent: 0, admitted: [], shed: 0, shedWithoutRetryAfter: 0, other5xx: 0, errors: 0, maxRssMb: 0 };
+  const inFlight = new Set<Promise<void>>();
+  const memory = setInterval(() => (out.maxRssMb = Math.max(out.maxRssMb, rssMb(pid))), 250);
+  const one = async (probe: Probe): Promise<void> => {
+    const t = process.hrtime.bigint();
+    try {
+      const res = await request(url + probe.path, {
+        dispatcher: agent,
+        method: probe.method ?? 'GET',
+        body: probe.body,
+        headers: probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {},
+      });
+      await res.body.dump();
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      if (res.statusCode === 429 || res.statusCode === 503) {
+        out.shed += 1;
+        if (!res.headers['retry-after']) out.shedWithoutRetryAfter += 1;
+      } else if (res.statusCode >= 500) out.other5xx += 1;
+      else out.admitted.push(ms);
+    } catch {
+      out.errors += 1;
+    }
+  };
+  const started = Date.now();
+  const total = Math.round(rate * seconds);
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1_000) / rate;
+    const wait = due - Date.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const p = one(next());
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+    out.sent += 1;
+  }
+  await Promise.all(inFlight);
+  clearInterval(memory);
+  await agent.close();
+  out.admitted.sort((a, b) => a - b);
+  return out;
+}
+
+/** Seconds from now until `probe` is answered 2xx five times in a row (every 100 ms). */
+async function recovery(url: string, probe: () => Probe): Promise<number> {
+  const t = Date.now();
+  let inRow = 0;
+  while (inRow < 5 && Date.now() - t < 60_000) {
+    const p = probe();
+    const res = await request(url + p.path, { method: p.method ?? 'GET' });
+    await res.body.dump();
+    inRow = res.statusCode < 300 ? inRow + 1 : 0;
+    if (inRow < 5) await new Promise((r) => setTimeout(r, 100));
+  }
+  return (Date.now() - t) / 1_000;
+}
+
+export async function overloadBench(ctx: BenchContext, seconds: number): Promise<void> {
+  const svc = await ctx.service();
+  const mix = probes(ctx);
+  const next = (): Probe => ctx.sample.pick(mix)();
+  const unloaded = await runLoad(svc.url, next, { connections: 1, seconds });
+  const full = await runLoad(svc.url, next, { connections: 16, seconds });
+  const served = full.requests - (full.statuses['5xx'] ?? 0) - (full.statuses.error ?? 0);
+  const capacity = (served / full.requests) * full.rps;
+  const idleRss = rssMb(svc.pid);
+  ctx.say(`## Overload: the mix offered at 2× and 4× a copy's capacity, ${OFFERED_SECONDS} s each`);
+  ctx.say('');
+  ctx.say(
+    `Unloaded (concurrency 1): p50 ${fmt(unloaded.p50)} ms, p99 **${fmt(unloaded.p99)} ms**. Capacity (concurrency 16, answers not shed): ` +
+      `**${Math.round(capacity)}/s** (p99 ${fmt(full.p99)} ms). RSS before: ${idleRss.toFixed(0)} MB.`,
+  );
+  ctx.say('');
+  ctx.say('| offered | sent | admitted | admitted p50 / p99 ms (target p99 ≤ 3 × unloaded) | shed 429/503 | shed without Retry-After | other 5xx | errors | max RSS MB | full service again after |');
+  ctx.say('|---|---|---|---|---|---|---|---|---|---|');
+  for (const factor of [2, 4]) {
+    const o = await openLoop(svc.url, svc.pid, next, capacity * factor, OFFERED_SECONDS);
+    const back = await recovery(svc.url, next);
+    const p99 = percentile(o.admitted, 99);
+    const met = p99 <= 3 * unloaded.p99 && o.other5xx === 0 && o.shedWithoutRetryAfter === 0 && o.errors === 0 && back <= 5;
+    ctx.say(
+      `| ${factor}× (${Math.round(capacity * factor)}/s) | ${o.sent} | ${o.admitted.length} (${Math.round(o.admitted.length / OFFERED_SECONDS)}/s) | ` +
+        `${fmt(percentile(o.admitted, 50))} / **${fmt(p99)}** (${(p99 / unloaded.p99).toFixed(1)} ×) | ${o.shed} | ${o.shedWithoutRetryAfter} | ${o.other5xx} | ${o.errors} | ` +
+        `${o.maxRssMb.toFixed(0)} | **${back.toFixed(1)} s** | ${met ? 'met' : 'missed'}`,
+    );
+  }
+  ctx.say('');
+}
