@@ -116,6 +116,7 @@ describe('compression', () => {
     expect(r.status).toBe(200);
     expect(r.bytes.length).toBeLessThan(1024);
     expect(r.headers['content-encoding']).toBeUndefined();
+    expect(varyOf(r)).toContain('accept-encoding'); // negotiated all the same: a larger answer would be compressed
     expect(JSON.parse(r.bytes.toString('utf8')).entries[0].topic).toBe('pets');
   });
 
