@@ -14,6 +14,9 @@ import { parseMediaFile, PhotoStore } from './media/photos';
 import { TOOLS } from './tools/registry';
 import type { Tool } from './tools/tool';
 import { errorMiddleware } from './transports/http/errors';
+import { fixedDocument, httpCaching, sendFixed } from './transports/http/caching';
+import { compression } from './transports/http/compression';
+import { securityHeaders } from './transports/http/security-headers';
 import { getRoutes } from './transports/http/get-routes';
 import { publicStatus, statusReport } from './transports/http/status';
 import { sharedReadiness, type Readiness } from './transports/http/readiness-cache';
@@ -41,6 +44,9 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   const photos = new PhotoStore(deps.mongo);
 
   app.use(requestLog(deps.log, deps.metrics));
+  app.use(securityHeaders(deps.config));
+  app.use(compression());
+  app.use(httpCaching(deps.config.httpCache));
   app.use(errorMiddleware(deps.log, (store) => deps.metrics.storeUnavailable.inc({ store })));
   app.use(
     cors({
@@ -94,22 +100,21 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   api.get('/status', async (ctx) => {
     ctx.body = publicStatus(await statusReport(deps));
   });
-  const openapi = openApiDocument(tools, deps.config.publicBaseUrl);
-  const listed = toolsList(tools);
-  const markdown = toolsMarkdown(tools);
+  const openapi = fixedDocument(openApiDocument(tools, deps.config.publicBaseUrl));
+  const listed = fixedDocument(toolsList(tools));
+  const markdown = fixedDocument(toolsMarkdown(tools), 'text/markdown; charset=utf-8');
   api.get('/openapi.json', (ctx) => {
-    ctx.body = openapi;
+    sendFixed(ctx, openapi);
   });
   api.get('/tools.json', (ctx) => {
-    ctx.body = listed;
+    sendFixed(ctx, listed);
   });
-  const registryEntry = serverJson(deps.config.publicBaseUrl, MCP_PATH);
+  const registryEntry = fixedDocument(serverJson(deps.config.publicBaseUrl, MCP_PATH));
   api.get('/server.json', (ctx) => {
-    ctx.body = registryEntry;
+    sendFixed(ctx, registryEntry);
   });
   api.get('/tools', (ctx) => {
-    ctx.type = 'text/markdown; charset=utf-8';
-    ctx.body = markdown;
+    sendFixed(ctx, markdown);
   });
   const routes = getRoutes(tools, deps);
   api.use(routes.routes());
@@ -133,10 +138,10 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await ready();
   });
-  const card = serverCard(deps.config.publicBaseUrl, MCP_PATH);
+  const card = fixedDocument(serverCard(deps.config.publicBaseUrl, MCP_PATH));
   root.get('/.well-known/mcp/server-card.json', (ctx) => {
     ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.body = card;
+    sendFixed(ctx, card);
   });
   mountPage(root, deps.config, (ctx) => {
     ctx.body = {

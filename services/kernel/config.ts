@@ -97,6 +97,12 @@ export interface Config {
   storeDeadlineMs: number;
   /** How long the service keeps the small, hot collections (markets, policies) before re-reading. */
   cacheTtlMs: number;
+  /**
+   * `max-age` and `stale-while-revalidate` of a public GET answer (transports/http/caching.ts): the
+   * index changes at most once per incremental run (every minute by default), so 30 s keeps a cached
+   * answer within about one run of the index.
+   */
+  httpCache: { maxAgeSeconds: number; staleWhileRevalidateSeconds: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -225,5 +231,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     storeDeadlineMs: Math.max(100, int(env, 'STORE_DEADLINE_MS', 2_000)),
     cacheTtlMs: int(env, 'CACHE_TTL_SECONDS', 30) * 1_000,
+    httpCache: {
+      maxAgeSeconds: int(env, 'HTTP_MAX_AGE_SECONDS', 30),
+      staleWhileRevalidateSeconds: int(env, 'HTTP_STALE_WHILE_REVALIDATE_SECONDS', 30),
+    },
   };
 }

@@ -22,6 +22,7 @@ import { searchBench } from './search-bench';
 import { viewportBench } from './viewport-bench';
 import { rateLimitBench } from './rate-limit-bench';
 import { toolServerBench } from './tool-server-bench';
+import { httpBench } from './http-bench';
 import { startServiceProcess } from './service-process';
 
 interface Options {
@@ -54,6 +55,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'indexing', run: (ctx) => indexingBench(ctx) },
   { name: 'lookups', run: (ctx, o) => lookupBench(ctx, o.seconds) },
   { name: 'tool-server', run: (ctx, o) => toolServerBench(ctx, o.seconds) },
+  { name: 'http', run: (ctx, o) => httpBench(ctx, o.seconds) },
   { name: 'rate-limits', run: (ctx, o) => rateLimitBench(ctx, o.seconds) },
   { name: 'market-tools', run: (ctx, o) => marketToolsBench(ctx, o.seconds) },
   { name: 'search', run: (ctx, o) => searchBench(ctx, o.seconds) },

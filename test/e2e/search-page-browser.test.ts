@@ -15,7 +15,7 @@ import { addDays } from '../../services/kernel/engine/dates';
 import { checkState } from '../support/axe';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 import { startFixture, type Fixture } from '../support/fixture';
-import { apiPath, isViewportSearch, money, query, recordedPage, rendered, shownSlugs, type Answer, type RecordedPage } from '../support/search-page';
+import { apiPath, isViewportSearch, money, query, recordedPage, rendered, shownSlugs, waitUntil, type Answer, type RecordedPage } from '../support/search-page';
 
 const CHROMIUM = findChromium();
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
@@ -82,7 +82,7 @@ describe('the search page at /', () => {
       const pins = await api<Answer>(`/api/public/map-search?${query({ market, check_in: checkIn, check_out: checkOut })}`);
       await page.locator('.pin').first().waitFor();
       expect(await page.locator('.pin').count()).toBe(pins.homes.length);
-      await page.waitForFunction("document.querySelectorAll('.leaflet-overlay-pane path').length > 40");
+      await waitUntil(page, "document.querySelectorAll('.leaflet-overlay-pane path').length > 40");
       await check(page, 'page-1-search.png');
 
       // 2. Narrowed to one bedroom or more and a monthly budget that keeps about half of them.
@@ -132,7 +132,7 @@ describe('the search page at /', () => {
       });
       await page.locator('#map').focus();
       for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
-      await page.waitForFunction("new URLSearchParams(location.search).get('area') !== null");
+      await waitUntil(page, "new URLSearchParams(location.search).get('area') !== null");
       for (let i = 0; i < 50 && moves.length === 0; i++) await page.waitForTimeout(100);
       await page.waitForTimeout(800); // the pan has settled: the last move's search is the one shown
       await rendered(page);
@@ -221,7 +221,7 @@ describe('the search page at /', () => {
         expect(await box.getAttribute('aria-label')).toBe(`Compare ${h.name}`);
         await box.focus();
         await page.keyboard.press('Space');
-        await page.waitForFunction(`new URLSearchParams(location.search).get('compare') === ${JSON.stringify(chosen.slice(0, i + 1).map((c) => c.slug).join(','))}`);
+        await waitUntil(page, `new URLSearchParams(location.search).get('compare') === ${JSON.stringify(chosen.slice(0, i + 1).map((c) => c.slug).join(','))}`);
         expect(await page.evaluate(`document.activeElement === document.querySelector('#result-${h.slug} .compare-box')`)).toBe(true);
       }
       expect(new URL(page.url()).searchParams.get('compare')).toBe(chosen.map((h) => h.slug).join(','));

@@ -62,8 +62,21 @@ export async function recordedPage(browser: Browser, fx: Fixture, width: number,
 }
 
 /** Waits until the page has rendered the state its URL names (services/web/app/main.ts marks it on the body). */
+/**
+ * Waits until `expression` holds in the page. Asked through the browser's debugging protocol, as
+ * page.evaluate does: waitForFunction would build its predicate with eval, which the page's
+ * Content-Security-Policy refuses (no 'unsafe-eval').
+ */
+export async function waitUntil(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > until) throw new Error(`waited ${timeoutMs} ms for: ${expression}`);
+    await page.waitForTimeout(25);
+  }
+}
+
 export async function rendered(page: Page): Promise<void> {
-  await page.waitForFunction("document.body.dataset.ready === (location.search || '?')");
+  await waitUntil(page, "document.body.dataset.ready === (location.search || '?')");
 }
 
 export const shownSlugs = (page: Page): Promise<string[]> => page.locator('.result').evaluateAll((els) => els.map((e) => e.getAttribute('data-slug') ?? ''));

@@ -1,0 +1,90 @@
+/**
+ * What a cache may keep of a GET answer (docs/operations.md, "HTTP caching and compression"):
+ * - a strong ETag, the hash of the body's bytes (@koa/etag), and 304 without a body to an
+ *   If-None-Match that names it (koa-conditional-get);
+ * - under /api/public, `Cache-Control: public, max-age=N, stale-while-revalidate=M` on a success
+ *   (N and M from the config: the index changes at most once per incremental run), `no-cache` on the
+ *   status report, and `no-store` on every error answer of any path.
+ * The fixed documents (OpenAPI, tool list, server card…) are serialized and hashed once, at start
+ * (`fixedDocument`), so their 304 costs a header comparison; a search is answered, then hashed.
+ */
+import type { Context, Middleware, Next } from 'koa';
+import conditional from 'koa-conditional-get';
+import etag from '@koa/etag';
+import entityTag from 'etag';
+
+export interface CachePolicy {
+  /** Seconds a cache may serve a success of /api/public without asking again. */
+  maxAgeSeconds: number;
+  /** Seconds past that a cache may still serve it while it asks again in the background. */
+  staleWhileRevalidateSeconds: number;
+}
+
+/** A body that never changes while the process runs: its bytes, their type and their ETag, made once. */
+export interface FixedDocument {
+  readonly body: string;
+  readonly type: string;
+  readonly etag: string;
+}
+
+export function fixedDocument(value: unknown, type = 'application/json; charset=utf-8'): FixedDocument {
+  const body = typeof value === 'string' ? value : JSON.stringify(value);
+  return { body, type, etag: entityTag(body) }; // the tag @koa/etag would give the same bytes
+}
+
+/** Answers a fixed document: @koa/etag leaves an ETag already set alone, so nothing is hashed. */
+export function sendFixed(ctx: Context, doc: FixedDocument): void {
+  ctx.type = doc.type;
+  ctx.body = doc.body;
+  ctx.etag = doc.etag;
+}
+
+/** The GET answers worth a validator: the public API, the page and its files, the well-known documents. */
+function validated(ctx: Context): boolean {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+  const p = ctx.path;
+  return p.startsWith('/api/public/') || p === '/' || p.startsWith('/app/') || p.startsWith('/.well-known/');
+}
+
+/** A plain JSON value as Koa would write it, once, so the ETag and the compressor read the same string. */
+function serializeJson(ctx: Context): void {
+  const body: unknown = ctx.body;
+  if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
+  ctx.body = JSON.stringify(body); // the Content-Type set with the object (application/json) stays
+}
+
+function cacheControl(ctx: Context, policy: CachePolicy): void {
+  if (ctx.status >= 400) {
+    ctx.set('Cache-Control', 'no-store');
+    return;
+  }
+  if (!ctx.path.startsWith('/api/public/') || ctx.status >= 300 || ctx.response.get('Cache-Control')) return;
+  // The status report is read to learn the service's state now: a cache may keep it only to revalidate.
+  ctx.set(
+    'Cache-Control',
+    ctx.path === '/api/public/status'
+      ? 'no-cache'
+      : `public, max-age=${policy.maxAgeSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}`,
+  );
+}
+
+/** Outside the error middleware (it sees error answers as written), inside the compressor (it hashes the identity bytes). */
+export function httpCaching(policy: CachePolicy): Middleware {
+  const conditionalGet = conditional();
+  const tagBody = etag();
+  return async function cacheHeaders(ctx: Context, next: Next): Promise<void> {
+    if (!validated(ctx)) {
+      await next();
+      if (ctx.status >= 400) ctx.set('Cache-Control', 'no-store');
+      return;
+    }
+    // koa-conditional-get answers 304 once @koa/etag has tagged the body the handler left.
+    await conditionalGet(ctx, () =>
+      tagBody(ctx, async () => {
+        await next();
+        if (ctx.status < 300) serializeJson(ctx);
+        cacheControl(ctx, policy);
+      }),
+    );
+  };
+}
