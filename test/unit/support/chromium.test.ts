@@ -68,8 +68,15 @@ describe('preflight (npm test\'s first step)', () => {
     expect(CHROMIUM_HINT).toMatch(/CHROMIUM_PATH/);
   });
 
-  it('exits 0 without a word when CHROMIUM_PATH names an executable', () => {
-    const run = preflight({ PATH: pathOf('empty'), HOME: dir, CHROMIUM_PATH: fakeBinary('custom', 'chrome') });
+  it('exits 0 without a word when CHROMIUM_PATH names an executable and HAProxy is on PATH', () => {
+    fakeBinary('tools', 'haproxy');
+    const run = preflight({ PATH: pathOf('empty', 'tools'), HOME: dir, CHROMIUM_PATH: fakeBinary('custom', 'chrome') });
     expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({ status: 0, stderr: '', stdout: '' });
+  });
+
+  it('exits 1 with a one-line hint when HAProxy is not on PATH (the client-identity test runs it)', () => {
+    const run = preflight({ PATH: pathOf('empty'), HOME: dir, CHROMIUM_PATH: fakeBinary('custom', 'chrome') });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^npm test: HAProxy is not on PATH; install it \(Debian\/Ubuntu: 'sudo apt-get install -y haproxy'.*\n$/);
   });
 });
