@@ -50,18 +50,16 @@ export function retentionCutoff(now: Date, retentionDays: number): Date {
 
 export async function saveIntent(c: Collections, input: IntentInput, now: Date, retentionDays: number): Promise<SavedIntent> {
   const { email, phone, name } = input;
-  try {
-    // Past its retention the record is gone, whether or not the store's TTL monitor got to it yet.
-    await c.bookingIntents.deleteOne({ email, updated_at: { $lt: retentionCutoff(now, retentionDays) } });
-  } catch (err) {
-    throw scrubbed(err);
-  }
+  const cutoff = retentionCutoff(now, retentionDays);
   const call: IntentCall = { at: now, ...input.call };
   for (let attempt = 0; attempt < 3; attempt++) {
     const id = `bi_${randomBytes(8).toString('hex')}`;
     try {
+      // One round trip in the common case: a record past its retention is not matched, so the upsert's
+      // insert collides with it on the unique email and it is removed below (the store's TTL monitor
+      // may not have got to it yet, or never will: the local stand-in does not expire documents).
       const before = await c.bookingIntents.findOneAndUpdate(
-        { email },
+        { email, updated_at: { $gte: cutoff } },
         {
           $setOnInsert: { _id: id, email, phone, name, guest_consent: true, created_at: now, contact_saved_at: now },
           $set: { updated_at: now },
@@ -72,9 +70,14 @@ export async function saveIntent(c: Collections, input: IntentInput, now: Date, 
       if (!before) return { intentId: id, contactSaved: true };
       return { intentId: before._id, contactSaved: await addContact(c, before, phone, name, now) };
     } catch (err) {
-      // Two first calls for one email raced to insert: the loser's upsert now finds the record.
-      if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) continue;
-      throw scrubbed(err);
+      // The insert collided: with a record past its retention (removed now, then written anew), or
+      // with a concurrent first call for the same email (whose record the next attempt finds).
+      if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw scrubbed(err);
+      try {
+        await c.bookingIntents.deleteOne({ email, updated_at: { $lt: cutoff } });
+      } catch (deleteErr) {
+        throw scrubbed(deleteErr);
+      }
     }
   }
   throw new Error('booking intent write kept colliding');
