@@ -22,23 +22,59 @@ export function attemptPolicy(nodes: number, deadlineMs?: number): { requestTime
   return { requestTimeout: Math.floor(deadlineMs / 2), maxRetries: 1 };
 }
 
+/** What one attempt of a read is given: its time, and a signal of its own that ends it. */
+export interface Attempt {
+  requestTimeout: number;
+  signal: AbortSignal;
+}
+
 /**
  * A read on several nodes: an attempt that got no answer (the connection refused, or nothing within
- * its half of the deadline) is sent once more, after the node watch has asked every node again, so
- * the second attempt avoids a node that is down or hangs, and gets what is left of the deadline. `attempt` is called afresh, so what it sends may differ
- * the second time (../../search/shared/search-transport.ts sends the preference of that moment).
- * On one node: one attempt, as always.
+ * its half of the deadline) is sent once more, after the node watch has asked again every node it
+ * believes answers, so the second attempt avoids a node that is down or hangs, and gets what is left
+ * of the deadline. `attempt` is called afresh, so what it sends may differ the second time
+ * (../../search/shared/search-transport.ts sends the preference of that moment). On one node: one
+ * attempt of the whole deadline. `signal` (the request's) ends the attempt under way when it aborts.
  */
-export async function onceMore<T>(watch: NodeWatch, attempt: (requestTimeout?: number) => Promise<T>): Promise<T> {
-  if (!watch.several) return attempt();
+export async function onceMore<T>(watch: NodeWatch, attempt: (a: Attempt) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!watch.several) return within(watch.deadlineMs, attempt, signal);
   const started = Date.now();
   try {
-    return await attempt();
+    return await within(Math.floor(watch.deadlineMs / 2), attempt, signal);
   } catch (err) {
     if (!(err instanceof errors.TimeoutError || err instanceof errors.ConnectionError)) throw err;
     // A node may have stopped answering since the watch last asked: ask now (at most its probe timeout).
     await watch.recheck();
-    return attempt(Math.max(100, watch.deadlineMs - (Date.now() - started)));
+    return within(Math.max(100, watch.deadlineMs - (Date.now() - started)), attempt, signal);
+  }
+}
+
+/**
+ * One attempt, ended on time by a timer of our own: the client's timeout cannot be trusted for that.
+ * A timeout equal to the client's own is left to undici, whose timers of a second or more fire up to
+ * half a second late (1 s became 1.5 s, and a read's second attempt was left 100 ms); any other
+ * timeout the client enforces by dispatching an `abort` event on the signal it was given, which, were
+ * that the request's signal, would wake every listener of the request (its deadline among them)
+ * though nothing aborted. So the client gets a signal of this attempt's own, which follows the
+ * request's when that really aborts.
+ */
+async function within<T>(ms: number, attempt: (a: Attempt) => Promise<T>, outer?: AbortSignal): Promise<T> {
+  outer?.throwIfAborted();
+  const own = new AbortController();
+  const timer = setTimeout(() => own.abort(), ms);
+  const follow = (): void => {
+    if (outer?.aborted) own.abort(outer.reason);
+  };
+  outer?.addEventListener('abort', follow);
+  try {
+    return await attempt({ requestTimeout: ms, signal: own.signal });
+  } catch (err) {
+    // Our timer ended it (the client reports an abort): it is a timeout, as the client's would be.
+    if (err instanceof errors.RequestAbortedError && own.signal.aborted && !outer?.aborted) throw new errors.TimeoutError(`no answer within ${ms} ms`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', follow);
   }
 }
 

@@ -18,9 +18,10 @@ export interface NodeWatch {
   /** Whether to send a request to this node now: false while it does not answer and another does. */
   answers(url: URL | string): boolean;
   /**
-   * Asks every node now (or waits for the round under way): after a read that got no answer, so that
-   * its second attempt knows of a node that stopped answering since the last round. At most the
-   * probe's timeout.
+   * Asks every node now: after a read that got no answer, so that its second attempt knows of a node
+   * that stopped answering since the last round. Waits only for the nodes believed to answer (at most
+   * the probe's timeout): one already left out stays out until it answers, so the attempt has
+   * nothing to learn from it, and waiting for its silence would take that time from the attempt.
    */
   recheck(): Promise<void>;
   close(): void;
@@ -32,6 +33,8 @@ const keyOf = (url: URL | string): string => (typeof url === 'string' ? new URL(
 interface Seen {
   id: string | null;
   answers: boolean;
+  /** When the probe that last wrote `answers` was sent: a probe sent earlier that ends later does not overwrite it. */
+  sentAt: number;
 }
 
 /**
@@ -61,31 +64,40 @@ export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number
   if (nodes.length <= 1) return { several: false, deadlineMs, preference: () => undefined, answers: () => true, recheck: async () => undefined, close: () => undefined };
   const intervalMs = opts.intervalMs ?? 500;
   const timeoutMs = opts.timeoutMs ?? 400;
-  const seen = new Map<string, Seen>(nodes.map((n) => [n, { id: null, answers: true }]));
+  const seen = new Map<string, Seen>(nodes.map((n) => [n, { id: null, answers: true, sentAt: 0 }]));
   const byOrigin = new Map<string, Seen>(nodes.map((n) => [keyOf(n), seen.get(n)!]));
   let someAnswer = true;
   let current: string | undefined;
 
+  // Read after every probe, not at the end of a round: what a probe learnt counts as soon as it ends.
+  const settle = (): void => {
+    const all = [...seen.values()];
+    const answering = all.filter((s) => s.answers && s.id).map((s) => s.id!);
+    someAnswer = all.some((s) => s.answers);
+    current = answering.length > 0 && all.some((s) => !s.answers) ? `_prefer_nodes:${answering.join(',')}` : undefined;
+  };
   const probe = async (url: string): Promise<void> => {
     const s = seen.get(url)!;
+    const sentAt = performance.now();
+    let answers = false;
+    let id: string | undefined;
     try {
       const { href, headers } = probeRequest(url);
       const res = await fetch(href, { headers, signal: AbortSignal.timeout(timeoutMs) });
       const body = (await res.json()) as { nodes?: Record<string, unknown> };
-      const id = Object.keys(body.nodes ?? {})[0];
-      s.answers = res.ok && id !== undefined;
-      if (id) s.id = id;
+      id = Object.keys(body.nodes ?? {})[0];
+      answers = res.ok && id !== undefined;
     } catch {
-      s.answers = false;
+      answers = false;
     }
+    if (id) s.id = id;
+    // The latest probe sent has the last word (a round's and a recheck's may overlap).
+    if (sentAt < s.sentAt) return;
+    s.sentAt = sentAt;
+    s.answers = answers;
+    settle();
   };
-  const round = async (): Promise<void> => {
-    await Promise.all(nodes.map(probe));
-    const all = [...seen.values()];
-    const answering = all.filter((s) => s.answers && s.id).map((s) => s.id!);
-    someAnswer = all.some((s) => s.answers);
-    current = answering.length > 0 && answering.length < all.length ? `_prefer_nodes:${answering.join(',')}` : undefined;
-  };
+  const round = async (): Promise<void> => void (await Promise.all(nodes.map(probe)));
   let running: Promise<void> | null = null;
   const once = (): Promise<void> => (running ??= round().finally(() => (running = null)));
   const timer = setInterval(() => void once(), intervalMs);
@@ -96,9 +108,11 @@ export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number
     deadlineMs,
     preference: () => current,
     answers: (url) => !someAnswer || (byOrigin.get(keyOf(url))?.answers ?? true),
-    // A round of its own, now: one under way may have asked before the node stopped. Each probe
-    // writes what it saw when it ends, so the last word on a node is the latest answer (or silence).
-    recheck: () => round(),
+    // A round of its own, now: one under way may have asked before the node stopped.
+    recheck: async () => {
+      const asked = nodes.map((n) => ({ answered: seen.get(n)!.answers, probe: probe(n) }));
+      await Promise.all(asked.filter((a) => a.answered).map((a) => a.probe));
+    },
     close: () => clearInterval(timer),
   };
 }

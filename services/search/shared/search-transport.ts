@@ -87,9 +87,9 @@ const MSEARCH_TRIM = ['-took', ...UNREAD_PATHS.map((p) => `-responses.${p}`)];
  */
 export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip, nodes?: NodeWatch, signal?: AbortSignal): Promise<SearchResponse[]> {
   signal?.throwIfAborted();
-  const cancel = signal === undefined ? {} : { signal };
-  if (!nodes?.several) return sendOnce(es, index, bodies, undefined, cancel);
-  return onceMore(nodes, (requestTimeout) => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0, requestTimeout, ...cancel }));
+  // Without a watch (the bench, tests) the client's own timeout: the signal then gets no event from it (onceMore).
+  if (!nodes) return sendOnce(es, index, bodies, undefined, signal === undefined ? {} : { signal });
+  return onceMore(nodes, (attempt) => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0, ...attempt }), signal);
 }
 
 async function sendOnce(

@@ -18,7 +18,7 @@ async function elasticsearch(deps: Deps): Promise<Part> {
   const alias = deps.config.homesAlias;
   try {
     const targets = await within(
-      onceMore(deps.esNodes, (requestTimeout) => deps.es.indices.getAlias({ name: alias }, { ignore: [404], maxRetries: 0, requestTimeout })).then((res) =>
+      onceMore(deps.esNodes, (attempt) => deps.es.indices.getAlias({ name: alias }, { ignore: [404], maxRetries: 0, ...attempt })).then((res) =>
         Object.keys(res).filter((k) => k !== 'error' && k !== 'status'),
       ),
       deps.config.storeDeadlineMs,

@@ -57,7 +57,11 @@ export function requestBounds(bounds: RequestBounds, bounded: (path: string) => 
     let stop: (() => void) | undefined;
     const aborted = new Promise<void>((resolve) => {
       stop = resolve;
-      controller.signal.addEventListener('abort', () => resolve(), { once: true });
+      // Only a real abort ends the wait: an `abort` event dispatched on a signal that did not abort (as
+      // the Elasticsearch client once did for its own timeouts) would otherwise answer before the work did.
+      controller.signal.addEventListener('abort', () => {
+        if (controller.signal.aborted) resolve();
+      });
     });
     try {
       await Promise.race([work, aborted]);

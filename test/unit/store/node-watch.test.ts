@@ -115,4 +115,28 @@ describe('watchNodes', () => {
       await Promise.all(nodes.map((n) => new Promise((r) => n.server.close(r))));
     }
   });
+
+  it('recheck does not wait for a node already left out: its silence would only take time from the read that asked', async () => {
+    const nodes = await Promise.all(['a1', 'b2', 'c3'].map((id) => node(id)));
+    const w = watchNodes(nodes.map((n) => n.url), { intervalMs: 10_000, timeoutMs: 300 });
+    try {
+      await w.recheck();
+      nodes[2].frozen = true;
+      await w.recheck();
+      expect(w.preference()).toBe('_prefer_nodes:a1,b2');
+      const started = Date.now();
+      await w.recheck();
+      expect(Date.now() - started).toBeLessThan(150);
+      expect(w.preference()).toBe('_prefer_nodes:a1,b2');
+      // It is still asked, and used again as soon as it answers.
+      nodes[2].frozen = false;
+      await w.recheck();
+      await until(() => w.preference() === undefined);
+      expect(w.answers(nodes[2].url)).toBe(true);
+    } finally {
+      w.close();
+      for (const n of nodes) n.server.closeAllConnections();
+      await Promise.all(nodes.map((n) => new Promise((r) => n.server.close(r))));
+    }
+  });
 });

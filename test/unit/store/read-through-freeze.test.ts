@@ -1,0 +1,103 @@
+/**
+ * A read on three nodes while one freezes, through the real client, node watch and search transport,
+ * against stand-in nodes: the shard the read needs has copies on b and c, and a coordinator reads
+ * c's copy unless the preference names the others, so the read's first attempt waits on the frozen
+ * node (the worst case of a read sent just after a freeze, before the watch has seen it).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errors } from '@elastic/elasticsearch';
+import { createEsClient, type EsClient } from '../../../services/kernel/store/es-client';
+import { watchNodes, watchTiming, type NodeWatch } from '../../../services/kernel/store/node-watch';
+import { sendRoundTrip } from '../../../services/search/shared/search-transport';
+
+const DEADLINE_MS = 2_000;
+
+interface Cluster {
+  frozen: Set<string>;
+  es: EsClient;
+  watch: NodeWatch;
+  close(): Promise<void>;
+}
+
+/** `searchMs`: how long a search takes on nodes that answer (a large overview page on a loaded machine), Infinity: never. */
+async function cluster(searchMs: number): Promise<Cluster> {
+  const frozen = new Set<string>();
+  const servers: Server[] = [];
+  const urls: string[] = [];
+  for (const id of ['a', 'b', 'c']) {
+    const server = createServer((req, res) => {
+      if (frozen.has(id)) return; // SIGSTOP: the connection stays open, nothing answers
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        res.setHeader('x-elastic-product', 'Elasticsearch');
+        if (req.url!.startsWith('/_nodes/_local')) return void res.end(JSON.stringify({ nodes: { [id]: { name: id } } }));
+        const preference = new URL(req.url!, 'http://node').searchParams.get('preference') ?? '';
+        const copy = preference.includes('c') || !preference ? 'c' : 'b';
+        if (frozen.has(copy)) return; // the coordinator waits on the frozen node's copy
+        if (searchMs === Infinity) return; // a search that never ends (no timer left behind)
+        setTimeout(() => res.end(JSON.stringify({ hits: { total: { value: 1, relation: 'eq' }, hits: [] } })), searchMs);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    servers.push(server);
+    urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  }
+  const watch = watchNodes(urls, watchTiming(DEADLINE_MS));
+  const es = createEsClient(urls.join(','), { deadlineMs: DEADLINE_MS, watch });
+  await watch.recheck();
+  return {
+    frozen,
+    es,
+    watch,
+    async close() {
+      watch.close();
+      await es.close();
+      for (const s of servers) s.closeAllConnections();
+      await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    },
+  };
+}
+
+/** A request's signal, and how many abort events it saw while it was not aborted (none may reach it). */
+function requestSignal(): { signal: AbortSignal; strayEvents: () => number } {
+  const controller = new AbortController();
+  let stray = 0;
+  controller.signal.addEventListener('abort', () => {
+    if (!controller.signal.aborted) stray += 1;
+  });
+  return { signal: controller.signal, strayEvents: () => stray };
+}
+
+describe('a read while a node freezes', () => {
+  it('sent 0.1 s after the freeze, gets its answer within the store deadline, its second attempt having most of it', async () => {
+    const c = await cluster(650);
+    try {
+      c.frozen.add('c');
+      await new Promise((r) => setTimeout(r, 100));
+      const { signal, strayEvents } = requestSignal();
+      const started = Date.now();
+      const [res] = await sendRoundTrip(c.es, 'homes', [{ query: { match_all: {} } }], c.watch, signal);
+      expect(res.hits.total).toEqual({ value: 1, relation: 'eq' });
+      expect(Date.now() - started).toBeLessThan(DEADLINE_MS);
+      expect(strayEvents()).toBe(0);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('a read that gets no answer on either attempt fails as a timeout, within the deadline, and its request signal hears nothing', async () => {
+    const c = await cluster(Infinity);
+    try {
+      const { signal, strayEvents } = requestSignal();
+      const started = Date.now();
+      const err = await sendRoundTrip(c.es, 'homes', [{ query: { match_all: {} } }], c.watch, signal).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(errors.TimeoutError);
+      expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 300);
+      expect(strayEvents()).toBe(0);
+    } finally {
+      await c.close();
+    }
+  });
+});
