@@ -42,6 +42,8 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     onStoreFailure: (err) => deps.log.debug({ err }, 'rate limits counted in memory: MongoDB did not answer in time'),
   });
   const photos = new PhotoStore(deps.mongo);
+  // The weights of the GET routes without path parameters (the heavy ones: searches); the others weigh 1.
+  const weightOfPath = new Map<string, number>(tools.flatMap((t) => (t.get && !t.get.path.includes(':') ? [[`/api/public${t.get.path}`, t.cost ?? 1] as const] : [])));
 
   app.use(requestLog(deps.log, deps.metrics));
   app.use(securityHeaders(deps.config));
@@ -67,6 +69,8 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
         onBounded: (outcome) => deps.metrics.boundedRequests.inc({ outcome }),
       },
       (path) => path.startsWith('/api/public') || path === MCP_PATH,
+      // A GET of a search route holds its tool's weight; the tool server's message grows to its own once read.
+      (ctx) => (ctx.method === 'GET' ? (weightOfPath.get(ctx.path) ?? 1) : 1),
     ),
   );
   app.use(async (ctx, next) => {

@@ -89,6 +89,9 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_POINTS: '1000000000',
     RATE_LIMIT_OVERVIEW_POINTS: '1000000000',
+    // The sections measure what a copy can serve at concurrency 16 and more: no shedding under them.
+    // The overload section runs a copy with the default bound.
+    MAX_IN_FLIGHT: '100000',
   };
   const config = loadConfig({ ...process.env, ...serviceEnv, PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1' });
   // Batch work (seeding, indexing) gets its own clients, as `npm run seed` and the worker do.

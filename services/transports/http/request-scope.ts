@@ -21,6 +21,13 @@ export interface RequestBounds {
   onBounded?: (outcome: 'shed' | 'deadline' | 'client_gone') => void;
 }
 
+/** The admission of a bounded request (./request-scope.ts): set by the middleware below. */
+export function admissionOf(ctx: Context): Admission {
+  const admission = ctx.state.admission as Admission | undefined;
+  if (!admission) throw new Error(`no admission on ${ctx.path}: the bounds middleware must run first`);
+  return admission;
+}
+
 /** The scope a handler reads: set by the middleware below on every bounded request. */
 export function scopeOf(ctx: Context, transport: RequestTransport): RequestScope {
   const scope = ctx.state.scope as RequestScope | undefined;
@@ -34,17 +41,48 @@ function deadlineError(deadlineMs: number): ApiError {
   return new ApiError('service_unavailable', `The request did not finish within ${deadlineMs / 1000} s; try again shortly.`, 503, RETRY_SOON);
 }
 
-/** `bounded(path)`: whether a path is bounded (the public API and the tool server; not health or photos). */
-export function requestBounds(bounds: RequestBounds, bounded: (path: string) => boolean) {
+function atCapacity(): ApiError {
+  return new ApiError('service_unavailable', 'The service is at capacity; try again shortly.', 503, RETRY_SOON);
+}
+
+/**
+ * A request's share of the copy while it runs, in the same units as its rate-limit weight (an
+ * apartment read is 1, a viewport search 4): what it takes is what it holds. A request whose weight is
+ * known only once its body is read (a tool-server message) is admitted at 1 and grows then.
+ */
+export interface Admission {
+  /** Takes `units` more for this request, or throws the 503 when the copy cannot give them. */
+  grow(units: number): void;
+}
+
+/**
+ * `bounded(path)`: whether a path is bounded (the public API and the tool server; not health or
+ * photos); `weightOf(ctx)`: the units a request takes at admission.
+ */
+export function requestBounds(bounds: RequestBounds, bounded: (path: string) => boolean, weightOf: (ctx: Context) => number = () => 1) {
   let inFlight = 0;
   return async function boundRequest(ctx: Context, next: Next): Promise<void> {
     ctx.request.ip = clientAddress(ctx.req, bounds.trust);
     if (!bounded(ctx.path)) return next();
-    if (inFlight >= bounds.maxInFlight) {
+    let held = weightOf(ctx);
+    // One request is always admitted on an idle copy, however heavy (a bound below its weight would refuse it for ever).
+    if (inFlight > 0 && inFlight + held > bounds.maxInFlight) {
       bounds.onBounded?.('shed');
-      throw new ApiError('service_unavailable', 'The service is at capacity; try again shortly.', 503, RETRY_SOON);
+      throw atCapacity();
     }
-    inFlight++;
+    inFlight += held;
+    const admission: Admission = {
+      grow(units) {
+        if (units <= 0) return;
+        if (inFlight + units > bounds.maxInFlight && inFlight > held) {
+          bounds.onBounded?.('shed');
+          throw atCapacity();
+        }
+        inFlight += units;
+        held += units;
+      },
+    };
+    ctx.state.admission = admission;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new RequestAborted('deadline')), bounds.deadlineMs);
     const gone = (): void => {
@@ -76,7 +114,7 @@ export function requestBounds(bounds: RequestBounds, bounded: (path: string) => 
     } finally {
       stop?.();
       clearTimeout(timer);
-      inFlight--;
+      inFlight -= held;
       ctx.res.off('close', gone);
     }
   };

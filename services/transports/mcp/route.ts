@@ -15,7 +15,7 @@ import type { Context } from 'koa';
 import type { Deps } from '../../deps';
 import type { PhotoStore } from '../../media/photos';
 import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
-import { scopeOf } from '../http/request-scope';
+import { admissionOf, scopeOf } from '../http/request-scope';
 import type { RateLimits } from '../rate-limit';
 import type { ApiError } from '../../kernel/errors';
 import { admit, BATCH_REFUSED, messageCost } from './admission';
@@ -104,6 +104,8 @@ export function mountMcp(
       ctx.set(refusal.headers);
       return jsonRpcError(ctx, 429, -32000, refusal.message, requestId(body));
     }
+    // Admitted at 1 before its body was read: it now holds its tool's weight of the copy (or is shed).
+    if (!refusal) admissionOf(ctx).grow(cost.points - 1);
 
     const fast = deps.config.mcpFastToolCalls ? fastToolCall(body, ctx.headers, context) : null;
     if (fast) {

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { requestBounds } from '../../../services/transports/http/request-scope';
+import { admissionOf, requestBounds } from '../../../services/transports/http/request-scope';
 import { trustedProxies } from '../../../services/transports/client-address';
 import type { RequestScope } from '../../../services/tools/tool';
 
@@ -29,6 +29,82 @@ describe('the request scope', () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ done: true });
     } finally {
+      await a.close();
+    }
+  });
+});
+
+describe('admission by weight', () => {
+  /** A bounded app (4 units) whose requests wait until released; `?w=N` weighs N, `?grow=N` grows by N once admitted. */
+  async function weighed(): Promise<{ url: string; release: () => void; close: () => Promise<void> }> {
+    let open: () => void = () => undefined;
+    let gate = new Promise<void>((r) => (open = r));
+    const koa = new Koa();
+    koa.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (err) {
+        ctx.status = (err as { status?: number }).status ?? 500;
+        ctx.body = { shed: true };
+      }
+    });
+    koa.use(requestBounds({ trust: trustedProxies([]), deadlineMs: 5_000, maxInFlight: 4 }, () => true, (ctx) => Number(ctx.query.w ?? 1)));
+    koa.use(async (ctx) => {
+      const grow = Number(ctx.query.grow ?? 0);
+      if (grow) admissionOf(ctx).grow(grow);
+      await gate;
+      ctx.body = { done: true };
+    });
+    const server = koa.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as { port: number };
+    return {
+      url: `http://127.0.0.1:${port}/x`,
+      release: () => {
+        open();
+        gate = new Promise<void>((r) => (open = r));
+      },
+      close: () => new Promise((r) => server.close(() => r())),
+    };
+  }
+  const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
+
+  it('holds a request by its weight: a 4-unit search fills a 4-unit copy, and one more read is shed', async () => {
+    const a = await weighed();
+    try {
+      const heavy = fetch(`${a.url}?w=4`);
+      await settle();
+      expect((await fetch(`${a.url}?w=1`)).status).toBe(503);
+      a.release();
+      expect((await heavy).status).toBe(200);
+      // Released: the units are free again.
+      const again = fetch(`${a.url}?w=1`);
+      await settle();
+      a.release();
+      expect((await again).status).toBe(200);
+    } finally {
+      a.release();
+      await a.close();
+    }
+  });
+
+  it('admits one request on an idle copy whatever its weight, and sheds a message whose body makes it too heavy', async () => {
+    const a = await weighed();
+    try {
+      const heavy = fetch(`${a.url}?w=9`);
+      await settle();
+      const light = fetch(`${a.url}?w=1`);
+      expect((await light).status).toBe(503);
+      a.release();
+      expect((await heavy).status).toBe(200);
+      const first = fetch(`${a.url}?w=1`);
+      await settle();
+      // Admitted at 1, grows by 3: 1 + 1 + 3 > 4, shed.
+      expect((await fetch(`${a.url}?w=1&grow=3`)).status).toBe(503);
+      a.release();
+      expect((await first).status).toBe(200);
+    } finally {
+      a.release();
       await a.close();
     }
   });
