@@ -66,7 +66,7 @@ export interface Config {
   trustedProxies: string[];
   /** Longest a request to the public API or the tool server may take, all its work together; past it, 503. */
   requestDeadlineMs: number;
-  /** Requests one copy runs at once; one more is shed with 503 and Retry-After instead of queueing. */
+  /** Work one copy runs at once, in request weights (a read 1, a viewport search 4); more is shed with 503 and Retry-After, never queued. */
   maxInFlight: number;
   /** Bulk request size and parallelism of the indexer (sized for a 2-core node). */
   indexerFlushBytes: number;
@@ -202,7 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     fullRebuildCron: str(env, 'INDEXER_FULL_CRON', '17 3 * * *'),
     trustedProxies: trustedProxyList(env),
     requestDeadlineMs: Math.max(100, int(env, 'REQUEST_DEADLINE_MS', 5_000)),
-    maxInFlight: Math.max(1, int(env, 'MAX_IN_FLIGHT', 32)),
+    maxInFlight: Math.max(1, int(env, 'MAX_IN_FLIGHT', 16)),
     indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', INDEXER_BULK_DEFAULTS.flushBytes),
     indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', INDEXER_BULK_DEFAULTS.concurrency)),
     indexerWorkers: Math.max(0, int(env, 'INDEXER_WORKERS', 0)),
