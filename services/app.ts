@@ -45,6 +45,21 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   // The weights of the GET routes without path parameters (the heavy ones: searches); the others weigh 1.
   const weightOfPath = new Map<string, number>(tools.flatMap((t) => (t.get && !t.get.path.includes(':') ? [[`/api/public${t.get.path}`, t.cost ?? 1] as const] : [])));
 
+  // First: a request the copy cannot take is shed before anything else runs for it (no log line: the
+  // catalog_requests_bounded_total counter counts it), and the deadline covers all the rest.
+  app.use(
+    requestBounds(
+      {
+        trust: trustedProxies(deps.config.trustedProxies),
+        deadlineMs: deps.config.requestDeadlineMs,
+        maxInFlight: deps.config.maxInFlight,
+        onBounded: (outcome) => deps.metrics.boundedRequests.inc({ outcome }),
+      },
+      (path) => path.startsWith('/api/public') || path === MCP_PATH,
+      // A GET of a search route holds its tool's weight; the tool server's message grows to its own once read.
+      (ctx) => (ctx.method === 'GET' ? (weightOfPath.get(ctx.path) ?? 1) : 1),
+    ),
+  );
   app.use(requestLog(deps.log, deps.metrics));
   app.use(securityHeaders(deps.config));
   app.use(compression());
@@ -60,19 +75,6 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     }),
   );
 
-  app.use(
-    requestBounds(
-      {
-        trust: trustedProxies(deps.config.trustedProxies),
-        deadlineMs: deps.config.requestDeadlineMs,
-        maxInFlight: deps.config.maxInFlight,
-        onBounded: (outcome) => deps.metrics.boundedRequests.inc({ outcome }),
-      },
-      (path) => path.startsWith('/api/public') || path === MCP_PATH,
-      // A GET of a search route holds its tool's weight; the tool server's message grows to its own once read.
-      (ctx) => (ctx.method === 'GET' ? (weightOfPath.get(ctx.path) ?? 1) : 1),
-    ),
-  );
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/api/public')) {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {

@@ -10,12 +10,15 @@
  * earlier ones were answered, as independent clients send them.
  */
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { spawn } from 'node:child_process';
 import { Agent, request } from 'undici';
 import { TOOLS } from '../../services/tools/registry';
 import { GET_SAMPLES } from '../support/get-samples';
 import { TOOL_SAMPLES } from '../support/tool-samples';
 import { fmt, percentile, runLoad, type Probe } from './load';
 import type { BenchContext } from './store-bench';
+import { clockTicks, cpuTicks, stackPids } from './cpu';
 
 const OFFERED_SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 60);
 const TIMEOUT_MS = 15_000;
@@ -39,11 +42,15 @@ function probes(ctx: BenchContext): Array<() => Probe> {
 interface Offered {
   sent: number;
   admitted: number[];
+  /** How long the shed answers took (ms). */
+  shedMs: number[];
   shed: number;
   shedWithoutRetryAfter: number;
   other5xx: number;
   errors: number;
   maxRssMb: number;
+  /** Cores each process used while the load was offered (processor seconds per second). */
+  cores: Record<string, number>;
 }
 
 function rssMb(pid: number): number {
@@ -55,7 +62,10 @@ function rssMb(pid: number): number {
 /** Requests at `rate` a second for `seconds`, each on its own, whatever became of the earlier ones. */
 async function openLoop(url: string, pid: number, next: () => Probe, rate: number, seconds: number): Promise<Offered> {
   const agent = new Agent({ connections: 1_024, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
-  const out: Offered = { sent: 0, admitted: [], shed: 0, shedWithoutRetryAfter: 0, other5xx: 0, errors: 0, maxRssMb: 0 };
+  const out: Offered = { sent: 0, admitted: [], shedMs: [], shed: 0, shedWithoutRetryAfter: 0, other5xx: 0, errors: 0, maxRssMb: 0, cores: {} };
+  const pids: Record<string, number | undefined> = { 'load generator': process.pid, service: pid, ...stackPids() };
+  const ticksBefore = Object.fromEntries(Object.entries(pids).map(([name, p]) => [name, p ? cpuTicks(p) : null]));
+  const t0 = Date.now();
   const inFlight = new Set<Promise<void>>();
   const memory = setInterval(() => (out.maxRssMb = Math.max(out.maxRssMb, rssMb(pid))), 250);
   const one = async (probe: Probe): Promise<void> => {
@@ -71,6 +81,7 @@ async function openLoop(url: string, pid: number, next: () => Probe, rate: numbe
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
       if (res.statusCode === 429 || res.statusCode === 503) {
         out.shed += 1;
+        out.shedMs.push(ms);
         if (!res.headers['retry-after']) out.shedWithoutRetryAfter += 1;
       } else if (res.statusCode >= 500) out.other5xx += 1;
       else out.admitted.push(ms);
@@ -91,8 +102,15 @@ async function openLoop(url: string, pid: number, next: () => Probe, rate: numbe
   }
   await Promise.all(inFlight);
   clearInterval(memory);
+  const elapsed = (Date.now() - t0) / 1_000;
+  for (const [name, p] of Object.entries(pids)) {
+    const before = ticksBefore[name];
+    const after = p ? cpuTicks(p) : null;
+    if (before !== null && before !== undefined && after !== null) out.cores[name] = (after - before) / clockTicks() / elapsed;
+  }
   await agent.close();
   out.admitted.sort((a, b) => a - b);
+  out.shedMs.sort((a, b) => a - b);
   return out;
 }
 
@@ -108,6 +126,23 @@ async function recovery(url: string, probe: () => Probe): Promise<number> {
     if (inRow < 5) await new Promise((r) => setTimeout(r, 100));
   }
   return (Date.now() - t) / 1_000;
+}
+
+/**
+ * The floor of an overloaded copy on this machine: a bare Node server, in its own process, that sheds
+ * every request at once (503, Retry-After) and does nothing else. Offered the same load, what its
+ * answers take and the cores it and the load generator use are what no copy can do better than while
+ * it also works for the admitted requests.
+ */
+async function shedAllServer(): Promise<{ url: string; pid: number; close: () => Promise<void> }> {
+  const script =
+    "const s=require('node:http').createServer((q,r)=>{q.resume();r.writeHead(503,{'content-type':'application/json','retry-after':'1'});" +
+    "r.end('{\"error\":{\"code\":\"service_unavailable\",\"message\":\"at capacity\"}}')});" +
+    "s.maxConnections=1024;s.listen(0,'127.0.0.1',()=>console.log(s.address().port))";
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, close: async () => void (child.kill('SIGTERM'), await exited) };
 }
 
 export async function overloadBench(ctx: BenchContext, seconds: number): Promise<void> {
@@ -128,8 +163,9 @@ export async function overloadBench(ctx: BenchContext, seconds: number): Promise
       `**${Math.round(capacity)}/s** (p99 ${fmt(full.p99)} ms). RSS before: ${idleRss.toFixed(0)} MB.`,
   );
   ctx.say('');
-  ctx.say('| offered | sent | admitted | admitted p50 / p99 ms (target p99 ≤ 3 × unloaded) | shed 429/503 | shed without Retry-After | other 5xx | errors | max RSS MB | full service again after |');
+  ctx.say('| offered | sent | admitted | admitted p50 / p99 ms (target p99 ≤ 3 × unloaded) | shed 429/503 (p50 / p99 ms) | shed without Retry-After | other 5xx | errors | max RSS MB | full service again after |');
   ctx.say('|---|---|---|---|---|---|---|---|---|---|');
+  const cores: string[] = [];
   const factors = (process.env.BENCH_OVERLOAD_FACTORS ?? '2,4').split(',').map(Number);
   for (const factor of factors) {
     const o = await openLoop(svc.url, svc.pid, next, capacity * factor, OFFERED_SECONDS);
@@ -138,9 +174,25 @@ export async function overloadBench(ctx: BenchContext, seconds: number): Promise
     const met = p99 <= 3 * unloaded.p99 && o.other5xx === 0 && o.shedWithoutRetryAfter === 0 && o.errors === 0 && back <= 5;
     ctx.say(
       `| ${factor}× (${Math.round(capacity * factor)}/s) | ${o.sent} | ${o.admitted.length} (${Math.round(o.admitted.length / OFFERED_SECONDS)}/s) | ` +
-        `${fmt(percentile(o.admitted, 50))} / **${fmt(p99)}** (${(p99 / unloaded.p99).toFixed(1)} ×) | ${o.shed} | ${o.shedWithoutRetryAfter} | ${o.other5xx} | ${o.errors} | ` +
+        `${fmt(percentile(o.admitted, 50))} / **${fmt(p99)}** (${(p99 / unloaded.p99).toFixed(1)} ×) | ${o.shed} (${fmt(percentile(o.shedMs, 50))} / ${fmt(percentile(o.shedMs, 99))}) | ${o.shedWithoutRetryAfter} | ${o.other5xx} | ${o.errors} | ` +
         `${o.maxRssMb.toFixed(0)} | **${back.toFixed(1)} s** | ${met ? 'met' : 'missed'}`,
     );
+    cores.push(`${factor}×: ${Object.entries(o.cores).map(([name, c]) => `${name} ${c.toFixed(2)}`).join(', ')}`);
   }
+  const floor = await shedAllServer();
+  try {
+    const factor = factors[factors.length - 1];
+    const f = await openLoop(floor.url, floor.pid, next, capacity * factor, Math.min(OFFERED_SECONDS, 20));
+    ctx.say('');
+    ctx.say(
+      `Floor: a bare Node server shedding every request at once, offered ${factor}× for ${Math.min(OFFERED_SECONDS, 20)} s: ` +
+        `its ${f.shed} answers took p50 ${fmt(percentile(f.shedMs, 50))} / p99 ${fmt(percentile(f.shedMs, 99))} ms, ${f.errors} errors; ` +
+        `cores: ${Object.entries(f.cores).map(([name, c]) => `${name} ${c.toFixed(2)}`).join(', ')}.`,
+    );
+  } finally {
+    await floor.close();
+  }
+  ctx.say('');
+  ctx.say(`Cores used while the load was offered (the machine has ${os.cpus().length}): ${cores.join('; ')}.`);
   ctx.say('');
 }

@@ -46,6 +46,18 @@ function atCapacity(): ApiError {
 }
 
 /**
+ * This middleware runs first (a shed request costs the copy as little as it can: no log line, no
+ * other middleware), so it answers its own refusals: the error object, Retry-After, readable by any
+ * origin, never cached.
+ */
+function answer(ctx: Context, err: ApiError): void {
+  ctx.status = err.status;
+  ctx.set(err.headers);
+  ctx.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  ctx.body = err.toBody();
+}
+
+/**
  * A request's share of the copy while it runs, in the same units as its rate-limit weight (an
  * apartment read is 1, a viewport search 4): what it takes is what it holds. A request whose weight is
  * known only once its body is read (a tool-server message) is admitted at 1 and grows then.
@@ -68,7 +80,7 @@ export function requestBounds(bounds: RequestBounds, bounded: (path: string) => 
     // One request is always admitted on an idle copy, however heavy (a bound below its weight would refuse it for ever).
     if (inFlight > 0 && inFlight + held > bounds.maxInFlight) {
       bounds.onBounded?.('shed');
-      throw atCapacity();
+      return answer(ctx, atCapacity());
     }
     inFlight += held;
     const admission: Admission = {
@@ -109,7 +121,7 @@ export function requestBounds(bounds: RequestBounds, bounded: (path: string) => 
         const reason = (controller.signal.reason as RequestAborted).reason;
         bounds.onBounded?.(reason);
         if (reason === 'client_gone') ctx.respond = false;
-        throw deadlineError(bounds.deadlineMs);
+        answer(ctx, deadlineError(bounds.deadlineMs));
       }
     } finally {
       stop?.();
