@@ -202,7 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     fullRebuildCron: str(env, 'INDEXER_FULL_CRON', '17 3 * * *'),
     trustedProxies: trustedProxyList(env),
     requestDeadlineMs: Math.max(100, int(env, 'REQUEST_DEADLINE_MS', 5_000)),
-    maxInFlight: Math.max(1, int(env, 'MAX_IN_FLIGHT', 16)),
+    maxInFlight: Math.max(1, int(env, 'MAX_IN_FLIGHT', 8)),
     indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', INDEXER_BULK_DEFAULTS.flushBytes),
     indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', INDEXER_BULK_DEFAULTS.concurrency)),
     indexerWorkers: Math.max(0, int(env, 'INDEXER_WORKERS', 0)),
