@@ -1,7 +1,8 @@
 /**
  * Every request to the public API or the tool server is bounded as a whole:
- * - admitted only while fewer than `maxInFlight` requests run on this copy, else shed at once with 503
- *   and Retry-After (a queue would only make every answer late);
+ * - admitted only while the work in flight on this copy, in request weights (a read 1, a viewport
+ *   search 4), stays within `maxInFlight`; else shed at once with 503 and Retry-After (a queue would
+ *   only make every answer late);
  * - answered within `deadlineMs`: past it the client gets 503 with the error object and Retry-After,
  *   and the request's signal aborts, so the work under it (Elasticsearch calls, pricing, relaxation
  *   steps) stops instead of running on for nobody;
@@ -16,12 +17,13 @@ import { clientAddress, clientKeyOf, type TrustPolicy } from '../client-address'
 export interface RequestBounds {
   trust: TrustPolicy;
   deadlineMs: number;
+  /** Units of work one copy runs at once (MAX_IN_FLIGHT). */
   maxInFlight: number;
   /** Told when a request is shed, timed out or abandoned by its client (metrics). */
   onBounded?: (outcome: 'shed' | 'deadline' | 'client_gone') => void;
 }
 
-/** The admission of a bounded request (./request-scope.ts): set by the middleware below. */
+/** The admission of a bounded request: set by the middleware below. */
 export function admissionOf(ctx: Context): Admission {
   const admission = ctx.state.admission as Admission | undefined;
   if (!admission) throw new Error(`no admission on ${ctx.path}: the bounds middleware must run first`);
