@@ -53,11 +53,12 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
         trust: trustedProxies(deps.config.trustedProxies),
         deadlineMs: deps.config.requestDeadlineMs,
         maxInFlight: deps.config.maxInFlight,
+        maxPerClient: deps.config.maxInFlightPerClient,
         onBounded: (outcome) => deps.metrics.boundedRequests.inc({ outcome }),
       },
       (path) => path.startsWith('/api/public') || path === MCP_PATH,
       // A GET of a search route holds its tool's weight; the tool server's message grows to its own once read.
-      (ctx) => (ctx.method === 'GET' ? (weightOfPath.get(ctx.path) ?? 1) : 1),
+      (ctx) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? (weightOfPath.get(ctx.path) ?? 1) : 1),
     ),
   );
   app.use(requestLog(deps.log, deps.metrics));
@@ -85,7 +86,8 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     await next();
   });
 
-  const api = new Router({ prefix: '/api/public' });
+  // Paths match exactly (case and trailing slash), as the bounds and the rate limits read them.
+  const api = new Router({ prefix: '/api/public', sensitive: true, strict: true });
   // Every GET of an endpoint counts against the client's default bucket, weighed as its tool is (the
   // overview is tool-server only). Inside the router, so a refusal is labelled with the route it
   // refused (metrics, access log).
@@ -125,7 +127,7 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   const routes = getRoutes(tools, deps);
   api.use(routes.routes());
 
-  const root = new Router();
+  const root = new Router({ sensitive: true, strict: true });
   root.get('/media/:file', async (ctx) => {
     const parsed = parseMediaFile(ctx.params.file);
     const blob = parsed ? await photos.get(parsed.id) : null;

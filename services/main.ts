@@ -84,6 +84,7 @@ export async function startService(
     app.callback(),
   );
   server.maxConnections = config.maxConnections;
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
   await listen(server, config.port, config.host);
   const admin = await listen(createServer(createAdminApp(deps, ready).callback()), config.adminPort, config.adminHost);
   const url = `http://127.0.0.1:${portOf(server, config.port)}`;

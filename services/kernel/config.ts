@@ -31,6 +31,12 @@ export interface Config {
   /** Longest a client may take to send a request's headers, and the whole request, before it is cut off. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /**
+   * How long an idle keep-alive connection stays open: longer than a balancer keeps its idle
+   * connections to the copies, so the balancer always closes first and never sends a request on a
+   * connection the copy is closing at that moment.
+   */
+  keepAliveTimeoutMs: number;
   /** Base address used in links (home_url, reservation_link, photo URLs). */
   publicBaseUrl: string;
   /** The operator's website: apartment pages (home_url) live here. */
@@ -68,6 +74,8 @@ export interface Config {
   requestDeadlineMs: number;
   /** Work one copy runs at once, in request weights (a read 1, a viewport search 4); more is shed with 503 and Retry-After, never queued. */
   maxInFlight: number;
+  /** The part of it one client may hold at once: a single address cannot take the whole copy. */
+  maxInFlightPerClient: number;
   /** Bulk request size and parallelism of the indexer (sized for a 2-core node). */
   indexerFlushBytes: number;
   indexerConcurrency: number;
@@ -188,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnections: Math.max(1, int(env, 'MAX_CONNECTIONS', 1_024)),
     headersTimeoutMs: Math.max(1_000, int(env, 'HEADERS_TIMEOUT_MS', 10_000)),
     requestTimeoutMs: Math.max(1_000, int(env, 'REQUEST_TIMEOUT_MS', 30_000)),
+    keepAliveTimeoutMs: Math.max(1_000, int(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000)),
     publicBaseUrl,
     siteBaseUrl: str(env, 'SITE_BASE_URL', publicBaseUrl).replace(/\/+$/, ''),
     checkoutBaseUrl: str(env, 'CHECKOUT_BASE_URL', `${str(env, 'SITE_BASE_URL', publicBaseUrl).replace(/\/+$/, '')}/book`).replace(/\/+$/, ''),
@@ -203,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: trustedProxyList(env),
     requestDeadlineMs: Math.max(100, int(env, 'REQUEST_DEADLINE_MS', 5_000)),
     maxInFlight: Math.max(1, int(env, 'MAX_IN_FLIGHT', 8)),
+    maxInFlightPerClient: Math.max(1, int(env, 'MAX_IN_FLIGHT_PER_CLIENT', 6)),
     indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', INDEXER_BULK_DEFAULTS.flushBytes),
     indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', INDEXER_BULK_DEFAULTS.concurrency)),
     indexerWorkers: Math.max(0, int(env, 'INDEXER_WORKERS', 0)),

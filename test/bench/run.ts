@@ -92,6 +92,7 @@ async function main(): Promise<void> {
     // The sections measure what a copy can serve at concurrency 16 and more: no shedding under them.
     // The overload section runs a copy with the default bound.
     MAX_IN_FLIGHT: '100000',
+    MAX_IN_FLIGHT_PER_CLIENT: '100000',
   };
   const config = loadConfig({ ...process.env, ...serviceEnv, PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1' });
   // Batch work (seeding, indexing) gets its own clients, as `npm run seed` and the worker do.

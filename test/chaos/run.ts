@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     // The fault run measures faults, not load: its 8 connections may all reach one copy (fault 3)
     // with heavy searches, which the default bound would shed (the overload bench measures that).
     MAX_IN_FLIGHT: '64',
+    MAX_IN_FLIGHT_PER_CLIENT: '64',
     // Its booking writes all come from one address (this machine, through HAProxy): not its budget's test.
     BOOKING_INTENT_ADDRESS_POINTS: '1000000000',
     BOOKING_INTENT_EMAIL_POINTS: '1000000000',

@@ -19,8 +19,7 @@ let fx: Fixture;
 let homes: HomeRecord[];
 
 beforeAll(async () => {
-  // 50 callers at once: more than MAX_IN_FLIGHT's default, which would shed some with 503 before any write.
-  fx = await startFixture({ homes: 80, env: { LOG_LEVEL: 'trace', MAX_IN_FLIGHT: '64' }, logDestination: logSink });
+  fx = await startFixture({ homes: 80, env: { LOG_LEVEL: 'trace' }, logDestination: logSink });
   homes = await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray();
 });
 

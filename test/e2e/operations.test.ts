@@ -137,18 +137,20 @@ async function seriesValue(url: string, series: string): Promise<number> {
 
 describe('metrics when things go wrong', () => {
   it('counts a tool call refused by the rate limit as outcome refused', async () => {
-    // Every message counts: initialize and its notification take two points, the first call the third.
-    const svc = await another({ RATE_LIMIT_POINTS: '3', RATE_LIMIT_SHARED: 'false' });
+    // Every message counts: initialize and its notification take two points, a search (weight 2) the
+    // next two; the second search pays its door point (the fifth) and is refused the rest of its weight.
+    const svc = await another({ RATE_LIMIT_POINTS: '5', RATE_LIMIT_SHARED: 'false' });
+    const market = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.market_slug;
     const client = new McpClient({ name: 'ops-tests', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp/public`)));
     try {
-      expect((await client.callTool({ name: 'list_markets_tool', arguments: {} })).isError).toBeFalsy();
-      expect((await client.callTool({ name: 'list_markets_tool', arguments: {} })).isError).toBe(true);
+      expect((await client.callTool({ name: 'search_apartments_tool', arguments: { market } })).isError).toBeFalsy();
+      expect((await client.callTool({ name: 'search_apartments_tool', arguments: { market } })).isError).toBe(true);
     } finally {
       await client.close();
     }
-    expect(await seriesValue(svc.adminUrl, 'catalog_tool_calls_total{tool="list_markets_tool",outcome="ok"}')).toBe(1);
-    expect(await seriesValue(svc.adminUrl, 'catalog_tool_calls_total{tool="list_markets_tool",outcome="refused"}')).toBe(1);
+    expect(await seriesValue(svc.adminUrl, 'catalog_tool_calls_total{tool="search_apartments_tool",outcome="ok"}')).toBe(1);
+    expect(await seriesValue(svc.adminUrl, 'catalog_tool_calls_total{tool="search_apartments_tool",outcome="refused"}')).toBe(1);
   });
 
   it('counts store failures: a failed Elasticsearch call, and the answers a store that is down failed', async () => {

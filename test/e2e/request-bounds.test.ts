@@ -161,3 +161,17 @@ describe("Node's own bounds", () => {
     for (const s of held) s.destroy();
   });
 });
+
+describe('paths as the bounds read them', () => {
+  it.each([
+    ['GET', '/API/public/status'],
+    ['GET', '/api/public/status/'],
+    ['GET', '/Api/public/homes/x'],
+    ['POST', '/mcp/public/'],
+    ['POST', '/MCP/public'],
+  ])('answers %s %s 404 (no route matches another case or a trailing slash), never a 5xx', async (method, path) => {
+    const res = await fetch(`${fx.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});

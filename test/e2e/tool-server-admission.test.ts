@@ -38,10 +38,11 @@ describe('POST /mcp/public: every message counted', () => {
     const statuses = [];
     for (let id = 1; id <= POINTS + 1; id++) statuses.push((await post(client, { jsonrpc: '2.0', id, method: 'tools/list' })).status);
     expect(statuses).toEqual([...Array(POINTS).fill(200), 429]);
+    // Refused at the door, before its body is read: the error names no id.
     const refused = await post(client, { jsonrpc: '2.0', id: 'last', method: 'tools/list' });
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-    expect(refused.body).toEqual({ jsonrpc: '2.0', id: 'last', error: { code: -32000, message: expect.stringMatching(/retry in \d+ s/) } });
+    expect(refused.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/retry in \d+ s/) } });
   });
 
   it('counts initialize, resources/read, prompts/list and a call of an unknown tool alike', async () => {
@@ -57,20 +58,23 @@ describe('POST /mcp/public: every message counted', () => {
     expect((await post(client, { jsonrpc: '2.0', id: 6, method: 'ping' })).status).toBe(429);
   });
 
-  it('weighs a tool call by its cost: a viewport search takes 4 points, so one more call fits and the next is refused', async () => {
+  it('weighs a tool call by its cost: after a viewport search (4 points of 5) a search (2) pays its door point and is refused the rest', async () => {
     const client = newClient();
     const map = { name: 'search_apartments_on_map', arguments: { sw_latitude: 24, sw_longitude: -125, ne_latitude: 50, ne_longitude: -66, zoom: 4 } };
     const first = await post(client, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: map });
     expect(first.body.result.isError).toBeFalsy();
-    const second = await post(client, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_markets_tool', arguments: {} } });
-    expect(second.body.result.isError).toBeFalsy();
-    const third = await post(client, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_markets_tool', arguments: {} } });
-    // A refused tool call is still a tool result: the model reads when to retry.
-    expect(third.body.result.isError).toBe(true);
-    expect(JSON.parse(third.body.result.content[0].text).error.code).toBe('rate_limited');
+    const market = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.market_slug;
+    const second = await post(client, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_apartments_tool', arguments: { market } } });
+    // A tool call refused the rest of its weight is still a tool result: the model reads when to retry.
+    expect(second.status).toBe(200);
+    expect(second.body.result.isError).toBe(true);
+    expect(JSON.parse(second.body.result.content[0].text).error.code).toBe('rate_limited');
+    // Nothing is left: the next message is refused at the door.
+    expect((await post(client, { jsonrpc: '2.0', id: 3, method: 'ping' })).status).toBe(429);
   });
 
   it('counts the booking confirmation round before it reads anything: an exhausted client is refused, not asked', async () => {
+    // The round is a tools/call like any other: its door point is taken before the body is read.
     const client = newClient();
     for (let id = 1; id <= POINTS; id++) expect((await post(client, { jsonrpc: '2.0', id, method: 'ping' })).status).toBe(200);
     const args = { email: 'guest@example.com', guest_consent: true };
@@ -80,9 +84,9 @@ describe('POST /mcp/public: every message counted', () => {
       { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'booking_intent_tool', arguments: args, _meta: meta } },
       modernHeaders('tools/call', 'booking_intent_tool'),
     );
-    expect(answer.body.result.resultType).not.toBe('input_required');
-    expect(answer.body.result.isError).toBe(true);
-    expect(JSON.parse(answer.body.result.content[0].text).error.code).toBe('rate_limited');
+    // Refused at the door: no question asked, nothing read or saved.
+    expect(answer.status).toBe(429);
+    expect(answer.body.error.message).toMatch(/retry in \d+ s/);
     expect(await fx.mongo.collections.bookingIntents.countDocuments({})).toBe(0);
   });
 });

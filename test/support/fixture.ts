@@ -42,6 +42,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     ...process.env,
     PORT: '0',
     ADMIN_PORT: '0',
+    // Tests stand for many clients at once from one address; the bounds' own tests set theirs.
+    MAX_IN_FLIGHT: '1000',
+    MAX_IN_FLIGHT_PER_CLIENT: '1000',
     HOST: '127.0.0.1',
     MONGO_DB: `catalog_test_${id}`,
     HOMES_ALIAS: `test-${id}-homes`,

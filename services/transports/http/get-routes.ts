@@ -54,7 +54,7 @@ export function inGetNames(route: GetRoute): (err: ApiError) => ApiError {
 }
 
 export function getRoutes(tools: readonly Tool[], deps: Deps): Router {
-  const router = new Router();
+  const router = new Router({ sensitive: true, strict: true });
   for (const tool of tools) {
     const route = tool.get;
     if (!route) continue;

@@ -19,6 +19,8 @@ export interface RequestBounds {
   deadlineMs: number;
   /** Units of work one copy runs at once (MAX_IN_FLIGHT). */
   maxInFlight: number;
+  /** Units one client (its rate-limit key) may hold at once (MAX_IN_FLIGHT_PER_CLIENT); default: the whole bound. */
+  maxPerClient?: number;
   /** Told when a request is shed, timed out or abandoned by its client (metrics). */
   onBounded?: (outcome: 'shed' | 'deadline' | 'client_gone') => void;
 }
@@ -47,6 +49,10 @@ function atCapacity(): ApiError {
   return new ApiError('service_unavailable', 'The service is at capacity; try again shortly.', 503, RETRY_SOON);
 }
 
+function tooManyAtOnce(): ApiError {
+  return new ApiError('rate_limited', 'Too many requests of this client at once; retry when one has been answered.', 429, RETRY_SOON);
+}
+
 /**
  * This middleware runs first (a shed request costs the copy as little as it can: no log line, no
  * other middleware), so it answers its own refusals: the error object, Retry-After, readable by any
@@ -65,7 +71,7 @@ function answer(ctx: Context, err: ApiError): void {
  * known only once its body is read (a tool-server message) is admitted at 1 and grows then.
  */
 export interface Admission {
-  /** Takes `units` more for this request, or throws the 503 when the copy cannot give them. */
+  /** Takes `units` more for this request, or throws the 503 (the copy) or 429 (this client) when they cannot be had; nothing once the request is over. */
   grow(units: number): void;
 }
 
@@ -75,35 +81,56 @@ export interface Admission {
  */
 export function requestBounds(bounds: RequestBounds, bounded: (path: string) => boolean, weightOf: (ctx: Context) => number = () => 1) {
   let inFlight = 0;
+  /** Units held by each client key: one client may hold `maxPerClient` of the copy at most. */
+  const byClient = new Map<string, number>();
+  const maxPerClient = bounds.maxPerClient ?? bounds.maxInFlight;
   return async function boundRequest(ctx: Context, next: Next): Promise<void> {
     ctx.request.ip = clientAddress(ctx.req, bounds.trust);
     if (!bounded(ctx.path)) return next();
-    let held = weightOf(ctx);
-    // One request is always admitted on an idle copy, however heavy (a bound below its weight would refuse it for ever).
-    if (inFlight > 0 && inFlight + held > bounds.maxInFlight) {
+    const clientKey = clientKeyOf(ctx.ip);
+    const mine = (): number => byClient.get(clientKey) ?? 0;
+    let held = 0;
+    /** Why `units` more cannot be had now, or null. One request is always admitted on an idle copy, however heavy. */
+    const refusalOf = (units: number): ApiError | null => {
+      if (inFlight > held && inFlight + units > bounds.maxInFlight) return atCapacity();
+      if (mine() > held && mine() + units > maxPerClient) return tooManyAtOnce();
+      return null;
+    };
+    const take = (units: number): void => {
+      inFlight += units;
+      held += units;
+      byClient.set(clientKey, mine() + units);
+    };
+    const first = weightOf(ctx);
+    const refused = refusalOf(first);
+    if (refused) {
       bounds.onBounded?.('shed');
-      return answer(ctx, atCapacity());
+      return answer(ctx, refused);
     }
-    inFlight += held;
+    take(first);
+    const controller = new AbortController();
+    let released = false;
     const admission: Admission = {
       grow(units) {
+        // A request whose deadline passed (or whose client left) holds nothing any more: it may not take more.
+        if (released) throw new RequestAborted('deadline');
+        controller.signal.throwIfAborted();
         if (units <= 0) return;
-        if (inFlight + units > bounds.maxInFlight && inFlight > held) {
+        const refusal = refusalOf(units);
+        if (refusal) {
           bounds.onBounded?.('shed');
-          throw atCapacity();
+          throw refusal;
         }
-        inFlight += units;
-        held += units;
+        take(units);
       },
     };
     ctx.state.admission = admission;
-    const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new RequestAborted('deadline')), bounds.deadlineMs);
     const gone = (): void => {
       if (!ctx.res.writableFinished) controller.abort(new RequestAborted('client_gone'));
     };
     ctx.res.once('close', gone);
-    const scope: RequestScope = { clientKey: clientKeyOf(ctx.ip), transport: 'http', signal: controller.signal };
+    const scope: RequestScope = { clientKey, transport: 'http', signal: controller.signal };
     ctx.state.scope = scope;
     const work = next();
     let stop: (() => void) | undefined;
@@ -124,11 +151,17 @@ export function requestBounds(bounds: RequestBounds, bounded: (path: string) => 
         bounds.onBounded?.(reason);
         if (reason === 'client_gone') ctx.respond = false;
         answer(ctx, deadlineError(bounds.deadlineMs));
+        // The connection closes after this answer: a body still arriving (a slow upload) ends with it.
+        ctx.set('Connection', 'close');
       }
     } finally {
+      released = true;
       stop?.();
       clearTimeout(timer);
       inFlight -= held;
+      const left = mine() - held;
+      if (left > 0) byClient.set(clientKey, left);
+      else byClient.delete(clientKey);
       ctx.res.off('close', gone);
     }
   };

@@ -18,7 +18,7 @@ import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
 import { admissionOf, scopeOf } from '../http/request-scope';
 import type { RateLimits } from '../rate-limit';
 import type { ApiError } from '../../kernel/errors';
-import { admit, BATCH_REFUSED, messageCost } from './admission';
+import { admit, afterTheDoor, BATCH_REFUSED, DOOR_POINT, messageCost } from './admission';
 import { checkOriginAndHost } from './origin-guard';
 import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
 import { answerFastToolCall, fastToolCall } from './fast-tool-call';
@@ -81,6 +81,14 @@ export function mountMcp(
   const policy = { allowedOrigins: deps.config.mcpAllowedOrigins, publicBaseUrl: deps.config.publicBaseUrl, listenHost: deps.config.host };
 
   router.post(MCP_PATH, async (ctx) => {
+    // The message's first point, before its body is even read: what is refused here costs nothing more
+    // (invalid JSON, batches and refused origins are counted too).
+    const scope = scopeOf(ctx, 'mcp-2025');
+    const door = await admit(limits, scope.clientKey, DOOR_POINT);
+    if (door) {
+      ctx.set(door.headers);
+      return jsonRpcError(ctx, 429, -32000, door.message);
+    }
     let body: unknown;
     try {
       const raw = await getRawBody(ctx.req, { limit: deps.config.bodyLimitBytes, encoding: 'utf8' });
@@ -95,11 +103,11 @@ export function mountMcp(
     if (!verdict.allowed) return jsonRpcError(ctx, 403, -32000, verdict.reason, requestId(body));
     if (Array.isArray(body)) return jsonRpcError(ctx, 400, -32600, BATCH_REFUSED);
 
-    // Counted before anything else runs; a refused tool call is still answered as a tool result (the
-    // model reads when to retry), any other refused message as a JSON-RPC error with 429.
-    const scope = scopeOf(ctx, 'mcp-2025');
+    // The rest of its weight once the message is known, before anything else runs; a refused tool call
+    // is still answered as a tool result (the model reads when to retry), any other refused message as
+    // a JSON-RPC error with 429.
     const cost = messageCost(body, tools);
-    const refusal = await admit(limits, scope.clientKey, cost);
+    const refusal = await admit(limits, scope.clientKey, afterTheDoor(cost));
     if (refusal && !cost.tool) {
       ctx.set(refusal.headers);
       return jsonRpcError(ctx, 429, -32000, refusal.message, requestId(body));

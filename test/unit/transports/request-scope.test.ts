@@ -35,8 +35,8 @@ describe('the request scope', () => {
 });
 
 describe('admission by weight', () => {
-  /** A bounded app (4 units) whose requests wait until released; `?w=N` weighs N, `?grow=N` grows by N once admitted. */
-  async function weighed(): Promise<{ url: string; release: () => void; close: () => Promise<void> }> {
+  /** A bounded app (4 units) whose requests wait until released; `?w=N` weighs N, `?grow=N` grows by N once admitted, `?late=N` after the wait. */
+  async function weighed(opts: { deadlineMs?: number; maxPerClient?: number } = {}): Promise<{ url: string; release: () => void; close: () => Promise<void> }> {
     let open: () => void = () => undefined;
     let gate = new Promise<void>((r) => (open = r));
     const koa = new Koa();
@@ -48,11 +48,15 @@ describe('admission by weight', () => {
         ctx.body = { shed: true };
       }
     });
-    koa.use(requestBounds({ trust: trustedProxies([]), deadlineMs: 5_000, maxInFlight: 4 }, () => true, (ctx) => Number(ctx.query.w ?? 1)));
+    koa.use(
+      requestBounds({ trust: trustedProxies([]), deadlineMs: opts.deadlineMs ?? 5_000, maxInFlight: 4, maxPerClient: opts.maxPerClient }, () => true, (ctx) => Number(ctx.query.w ?? 1)),
+    );
     koa.use(async (ctx) => {
       const grow = Number(ctx.query.grow ?? 0);
       if (grow) admissionOf(ctx).grow(grow);
       await gate;
+      const late = Number(ctx.query.late ?? 0);
+      if (late) admissionOf(ctx).grow(late);
       ctx.body = { done: true };
     });
     const server = koa.listen(0, '127.0.0.1');
@@ -103,6 +107,40 @@ describe('admission by weight', () => {
       expect((await fetch(`${a.url}?w=1&grow=3`)).status).toBe(503);
       a.release();
       expect((await first).status).toBe(200);
+    } finally {
+      a.release();
+      await a.close();
+    }
+  });
+
+  it('leaks nothing when a request asks for more after its deadline: the copy is whole again', async () => {
+    const a = await weighed({ deadlineMs: 150 });
+    try {
+      // Four requests past their deadline each try to grow by 3 once their work goes on.
+      const late = await Promise.all(Array.from({ length: 4 }, () => fetch(`${a.url}?w=1&late=3`)));
+      expect(late.map((r) => r.status)).toEqual([503, 503, 503, 503]);
+      a.release();
+      await settle();
+      const fresh = fetch(`${a.url}?w=4`);
+      await settle();
+      a.release();
+      expect((await fresh).status).toBe(200);
+    } finally {
+      a.release();
+      await a.close();
+    }
+  });
+
+  it('lets one client hold only its share: past it, 429 with Retry-After, while the copy has room for others', async () => {
+    const a = await weighed({ maxPerClient: 2 });
+    try {
+      const held = fetch(`${a.url}?w=2`);
+      await settle();
+      const refused = await fetch(`${a.url}?w=1`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      a.release();
+      expect((await held).status).toBe(200);
     } finally {
       a.release();
       await a.close();
