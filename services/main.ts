@@ -79,14 +79,15 @@ export async function startService(
   // Node's own bounds, for a copy exposed directly: a slow client cannot hold a connection for the
   // default 300 s (its timers are checked every second, not every 30), and a flood of connections is
   // refused past the cap instead of exhausting memory.
-  const server = createServer(
-    { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
-    app.callback(),
-  );
+  const bounds = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1_000 };
+  const server = createServer(bounds, app.callback());
   server.maxConnections = config.maxConnections;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   await listen(server, config.port, config.host);
-  const admin = await listen(createServer(createAdminApp(deps, ready).callback()), config.adminPort, config.adminHost);
+  // The admin port has the same bounds: it is private, not trusted to be.
+  const adminServer = createServer(bounds, createAdminApp(deps, ready).callback());
+  adminServer.maxConnections = 64;
+  const admin = await listen(adminServer, config.adminPort, config.adminHost);
   const url = `http://127.0.0.1:${portOf(server, config.port)}`;
   const adminUrl = `http://${config.adminHost.includes(':') ? `[${config.adminHost}]` : config.adminHost}:${portOf(admin, config.adminPort)}`;
   log.info(
