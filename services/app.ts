@@ -18,8 +18,8 @@ import { fixedDocument, httpCaching, sendFixed } from './transports/http/caching
 import { compression } from './transports/http/compression';
 import { securityHeaders } from './transports/http/security-headers';
 import { getRoutes } from './transports/http/get-routes';
-import { publicStatus, statusReport } from './transports/http/status';
-import { sharedReadiness, type Readiness } from './transports/http/readiness-cache';
+import { publicStatus } from './transports/http/status';
+import { sharedReadiness, sharedStatus, type Readiness } from './transports/http/readiness-cache';
 import { liveness } from './transports/http/health';
 import { requestLog } from './transports/http/request-log';
 import { mountMcp, MCP_PATH } from './transports/mcp/route';
@@ -105,8 +105,9 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     }
     await next();
   });
+  const report = sharedStatus(deps);
   api.get('/status', async (ctx) => {
-    ctx.body = publicStatus(await statusReport(deps));
+    ctx.body = publicStatus(await report());
   });
   const openapi = fixedDocument(openApiDocument(tools, deps.config.publicBaseUrl));
   const listed = fixedDocument(toolsList(tools));

@@ -1,25 +1,36 @@
 /**
- * /readyz asks both stores; anyone may call it on the public port, so its answer is shared: one check
- * in flight at a time, and its outcome reused for a second. A balancer that probes every second (or a
- * client that hammers it) costs the stores one check a second per copy, whatever the rate of calls.
+ * /readyz and the public /api/public/status ask both stores; anyone may call them on the public port,
+ * so their answers are shared: one check in flight at a time, and its outcome reused for a second. A
+ * balancer that probes every second (or a client that hammers them) costs the stores one check a
+ * second per copy, whatever the rate of calls.
  */
 import type { Deps } from '../../deps';
 import { readiness } from './health';
+import { statusReport } from './status';
 
 export type Readiness = () => ReturnType<typeof readiness>;
 
 const REUSE_MS = 1_000;
 
-export function sharedReadiness(deps: Deps, now: () => number = Date.now): Readiness {
-  let last: { at: number; outcome: ReturnType<typeof readiness> } | null = null;
+/** `produce`'s outcome, asked at most once per `reuseMs` (a failure is reused too, never left unhandled). */
+export function sharedFor<T>(produce: () => Promise<T>, reuseMs = REUSE_MS, now: () => number = Date.now): () => Promise<T> {
+  let last: { at: number; outcome: Promise<T> } | null = null;
   return () => {
     const t = now();
-    if (!last || t - last.at >= REUSE_MS) {
-      const outcome = readiness(deps);
-      // A failed check is reused as well (the same 503), not left as an unhandled rejection.
+    if (!last || t - last.at >= reuseMs) {
+      const outcome = produce();
       outcome.catch(() => undefined);
       last = { at: t, outcome };
     }
     return last.outcome;
   };
+}
+
+export function sharedReadiness(deps: Deps, now: () => number = Date.now): Readiness {
+  return sharedFor(() => readiness(deps), REUSE_MS, now);
+}
+
+/** The whole status report behind the public one, shared the same way. */
+export function sharedStatus(deps: Deps): () => ReturnType<typeof statusReport> {
+  return sharedFor(() => statusReport(deps));
 }
