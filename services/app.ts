@@ -42,8 +42,11 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     onStoreFailure: (err) => deps.log.debug({ err }, 'rate limits counted in memory: MongoDB did not answer in time'),
   });
   const photos = new PhotoStore(deps.mongo);
-  // The weights of the GET routes without path parameters (the heavy ones: searches); the others weigh 1.
-  const weightOfPath = new Map<string, number>(tools.flatMap((t) => (t.get && !t.get.path.includes(':') ? [[`/api/public${t.get.path}`, t.cost ?? 1] as const] : [])));
+  // Each GET route's weight, its tool's cost, by route template under /api/public: the rate limit reads
+  // it by the route the router matched, the bounds (before routing) by the path itself, which finds
+  // the routes without parameters (the heavy ones: searches); the others weigh 1.
+  const costOfRoute = new Map<string, number>(tools.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
+  const PUBLIC = '/api/public';
 
   // First: a request the copy cannot take is shed before anything else runs for it (no log line: the
   // catalog_requests_bounded_total counter counts it), and the deadline covers all the rest.
@@ -58,7 +61,7 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
       },
       (path) => path.startsWith('/api/public') || path === MCP_PATH,
       // A GET of a search route holds its tool's weight; the tool server's message grows to its own once read.
-      (ctx) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? (weightOfPath.get(ctx.path) ?? 1) : 1),
+      (ctx) => ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(PUBLIC) ? (costOfRoute.get(ctx.path.slice(PUBLIC.length)) ?? 1) : 1),
     ),
   );
   app.use(requestLog(deps.log, deps.metrics));
@@ -91,7 +94,6 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   // Every GET of an endpoint counts against the client's default bucket, weighed as its tool is (the
   // overview is tool-server only). Inside the router, so a refusal is labelled with the route it
   // refused (metrics, access log).
-  const costOfRoute = new Map(tools.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
   api.use(async (ctx, next) => {
     const routes = api.match(ctx.path, ctx.method).pathAndMethod.filter((layer) => layer.methods.length > 0);
     const template = routes[routes.length - 1]?.path;
