@@ -79,15 +79,22 @@ export interface WindowFigures {
   unavailableWithoutRetryAfter: number;
   p50: number;
   p99: number;
-  /** Start of the last failed read, ms after the window's start (null: none failed). */
+  /** End of the last failed read, ms after the window's start (null: none failed). */
   lastFailureAfter: number | null;
   /** Failed reads by tool, transport and outcome, with one message seen: "search_apartments_tool get unavailable". */
   failures: Record<string, { count: number; detail: string }>;
 }
 
-/** The answers whose request started in [from, to). */
+/** When an answer came (or the client gave up): ms since the run began. */
+export const endOf = (a: Answer): number => a.at + a.ms;
+
+/**
+ * The answers that came in [from, to). A request belongs to the window in which it ended, not the one
+ * in which it began: a read in flight when the next fault struck (a copy killed under it) failed
+ * because of that fault, and is judged by its target.
+ */
 export function figures(answers: readonly Answer[], from: number, to: number, needsMongo: ReadonlySet<string>): WindowFigures {
-  const inside = answers.filter((a) => a.at >= from && a.at < to);
+  const inside = answers.filter((a) => endOf(a) >= from && endOf(a) < to);
   const byOutcome: Record<string, number> = {};
   const byStatus: Record<string, number> = {};
   let failedReads = 0;
@@ -103,7 +110,7 @@ export function figures(answers: readonly Answer[], from: number, to: number, ne
     if (failedRead(a)) {
       failedReads += 1;
       if (!needsMongo.has(a.tool)) failedReadsNotNeedingMongo += 1;
-      last = Math.max(last ?? 0, a.at - from);
+      last = Math.max(last ?? 0, endOf(a) - from);
       const key = `${a.tool} ${a.transport} ${a.outcome}`;
       failures[key] = { count: (failures[key]?.count ?? 0) + 1, detail: failures[key]?.detail ?? a.detail ?? '' };
     }

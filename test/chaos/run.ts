@@ -31,7 +31,7 @@ import { fmt } from '../bench/load';
 import { chaosStack } from './chaos-stack';
 import { haproxy, serviceCopy, sleep, worker, type Managed } from './fleet';
 import { startTraffic } from './traffic';
-import { figures, type WindowFigures } from './answers';
+import { endOf, figures, type WindowFigures } from './answers';
 import { audit } from './audit';
 
 /** Tools whose answer needs MongoDB on the request path (fault 5 lets these, and only these, answer 503). */
@@ -336,7 +336,7 @@ async function main(): Promise<void> {
     say(`Fault 5 by tool (needs MongoDB: ${[...NEEDS_MONGO].join(', ')}):`);
     const byTool = new Map<string, Record<string, number>>();
     for (const a of traffic.answers) {
-      if (a.at < results[4].from || a.at >= results[4].to) continue;
+      if (endOf(a) < results[4].from || endOf(a) >= results[4].to) continue;
       const key = `${a.tool} (${a.transport})`;
       const t = byTool.get(key) ?? {};
       t[a.outcome] = (t[a.outcome] ?? 0) + 1;

@@ -1,4 +1,4 @@
-import { failedRead, figures, judge, type Answer } from '../../../test/chaos/answers';
+import { endOf, failedRead, figures, judge, type Answer } from '../../../test/chaos/answers';
 
 const mcpError = (code: string): unknown => ({ result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message: 'm' } }) }] } });
 
@@ -33,12 +33,12 @@ const answer = (at: number, over: Partial<Answer> = {}): Answer => ({
 });
 
 describe('figures of a window of the run', () => {
-  it('counts only the requests started inside the window, and every failed read but not a failed write', () => {
+  it('counts the requests that ended inside the window, and every failed read but not a failed write', () => {
     const answers = [
       answer(0),
       answer(100, { status: 502, outcome: 'server_error' }),
       answer(150, { kind: 'write', tool: 'booking_intent_tool', status: 503, outcome: 'unavailable' }),
-      answer(200, { status: 0, outcome: 'timeout', ms: 10_000 }),
+      answer(200, { status: 0, outcome: 'timeout', ms: 90 }),
       answer(300, { status: 502, outcome: 'server_error' }),
     ];
     const f = figures(answers, 50, 300, new Set());
@@ -46,8 +46,17 @@ describe('figures of a window of the run', () => {
     expect(f.failedReads).toBe(2);
     expect(answers.filter(failedRead)).toHaveLength(3);
     expect(f.byStatus).toEqual({ '502': 1, '503': 1, timeout: 1 });
-    expect(f.lastFailureAfter).toBe(150);
-    expect(f.p99).toBe(10_000);
+    expect(f.lastFailureAfter).toBe(240);
+    expect(f.p99).toBe(90);
+  });
+
+  it('judges a read that began before the window and failed inside it (a copy killed under it) by the window it failed in', () => {
+    const inFlight = answer(990, { ms: 40, status: 0, outcome: 'error', detail: 'SocketError: other side closed' });
+    expect(endOf(inFlight)).toBe(1_030);
+    expect(figures([inFlight], 0, 1_000, new Set()).failedReads).toBe(0);
+    const next = figures([inFlight], 1_000, 2_000, new Set());
+    expect(next.failedReads).toBe(1);
+    expect(next.lastFailureAfter).toBe(30);
   });
 
   it('separates the failed reads of tools that need MongoDB, and counts GET 503s without Retry-After', () => {
@@ -58,7 +67,7 @@ describe('figures of a window of the run', () => {
         answer(2, { tool: 'list_markets_tool', status: 503, outcome: 'unavailable', retryAfter: true }),
       ],
       0,
-      10,
+      100,
       new Set(['get_apartment_tool', 'get_quote_tool']),
     );
     expect(f.failedReads).toBe(3);
@@ -67,6 +76,6 @@ describe('figures of a window of the run', () => {
   });
 
   it('has no last failure when nothing failed', () => {
-    expect(figures([answer(0), answer(1)], 0, 10, new Set()).lastFailureAfter).toBeNull();
+    expect(figures([answer(0), answer(1)], 0, 100, new Set()).lastFailureAfter).toBeNull();
   });
 });
