@@ -1,5 +1,5 @@
 /**
- * Price bands of a home for the search index (DESIGN: "Exact prices in search without scripts").
+ * Price bands of a home for the search index (docs/design.md, "Exact prices in search").
  * Elasticsearch has no scripts, so it cannot price a stay; it can compare stored numbers. For each
  * band of stay lengths (cut at 30 nights, where the nightly rate gives way to the monthly one, at
  * every length-of-stay tier, and at a few fixed lengths) and each group of move-in dates, this

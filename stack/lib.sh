@@ -2,7 +2,7 @@
 # Shared settings and helpers for stack/start.sh, stack/stop.sh and stack/status.sh.
 #
 # The local stack is what the project runs on a machine without a Docker
-# engine (see shared/DESIGN.md, "Real parts, and how they start"):
+# engine (see docs/design.md, "Real parts, and how they start"):
 #   - Elasticsearch: the integration-test zip Elastic publishes on Maven
 #     Central, run with the machine's JDK as one node on 127.0.0.1;
 #   - a MongoDB-wire server: mongo-java-server (H2 MVStore file storage) from

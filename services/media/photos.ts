@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { Collections, PhotoBlobRecord } from '../kernel/store/collections';
 
 /**
- * Largest photo embedded in a tool result (MCP.md: clients cap a result near 1 MiB; a search embeds
+ * Largest photo embedded in a tool result (MCP hosts cap a result near 1 MiB; a search embeds
  * up to 5). The 800 px variant is used as it is when it fits, else a smaller copy is made once.
  */
 export const EMBED_MAX_BYTES = 64 * 1024;

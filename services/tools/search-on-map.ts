@@ -1,4 +1,4 @@
-/** search_apartments_on_map — GET /api/public/map-search (spec: "search_apartments_on_map"; issue 20 §1: viewport and clusters). */
+/** search_apartments_on_map — GET /api/public/map-search (docs/contract.md, "search_apartments_on_map": viewport and clusters). */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';

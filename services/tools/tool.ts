@@ -103,7 +103,7 @@ export interface ToolDescription {
 export interface ToolDefinition<I, O> extends ToolDescription {
   /**
    * What the tool server's text block carries, when the whole answer is more than a model should
-   * read (MCP.md: tool output near 25k tokens): a brief of it. structuredContent (and GET) always
+   * read (MCP hosts take tool output near 25k tokens): a brief of it. structuredContent (and GET) always
    * carry the whole answer. Without it, the text block is the whole answer's JSON.
    */
   modelText?(data: O): unknown;

@@ -1,5 +1,5 @@
 /**
- * The search page for people at `/` (issue 20 §2): a browser asking for HTML gets the page, any
+ * The search page for people at `/`: a browser asking for HTML gets the page, any
  * other client the service's JSON index as before. The page's script, stylesheet and basemap are
  * served under /app/; the page itself reads only the public GET API.
  */

@@ -1,5 +1,5 @@
 /**
- * The interactive-app widgets (MCP.md "The interactive-app extension"): each is one self-contained
+ * The interactive-app widgets (the MCP Apps extension; docs/decisions.md, "The widgets"): each is one self-contained
  * HTML document served as an MCP Apps `ui://` resource and named by its tool's definition.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The market tools and the availability overview (issue 8's list): each through the service and,
+ * The market tools and the availability overview: each through the service and,
  * beside it, the Elasticsearch request(s) that call sends, straight to Elasticsearch, at
  * concurrency 1 and 16. Markets, cities and slugs are sampled over the whole inventory.
  */

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     }
     const start = addDays(today, 1 + ((i * 37) % 300));
     if (shape === 'apartment' || shape === 'apartment-mcp' || shape === 'apartment-mcp-2026') {
-      // The apartment read of a home drawn over the whole bench inventory, as a GET or a tool call (issue 17 §6).
+      // The apartment read of a home drawn over the whole bench inventory, as a GET or a tool call.
       const slug = homeSlugs[(i * 7919) % homeSlugs.length];
       if (shape === 'apartment') return { path: `/api/public/homes/${slug}` };
       const params: Record<string, unknown> = { name: 'get_apartment_tool', arguments: { slug } };

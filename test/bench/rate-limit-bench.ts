@@ -1,5 +1,5 @@
 /**
- * What the shared rate limits cost (issue 21 §3): the same cheap reads through a copy that counts
+ * What the shared rate limits cost: the same cheap reads through a copy that counts
  * each client in MongoDB (the default, shared by every copy) and through one that counts in its own
  * memory (RATE_LIMIT_SHARED=false), at concurrency 1 and 16, slugs over the whole inventory.
  */

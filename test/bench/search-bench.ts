@@ -1,5 +1,5 @@
 /**
- * The apartment search shapes (issue 8): each through the service and, beside it, the exact
+ * The apartment search shapes: each through the service and, beside it, the exact
  * Elasticsearch request(s) that search sent, replayed straight to Elasticsearch, at concurrency 1
  * and 16; plus how many homes reached the stay engine per query. Markets, cities, dates and points
  * are sampled over the whole inventory from a fixed seed, so two runs ask the same questions.

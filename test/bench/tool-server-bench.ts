@@ -1,5 +1,5 @@
 /**
- * A tool call beside its GET (issue 17, section 6): the apartment read and the quote, with the same
+ * A tool call beside its GET: the apartment read and the quote, with the same
  * sampled slugs and stays (the whole inventory, 10 % unknown), as a GET, as a 2025-11-25 tools/call
  * and as a 2026-07-28 tools/call (envelope and Mcp-* headers, as the SDK v2 client sends it), at
  * concurrency 1 and 16; the throughput each keeps of its GET, and the service's processor time per call.
@@ -68,6 +68,6 @@ export async function toolServerBench(ctx: BenchContext, seconds: number): Promi
   }
   for (const line of lines) say(line);
   say('');
-  say('Target (issue 17): at concurrency 16, tools/call of get_apartment_tool and get_quote_tool keeps at least 80 % of the same GET\'s throughput.');
+  say('Target: at concurrency 16, tools/call of get_apartment_tool and get_quote_tool keeps at least 80 % of the same GET\'s throughput.');
   say('');
 }

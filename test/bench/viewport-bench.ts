@@ -1,5 +1,5 @@
 /**
- * The map's viewport search (issue 20 §1): a viewport at city zoom and one over the contiguous US at
+ * The map's viewport search: a viewport at city zoom and one over the contiguous US at
  * national zoom (clusters over the whole inventory), each through the service (GET
  * /api/public/map-search) and, beside it, the exact Elasticsearch round trips it sent, replayed
  * straight to Elasticsearch, at concurrency 1 and 16. Target: national-zoom clusters over 100,000

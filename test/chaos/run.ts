@@ -1,5 +1,5 @@
 /**
- * `npm run chaos [-- --minutes 5 --homes 3000 --connections 8 --keep]`: the fault run (issue 19).
+ * `npm run chaos [-- --minutes 5 --homes 3000 --connections 8 --keep]`: the fault run (docs/operations.md, "Scale-out").
  * Needs HAProxy (`apt-get install haproxy`), the stack's own needs (a JDK, Maven) and about 6 GB of memory.
  * A three-node Elasticsearch cluster and a Mongo-wire server of their own (test/chaos/chaos-stack.ts),
  * two service copies behind HAProxy (ops/haproxy.cfg), two indexer workers rebuilding every minute

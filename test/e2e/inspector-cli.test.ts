@@ -1,5 +1,5 @@
 /**
- * The MCP Inspector's CLI (issue 9 §5) as a stranger's client: a separate process, speaking
+ * The MCP Inspector's CLI as a stranger's client: a separate process, speaking
  * Streamable HTTP to the running service, lists the tools and calls one. Pinned to the 0.x CLI
  * (a devDependency, so no download at test time): 1.x needs Node 22, and 0.16 and older cannot
  * reach a URL that does not end in /mcp.

@@ -1,6 +1,6 @@
 /**
  * Every MongoDB read a request makes is a unique-key lookup (home by slug, building or market by
- * `_id`, intent by email) or a read bounded by a small limit (DESIGN: "Scale we design for"): the
+ * `_id`, intent by email) or a read bounded by a small limit (docs/design.md, "The stores"): the
  * service's driver commands are watched while every tool is called over both transports.
  */
 import type { CommandStartedEvent } from 'mongodb';

@@ -1,5 +1,5 @@
 /**
- * Embedded photos small enough for agent clients (issue 9 §3; MCP.md: clients cap a tool result
+ * Embedded photos small enough for agent clients (MCP hosts cap a tool result
  * near 1 MiB and tool output near 25k tokens). Measures the largest search result the tool server
  * sends: a full page of 40 apartments with 5 embedded hero photos, on every market of the world; and
  * the map, which has no paging: its text block lists pins in brief so 250 of them stay readable.

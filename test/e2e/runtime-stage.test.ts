@@ -1,5 +1,5 @@
 /**
- * The container image's runtime stage, without a Docker engine (issue 21 §1): both stages of the
+ * The container image's runtime stage, without a Docker engine: both stages of the
  * Dockerfile are replayed from its own lines into temporary folders (their COPY lines, with the
  * build context's .dockerignore, and their RUN steps: `npm ci`, `npm run build`), so a file the
  * build or the runtime needs and the Dockerfile does not copy fails here. The service is started

@@ -397,7 +397,7 @@ describe('embedded hero photos (rule 6)', () => {
       expect(images.length).toBeLessThanOrEqual(5);
       for (const img of images) {
         expect(img.mimeType).toBe('image/jpeg');
-        // Small enough for agent clients (MCP.md): the 800 px variant, well under 100 KB each.
+        // Small enough for agent clients (MCP hosts cap a result near 1 MiB): the 800 px variant, well under 100 KB each.
         expect(Buffer.from(img.data!, 'base64').length).toBeLessThan(100_000);
       }
     }

@@ -1,5 +1,5 @@
 /**
- * "No query shape loads a whole market into Node" (issue 8): a search prices at most
+ * "No query shape loads a whole market into Node" (docs/design.md, "Exact prices in search"): a search prices at most
  * SEARCH_MAX_PRICED homes exactly; a deeper price-sorted page of a dated stay is refused with the
  * error object and what to narrow, never answered by pricing the whole market. Here the limit is
  * set low (55) so a small world can reach it.

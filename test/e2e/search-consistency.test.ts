@@ -1,5 +1,5 @@
 /**
- * Randomized consistency of the apartment search (issue 8, acceptance) on a generated world, over
+ * Randomized consistency of the apartment search (docs/contract.md, "Prices") on a generated world, over
  * real HTTP and the real tool server: for many (location, dates, filters, limits, sort) searches,
  * the homes over all pages are exactly those the naive model (the stay engine over every home of
  * the place) finds; each shows its engine price; pages never overlap; the order holds; the map's

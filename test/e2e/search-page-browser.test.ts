@@ -1,5 +1,5 @@
 /**
- * The search page at / in headless Chromium (issue 20 §2-3): a person searches a market for a
+ * The search page at / in headless Chromium: a person searches a market for a
  * 30-night stay, narrows by price and bedrooms, zooms and pans the map (the viewport search is asked
  * and the list follows), opens an apartment, quotes other dates, compares three homes, reads the
  * policies, and opens the shared URL on a phone-sized screen to find the same search. Each page state

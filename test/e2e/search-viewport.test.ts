@@ -1,5 +1,5 @@
 /**
- * search_apartments_on_map with a viewport (issue 20 §1), over real HTTP (GET /api/public/map-search)
+ * search_apartments_on_map with a viewport (docs/contract.md, its rule 2), over real HTTP (GET /api/public/map-search)
  * and a real MCP client on a generated world: every pin inside the rectangle, nothing inside it that
  * matches missing (against the naive model over every home), the pins the first 250 of the list
  * order, clusters whose counts add up to the total and whose cheapest price is the engine's, the

@@ -1,5 +1,5 @@
 /**
- * Rate limits hold across copies (issue 21 §3): two service processes on the same stores share one
+ * Rate limits hold across copies (docs/decisions.md, "Rate limits"): two service processes on the same stores share one
  * count per client through MongoDB, so one client's requests split across both get exactly the
  * configured number of 200s in a window, then 429 with Retry-After, from either copy: one after the
  * other or all at once, in the default bucket and in the availability overview's. While MongoDB is

@@ -1,5 +1,5 @@
 /**
- * The interactive-app widgets as MCP resources (issue 9 §4, §5; MCP.md "The interactive-app
+ * The interactive-app widgets as MCP resources (MCP Apps, "the interactive-app
  * extension"), over the SDK's Client: resources/list and resources/read for both widgets, an unknown
  * URI as a JSON-RPC error, and each search tool naming its widget in tools/list and tools.json.
  */

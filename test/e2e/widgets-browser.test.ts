@@ -1,5 +1,5 @@
 /**
- * The widgets in headless Chromium (issue 9 §4): Debian's chromium driven by playwright-core, each
+ * The widgets in headless Chromium: Debian's chromium driven by playwright-core, each
  * widget read with resources/read and fed a real tool result from the real stores, delivered as an
  * MCP Apps host does (test/support/widget-host.ts), or as ChatGPT's window.openai. The cards and pins
  * are on screen, a click names its home, the map says when it is off; screenshots go to test-artifacts/.

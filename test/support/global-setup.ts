@@ -1,5 +1,5 @@
 /**
- * Finds the real servers the integration tests talk to, in this order (DESIGN: "Real parts"):
+ * Finds the real servers the integration tests talk to, in this order (docs/design.md, "Real parts"):
  * ES_URL/MONGO_URL when given; else containers through testcontainers when a Docker engine
  * answers; else the project's local stack (`stack/start.sh`). Nothing is ever mocked.
  */

@@ -1,6 +1,6 @@
 /**
  * Where a stay can begin and end, in runs of day numbers, so that a search index can answer "can this
- * stay be booked?" with range queries instead of walking the calendar (DESIGN: "Exact prices in
+ * stay be booked?" with range queries instead of walking the calendar (docs/design.md, "Exact prices in
  * search without scripts"). The rules are the ones `checkStay` applies ("`availability`" rules,
  * "get_quote_tool"): nights inside one bookable window, move-in allowed on the first night, move-out
  * allowed after the last (fixed stays), at least the move-in date's minimum, before must_vacate_by.

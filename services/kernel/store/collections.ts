@@ -60,7 +60,7 @@ export function collections(db: Db): Collections {
 
 /**
  * Creates the indexes every deployment needs; safe to call on every start. Every read the service
- * makes is by `_id` or by one of these unique keys (DESIGN: "Scale we design for"); the indexer
+ * makes is by `_id` or by one of these unique keys (docs/design.md, "The stores"); the indexer
  * reads by `_id` and the change log, so no secondary index is needed.
  */
 export async function ensureIndexes(c: Collections, opts: { bookingIntentRetentionDays?: number } = {}): Promise<void> {

@@ -25,7 +25,7 @@ export function nightCut(nights: number): number {
 /**
  * Months of move-in dates per cell: two (January-February, March-April, ...). Each cell is two
  * doc-value numbers per home, and they were 40 % of what Elasticsearch spent on a rebuild with one
- * month per cell (docs/performance.md, issue 22).
+ * month per cell (docs/decisions.md, "A flat index").
  */
 export const CELL_MONTHS = 2;
 

@@ -1,5 +1,5 @@
 /**
- * The map's clusters (issue 20 §1): the matching homes of a viewport grouped in web-map tiles by
+ * The map's clusters (docs/contract.md, search_apartments_on_map rule 3): a viewport's matches in web-map tiles by
  * Elasticsearch (`geotile_grid`), each with its count, centroid, its tile's bounds and its
  * cheapest all-in price, computed in the same request as the pins. `clusterAggs` builds the
  * aggregation, `readClusters` shapes the answer; both pure.

@@ -1,7 +1,7 @@
 /**
  * The exact search over apartments that the apartment search (../apartments/search-homes.ts) and the
  * building search (../buildings/) both stand on: the requests buildSearchBody makes, sent through
- * the transport, and the exact prices the engine gives (spec: "search_apartments_tool" rules 2 and 5; DESIGN: "Exact
+ * the transport, and the exact prices the engine gives (docs/contract.md, search_apartments_tool rules 2 and 5; docs/design.md, "Exact
  * prices in search without scripts"). Elasticsearch decides membership, counts and order wherever
  * the index holds what they depend on; Node prices the page, the homes whose price band straddles
  * a limit, and, for a fixed stay sorted by price, the stream up to the threshold.

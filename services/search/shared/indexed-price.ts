@@ -1,6 +1,6 @@
 /**
  * Which indexed price a stay reads, decided here once for the stay clauses (price limits), the page
- * sort and the building search's price order (spec: "search_apartments_tool" rule 2; DESIGN: "Exact
+ * sort and the building search's price order (docs/contract.md, search_apartments_tool rule 2; docs/design.md, "Exact
  * prices in search without scripts"), over the fields toHomeDocument precomputes:
  *
  * - undated, or a move-in date alone: the engine's reference stay, exact in `reference_price`;

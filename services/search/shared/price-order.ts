@@ -1,5 +1,5 @@
 /**
- * The threshold algorithm (DESIGN: "Exact prices in search without scripts"): a fixed stay's
+ * The threshold algorithm (docs/design.md, "Exact prices in search"): a fixed stay's
  * exact price is not in the index, but a bound of it is. Elasticsearch streams the matching homes
  * by their band's lower bound (price_asc) or upper bound (price_desc); each is priced exactly,
  * and the stream stops once no home still to come can enter the requested slice: every later
@@ -67,7 +67,7 @@ export async function priceOrder<T>(
   const max = batches.max ?? 2_000;
   // The first batch covers the slice three times over: the bounds are per move-in month, so the slice's
   // edge price often lies past the 50th bound, and a second round trip costs more than 50 more hits
-  // (measured: docs/performance.md, issue 22). Each later batch doubles.
+  // (measured: docs/decisions.md, "A flat index"). Each later batch doubles.
   let batchSize = batches.first ?? Math.min(Math.max(need * 3, 50), max);
   for (;;) {
     const batch = await next(batchSize);

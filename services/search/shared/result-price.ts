@@ -1,6 +1,6 @@
 /**
  * The price a search result shows, from the pricing inputs its index document carries, by the
- * same engine functions the quote calls (spec: "search_apartments_tool" rule 2; DESIGN: "The stay
+ * same engine functions the quote calls (docs/contract.md, search_apartments_tool rule 2; docs/design.md, "The stay
  * engine is pure"). So a dated result's display price is its quote's.
  */
 import { displayPrice } from '../../kernel/engine/pricing';

@@ -1,5 +1,5 @@
 /**
- * The map's viewport (issue 20 §1): the south-west and north-east corners of the rectangle a map
+ * The map's viewport (docs/contract.md, search_apartments_on_map rule 2): the SW and NE corners of the rectangle a map
  * shows and its zoom level, read from flat arguments (as near_latitude/near_longitude are, so GET
  * takes them as they are), checked, and turned into an Elasticsearch `geo_bounding_box` clause and
  * the precision of the clusters' `geotile_grid`. All pure, tested by their output.

@@ -1,5 +1,5 @@
 /**
- * The widgets as MCP resources (MCP Apps, MCP.md "The interactive-app extension"): `resources/list`
+ * The widgets as MCP resources (the MCP Apps extension, `io.modelcontextprotocol/ui`): `resources/list`
  * names both, `resources/read` answers the bundled HTML; an unknown URI is -32602 with the URI in
  * `data` (SEP-2164, the same on both eras). There are no templates: the list is empty.
  */

@@ -1,5 +1,5 @@
 /**
- * POST /mcp/public on Koa, both protocol eras on one endpoint (MCP.md; docs/decisions.md "Two
+ * POST /mcp/public on Koa, both protocol eras on one endpoint (docs/decisions.md "Two
  * protocol eras"): a request that carries the 2026-07-28 `_meta` envelope goes to the SDK v2 entry
  * (`createMcpHandler`: envelope, headers, discover, caching hints, input-required results); every other
  * request is 2025-11-25 / 2025-06-18 and goes to a per-request stateless transport answering JSON, as

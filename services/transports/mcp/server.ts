@@ -1,7 +1,7 @@
 /**
  * The MCP server of one request, for both protocol eras (SDK v2's low-level `Server`, so tools keep
  * our own JSON Schemas and error object). Unknown tools are JSON-RPC errors; invalid arguments and
- * business failures are tool results with `isError: true` carrying the spec's error object (DESIGN:
+ * business failures are tool results with `isError: true` carrying the error object (docs/design.md,
  * "One registry, two transports"). The widgets are its resources (./resources.ts), the prompts come
  * from the registry (../../tools/prompts.ts), and a write that needs the guest's word asks for it
  * where the client can answer (./guest-confirmation.ts).

@@ -3,7 +3,7 @@
  * server or the fast path): the client's rate limit, the arguments validated, the handler run, and the
  * answer shaped as MCP wants it: the JSON as text (or the tool's brief of it) and as
  * structuredContent, embedded photos, the result's `_meta`; a failure is an `isError` result carrying
- * the spec's error object (DESIGN: "One registry, two transports").
+ * the error object (docs/design.md, "One registry, two transports"; docs/contract.md, "Errors").
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Deps } from '../../deps';

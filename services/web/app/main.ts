@@ -1,5 +1,5 @@
 /**
- * The search page (issue 20 §2): reads the state from the URL, renders the view it names, and
+ * The search page: reads the state from the URL, renders the view it names, and
  * writes every change back to the URL (history.pushState), so the back button and a shared link
  * both restore it. All data comes from the public GET API.
  */

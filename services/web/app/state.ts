@@ -1,5 +1,5 @@
 /**
- * The page state, all of it in the query string so that a search can be shared (issue 20 §2):
+ * The page state, all of it in the query string so that a search can be shared:
  * parsed from and written to `location.search`, nothing kept elsewhere. Pure.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The layers of the code (STYLE: "Folders form layers"; DESIGN: Layout): the kernel
+ * The layers of the code (docs/design.md, "Layers"): the kernel
  * (services/kernel) imports nothing outside itself; services/ imports neither indexer/ nor stack/;
  * indexer/ imports only the kernel and mappings/; inside search/, each query family stands on
  * search/shared/ alone and shared/ on no family. Checked on the import specifiers of every source

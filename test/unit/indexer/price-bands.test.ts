@@ -1,6 +1,6 @@
 /**
  * Price bands: every bookable fixed stay falls in exactly one band of its home, and its display
- * price lies within that band's bounds (DESIGN: "Exact prices in search without scripts").
+ * price lies within that band's bounds (docs/design.md, "Exact prices in search").
  */
 import fc from 'fast-check';
 import { addDays, daysBetween } from '../../../services/kernel/engine/dates';

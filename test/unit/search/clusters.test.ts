@@ -1,4 +1,4 @@
-/** The map's clusters (issue 20 §1): the aggregation body per kind of stay, and reading the buckets back; by their output. */
+/** The map's clusters: the aggregation body per kind of stay, and reading the buckets back; by their output. */
 import { encodeCard, type HomeCard } from '../../../services/kernel/store/home-card';
 import { CLUSTER_HEADS, clusterAggs, readClusters } from '../../../services/search/map/clusters';
 import type { PricedHome } from '../../../services/search/shared/exact-search';

@@ -1,4 +1,4 @@
-/** The threshold algorithm returns exactly the slice a full sort by exact price would (DESIGN: "price sorts with a threshold algorithm"). */
+/** The threshold algorithm returns exactly the slice a full sort by exact price would (docs/design.md, "Exact prices in search"). */
 import fc from 'fast-check';
 import { comparePriced, priceOrder, type StreamBatch } from '../../../services/search/shared/price-order';
 

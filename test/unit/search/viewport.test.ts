@@ -1,4 +1,4 @@
-/** The map's viewport (issue 20 §1): reading the arguments, its clause, its clusters' precision; by their output. */
+/** The map's viewport: reading the arguments, its clause, its clusters' precision; by their output. */
 import { ApiError } from '../../../services/kernel/errors';
 import { clusterPrecision, MAX_CLUSTER_TILES, readViewport, tileBounds, tilesSpanned, viewportClause, type ViewportArgs } from '../../../services/search/shared/viewport';
 import { buildSearchBody, matchClauses } from '../../../services/search/shared/search-body';

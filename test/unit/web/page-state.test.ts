@@ -1,5 +1,5 @@
 /**
- * The search page's state lives in the query string (issue 20 §2): a shared URL must give back the
+ * The search page's state lives in the query string: a shared URL must give back the
  * same search, and the page must ask the GET API with the same parameters whoever opens it.
  */
 import { EMPTY_STATE, mapSearchParams, parseState, searchParams, toQuery, type PageState } from '../../../services/web/app/state';
