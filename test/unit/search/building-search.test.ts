@@ -8,6 +8,7 @@ import type { Deps } from '../../../services/deps';
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
 import { toDayNumber as day } from '../../../services/kernel/engine/dates';
 import { unitSearchParams, type BuildingQuery } from '../../../services/search/buildings/building-query';
+import { answerBuildingSearch } from '../../../services/search/buildings/building-search';
 import { searchBuildings } from '../../../services/search/buildings/run-building-search';
 import type { SearchResponse, SearchTransport } from '../../../services/search/shared/search-transport';
 
@@ -99,5 +100,25 @@ describe('the units a building search stands on', () => {
     expect(unitSearchParams(undated).price).toEqual({ min: 1500, max: 4000 });
     expect(unitSearchParams({ ...undated, sort: 'price_desc' }).sort).toBe('price_desc');
     expect(unitSearchParams({ ...undated, sort: 'rating_desc' }).sort).toBe('price_asc');
+  });
+});
+
+describe('answerBuildingSearch, as sent', () => {
+  it("every request of the search and of its relaxation is routed to the market's shard, an _msearch in each header", async () => {
+    const routings: unknown[] = [];
+    const none = { hits: { total: { value: 0, relation: 'eq' }, hits: [] }, aggregations: {} };
+    const es = {
+      search: async (request: { routing?: unknown }) => (routings.push(request.routing), none),
+      msearch: async (request: { searches: Array<{ routing?: unknown; query?: unknown }> }) => {
+        const headers = request.searches.filter((_, i) => i % 2 === 0);
+        routings.push(...headers.map((h) => h.routing));
+        return { body: { responses: headers.map(() => none) } };
+      },
+    };
+    const deps = { es, config: { homesAlias: 'homes' }, esNodes: undefined, routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` } } as unknown as Deps;
+    const answer = await answerBuildingSearch(deps, undated, { offset: 0, size: 10, relax: true }, TODAY);
+    expect(answer).toEqual({ found: expect.objectContaining({ totalProperties: 0, cards: [] }), relaxed: null });
+    // The search, category_search and nearby (two each: counts and page), nearest_display_city's lookup (one).
+    expect(routings).toEqual(Array(7).fill('key-of-boston'));
   });
 });

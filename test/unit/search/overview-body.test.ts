@@ -1,6 +1,8 @@
 /** buildOverviewBody: the availability overview's Elasticsearch request, pinned by its output for its main inputs. */
+import type { Deps } from '../../../services/deps';
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
 import { buildOverviewBody, OVERVIEW_SOURCE, type OverviewQuery } from '../../../services/search/overview/overview-query';
+import { searchOverview } from '../../../services/search/overview/overview-search';
 
 const cambridge = { slug: 'cambridge', name: 'Cambridge', state: 'MA', latitude: 42.37, longitude: -71.11 };
 const market = { slug: 'boston', name: 'Boston', state: 'MA', cities: [cambridge] } as unknown as MarketRecord;
@@ -77,5 +79,16 @@ describe('buildOverviewBody', () => {
     expect(sortOf('price_desc')).toEqual([{ monthly_rate: 'desc' }, TIE]);
     expect(sortOf('newest')).toEqual([{ created_at: 'desc' }, TIE]);
     expect(sortOf('rating_desc')).toEqual([{ rating_average: { order: 'desc', missing: '_last' } }, { rating_count: 'desc' }, TIE]);
+  });
+});
+
+describe('searchOverview, as sent', () => {
+  it("routed to the market's shard, its own filter_path kept; an empty page (no hits.hits) reads as no homes", async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    const es = { search: async (request: Record<string, unknown>) => (sent.push(request), { hits: { total: { value: 0 } } }) };
+    const deps = { es, config: { homesAlias: 'homes' }, esNodes: undefined, routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` } } as unknown as Deps;
+    const city = { ...inMarket, location: { market, city: cambridge } };
+    expect(await searchOverview(deps, city)).toEqual({ total: 0, homes: [] });
+    expect(sent).toEqual([expect.objectContaining({ index: 'homes', routing: 'key-of-boston', ...buildOverviewBody(city) })]);
   });
 });
