@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { MongoServerError } from 'mongodb';
 import type { Collections } from '../kernel/store/collections';
+import type { Deps } from '../deps';
 import type { BookingIntentRecord, IntentCall } from '../kernel/inventory/records';
 
 /** Spec Limits: "booking-intent repeat window: 30 days, during which contact details are not overwritten". */
@@ -46,6 +47,11 @@ function scrubbed(err: unknown): unknown {
 /** The oldest `updated_at` a kept record may have at `now`. */
 export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * DAY_MS);
+}
+
+/** saveIntent in the service's store, for the retention its configuration gives (what booking_intent_tool calls). */
+export function keepIntent(deps: Pick<Deps, 'mongo' | 'config'>, input: IntentInput, now: Date): Promise<SavedIntent> {
+  return saveIntent(deps.mongo, input, now, deps.config.bookingIntents.retentionDays);
 }
 
 export async function saveIntent(c: Collections, input: IntentInput, now: Date, retentionDays: number): Promise<SavedIntent> {

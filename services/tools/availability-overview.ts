@@ -1,15 +1,12 @@
 /** availability_overview_tool — tool server only (spec: "availability_overview_tool", "Availability overview"). */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { Deps } from '../deps';
-import { computeAvailability } from '../kernel/engine/availability';
-import { withBuildingRules } from '../kernel/engine/building-rules';
 import { earliestAhead, windowsStillOpen } from '../kernel/engine/overview-windows';
 import type { HomeDocument } from '../kernel/store/home-document';
 import { homeUrl } from '../homes/links';
+import { availabilityRangesOf } from '../homes/availability-ranges';
 import { sharedFilterProperties } from '../search/shared/filters';
 import { locationProperties, resolveLocation } from '../search/shared/location';
-import { buildOverviewBody } from '../search/overview/overview-query';
-import { homesTransport, totalOf } from '../search/shared/search-transport';
+import { searchOverview } from '../search/overview/overview-search';
 import { SEARCH_SORTS } from '../search/shared/sorts';
 import { rangeSchema } from '../contracts/apartment-output';
 import { displayCitySchema } from '../contracts/output-pieces';
@@ -113,19 +110,6 @@ function compactHome(doc: HomeDocument, siteBaseUrl: string, today: string): Ove
   };
 }
 
-/** Raw ranges of the page's homes, from their canonical records (one `_id $in` read of at most a page). */
-async function rangesOf(deps: Deps, ids: string[], today: string): Promise<Map<string, NonNullable<OverviewHome['av']['r']>>> {
-  if (ids.length === 0) return new Map();
-  const homes = await deps.mongo.homes.find({ _id: { $in: ids } }).toArray();
-  const properties = new Map((await deps.mongo.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray()).map((p) => [p._id, p]));
-  return new Map(
-    homes.map((h) => {
-      const p = properties.get(h.property_id);
-      return [h._id, computeAvailability(p ? withBuildingRules(h, p) : h, today).ranges];
-    }),
-  );
-}
-
 export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema>, Overview>({
   name: 'availability_overview_tool',
   title: 'Availability overview of a city or market',
@@ -149,13 +133,12 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
     }
     const { min_price, max_price, sort_by, include_ranges, nights } = args;
     const filters = sharedFiltersOf(args);
-    const res = await homesTransport(deps, { market: location.market.slug, signal: request.signal }).search(
-      buildOverviewBody({ location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage }),
+    const { total, homes: docs } = await searchOverview(
+      deps,
+      { location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage },
+      request.signal,
     );
-    const total = totalOf(res);
-    // filter_path leaves hits.hits out of an empty page.
-    const docs = (res.hits.hits ?? []).flatMap((h) => (h._source ? [h._source] : []));
-    const ranges = include_ranges ? await rangesOf(deps, docs.map((d) => d.home_id), today) : null;
+    const ranges = include_ranges ? await availabilityRangesOf(deps, docs.map((d) => d.home_id), today) : null;
     const homes = docs.map((d) => {
       const home = compactHome(d, deps.config.siteBaseUrl, today);
       const r = ranges?.get(d.home_id);

@@ -6,7 +6,7 @@ import { checkFlexTier, checkStay } from '../kernel/engine/stay-check';
 import { committedNightsSchema, endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
 import { intentBudgetOf } from '../booking-intents/budget';
 import { consentOf, wordingVersion } from '../booking-intents/consent';
-import { saveIntent } from '../booking-intents/store';
+import { keepIntent } from '../booking-intents/store';
 import { reservationLink, type LinkDates } from '../homes/links';
 import { loadHome } from '../homes/repository';
 import { readStay } from '../stays/read-stay';
@@ -129,7 +129,7 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
   async confirmation(args, ctx) {
     // Everything the write would refuse is refused before the guest is asked (nobody confirms a call bound to fail).
     const intent = await prepareIntent(args, ctx);
-    // What saveIntent would keep (spec rule 1: email, plus phone and name if given).
+    // What keepIntent would keep (spec rule 1: email, plus phone and name if given).
     const details: Record<string, string> = { email: intent.email };
     if (args.phone !== undefined) details.phone = intent.phone ?? `${args.phone} (unreadable: it will not be saved)`;
     if (intent.name) details.name = intent.name;
@@ -151,7 +151,7 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
       committed_nights: dates.kind === 'flex' ? dates.committed_nights : null,
       consent: consentOf(ctx.request.transport, ctx.request.confirmed, CONSENT_STATEMENT),
     };
-    const saved = await saveIntent(ctx.deps.mongo, { email, phone, name, call }, ctx.now, ctx.deps.config.bookingIntents.retentionDays);
+    const saved = await keepIntent(ctx.deps, { email, phone, name, call }, ctx.now);
     return {
       data: {
         checkout_url: link,

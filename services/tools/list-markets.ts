@@ -1,7 +1,6 @@
 /** list_markets_tool — GET /api/public/markets (spec: "Market and city"). */
 import type { FromSchema } from 'json-schema-to-ts';
-import { buildListedPlacesBody, parseListedPlaces } from '../markets/listed-places';
-import { homesTransport } from '../search/shared/search-transport';
+import { readListedPlaces } from '../search/markets/market-searches';
 import { placeSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
 
@@ -52,7 +51,7 @@ export const listMarketsTool = defineTool<Args, MarketsList>({
   annotations: READ_ONLY,
   get: { path: '/markets', query: ['state'], summary: 'Markets and their display cities' },
   async handler(args, { deps }) {
-    const listed = parseListedPlaces((await homesTransport(deps).aggregate(buildListedPlacesBody())).aggregations);
+    const listed = await readListedPlaces(deps);
     const known = await deps.markets.all();
     const records = known.filter((m) => listed.markets.has(m.slug));
     const state = args.state?.toUpperCase();

@@ -7,12 +7,12 @@ import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';
 import { nearPoint } from '../search/shared/filters';
 import { flexSearchUrl, shapeResult, type SearchResultItem } from '../search/apartments/result-shape';
-import { searchHomes, type SearchFound } from '../search/apartments/search-homes';
+import type { SearchFound } from '../search/apartments/search-homes';
+import { searchApartments, type TripRecorder } from '../search/apartments/apartment-search';
 import type { SearchStats } from '../search/shared/exact-search';
 import type { ResolvedLocation } from '../search/shared/location';
 import type { SearchAggregations } from '../search/shared/search-body';
 import type { SearchParams } from '../search/shared/search-params';
-import { homesTransport, type RoundTrip } from '../search/shared/search-transport';
 import type { SearchEnvelope } from '../contracts/search-output';
 import { readSearchParams, type SearchArgs } from './search-args';
 
@@ -43,7 +43,7 @@ export function placeFields(location: ResolvedLocation | null): PlaceFields<Reso
 export interface RunOptions {
   nearLabel?: string;
   /** Sees each round trip's bodies (the bench replays them). */
-  record?: (trip: RoundTrip) => void;
+  record?: TripRecorder;
   /** Computed over every matching home in the request that counts them (the map's clusters). */
   aggs?: SearchAggregations;
 }
@@ -51,9 +51,7 @@ export interface RunOptions {
 /** The search's homes `[offset, offset + size)`, shaped, with the envelope but for its place. */
 export async function runSearch(deps: Deps, params: SearchParams, today: IsoDate, offset: number, size: number, options: RunOptions = {}): Promise<SearchAnswer> {
   const near = nearPoint(params.filters);
-  // A search that names no place (a map's viewport alone) may cross markets: it sends no routing.
-  const transport = homesTransport(deps, { market: params.location?.market.slug, record: options.record, signal: params.budget?.signal });
-  const found = await searchHomes(transport, params, offset, size, today, options.aggs);
+  const found = await searchApartments(deps, params, offset, size, today, { record: options.record, aggs: options.aggs });
   const ctx = { publicBaseUrl: deps.config.publicBaseUrl, siteBaseUrl: deps.config.siteBaseUrl, today, stay: params.stay, near };
   const homes = found.homes.map((h) => shapeResult(h.doc, h.priced, ctx));
   const place = params.location === null ? null : (params.location.city?.slug ?? params.location.market.slug);
@@ -80,7 +78,7 @@ export async function answerSearch(
   today: IsoDate,
   offset: number,
   size: number,
-  record?: (trip: RoundTrip) => void,
+  record?: TripRecorder,
   signal?: AbortSignal,
 ): Promise<SearchAnswer & { envelope: SearchEnvelope }> {
   const params = await readSearchParams(deps, args, today, signal);

@@ -7,7 +7,7 @@ import { FLAG_FIELDS } from '../search/shared/filters';
 import { resolveLocation } from '../search/shared/location';
 import { clusterPrecision, readViewport, viewportProperties, type Viewport } from '../search/shared/viewport';
 import { clusterAggs, readClusters } from '../search/map/clusters';
-import type { RoundTrip } from '../search/shared/search-transport';
+import type { TripRecorder } from '../search/apartments/apartment-search';
 import { MAP_WIDGET } from '../widgets/catalog';
 import { placeFields, runSearch } from './search-common';
 import { readSearchParamsIn, searchArgProperties } from './search-args';
@@ -54,7 +54,7 @@ const echo = (v: Viewport): NonNullable<Output['viewport']> => ({
 export type MapArgs = FromSchema<typeof inputSchema>;
 
 /** The map's answer to some arguments; `record` sees each Elasticsearch round trip (the bench replays them). */
-export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, record?: (trip: RoundTrip) => void, signal?: AbortSignal): Promise<Output> {
+export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, record?: TripRecorder, signal?: AbortSignal): Promise<Output> {
   const { sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom, ...searchArgs } = args;
   const viewport = readViewport({ sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom });
   const named = searchArgs.market !== undefined || searchArgs.scope !== undefined;

@@ -8,9 +8,7 @@ import { BUILDING_WINDOW } from '../search/buildings/building-body';
 import { BUILDING_SORTS, type BuildingQuery } from '../search/buildings/building-query';
 import { sharedFilterProperties } from '../search/shared/filters';
 import { locationProperties, resolveLocation } from '../search/shared/location';
-import { relaxThinSearch, THIN_SEARCH } from '../search/buildings/relax-buildings';
-import { searchBuildings } from '../search/buildings/run-building-search';
-import { homesTransport } from '../search/shared/search-transport';
+import { answerBuildingSearch } from '../search/buildings/building-search';
 import { PricingBudget } from '../search/shared/pricing-budget';
 import { propertiesOutputSchema } from '../contracts/properties-output';
 import { GUEST_RATING_BUCKETS, sharedFiltersOf } from './search-args';
@@ -108,10 +106,7 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
     const page = args.page ?? 1;
     const perPage = Math.min(args.per_page ?? BUILDING_PAGE.default, BUILDING_PAGE.max);
     const offset = (page - 1) * perPage;
-    const t = homesTransport(deps, { market: q.location.market.slug, signal: request.signal });
-    const found = await searchBuildings(deps, t, q, offset, perPage, today);
-    const shown = found.cards.map((c) => c.id);
-    const relaxed = page === 1 && found.totalProperties < THIN_SEARCH ? await relaxThinSearch(deps, t, q, shown, perPage, today) : null;
+    const { found, relaxed } = await answerBuildingSearch(deps, q, { offset, size: perPage, relax: page === 1 }, today, request.signal);
     const { market, city } = q.location;
     return {
       data: {

@@ -4,8 +4,8 @@
  * concurrency 1 and 16. Markets, cities and slugs are sampled over the whole inventory.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { buildMarketFiltersBody } from '../../services/tools/get-market-filters';
-import { buildMarketInfoBody } from '../../services/tools/get-market-info';
+import { buildMarketFiltersBody } from '../../services/search/markets/market-filters';
+import { buildMarketInfoBody } from '../../services/search/markets/market-info';
 import { buildOverviewBody } from '../../services/search/overview/overview-query';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { homeRouting, readRoutingKeys, type RoutingKeys } from '../../services/kernel/store/home-routing';

@@ -187,3 +187,8 @@ export function otherDatesBody(base: Query[], stay: StayDates, propertyIds: read
     },
   };
 }
+
+/** The cities with the most matching units, at most `size` (the hot_cities relaxation's lookup). */
+export function hotCitiesBody(filter: Query[], size: number): estypes.SearchRequest {
+  return { size: 0, query: { bool: { filter } }, aggs: { cities: { terms: { field: 'city_slug', size } } } };
+}

@@ -16,7 +16,7 @@ import type { Deps } from '../../deps';
 import { ApiError } from '../../kernel/errors';
 import type { IsoDate } from '../../kernel/inventory/records';
 import type { HomeDocument } from '../../kernel/store/home-document';
-import { collapsedPageBody } from './building-body';
+import { collapsedPageBody, hotCitiesBody } from './building-body';
 import { unitSearchParams, type BuildingQuery } from './building-query';
 import type { PropertyCard } from './building-cards';
 import { ExactSearch } from '../shared/exact-search';
@@ -56,11 +56,7 @@ function relaxers(t: SearchTransport): Array<[AdditionalType, Relaxer]> {
         const undated = hotCitiesLookup(q);
         if (!undated) return null;
         const search = new ExactSearch(t, unitSearchParams(undated));
-        const res = await search.send({
-          size: 0,
-          query: { bool: { filter: await search.filter() } },
-          aggs: { cities: { terms: { field: 'city_slug', size: HOT_CITIES } } },
-        });
+        const res = await search.send(hotCitiesBody(await search.filter(), HOT_CITIES));
         const buckets = ((res.aggregations as Record<string, { buckets: Array<{ key: string }> }> | undefined)?.cities?.buckets ?? []).map((b) => b.key);
         return hotCities(undated, buckets);
       },

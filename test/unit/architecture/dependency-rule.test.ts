@@ -44,7 +44,7 @@ const LOWER_ROOMS = ['services/search', 'services/homes', 'services/widgets', 's
 
 /** The query families of search/: each imports, of search/, only search/shared/ and itself. */
 const SEARCH = 'services/search';
-export const SEARCH_FAMILIES = ['apartments', 'buildings', 'map', 'overview'];
+export const SEARCH_FAMILIES = ['apartments', 'buildings', 'map', 'markets', 'overview'];
 const outsideSearch = (target: string) => !inside(SEARCH)(target);
 
 export const RULES: Rule[] = [

@@ -1,18 +1,17 @@
 /**
  * Which markets and display cities search can return a home in right now (spec: "A market or
  * city is listed only while at least one apartment can be returned by search"): one ES
- * aggregation over bookable homes, built and read here by pure functions. list_markets_tool sends
- * it through the search transport (search/ stands on deps.ts, which stands on markets/: markets/
- * cannot import it).
+ * aggregation over bookable homes, built and read here by pure functions (sent by
+ * ./market-searches.ts).
  */
-import type { estypes } from '@elastic/elasticsearch';
+import type { AggregationRequest } from '../shared/search-transport';
 
 export interface ListedPlaces {
   /** market slug → city slugs with at least one searchable home, and the market's home count. */
   markets: Map<string, { homes: number; cities: Map<string, number> }>;
 }
 
-export function buildListedPlacesBody(): estypes.SearchRequest & { size: 0 } {
+export function buildListedPlacesBody(): AggregationRequest {
   return {
     size: 0,
     track_total_hits: false,

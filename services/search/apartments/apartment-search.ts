@@ -1,0 +1,33 @@
+/**
+ * The apartment search sent to the homes alias (search_apartments_tool and the map): in the shard
+ * of the search's market, or over every shard when it names none (a map's viewport alone may cross
+ * markets).
+ */
+import type { Deps } from '../../deps';
+import type { IsoDate } from '../../kernel/inventory/records';
+import type { SearchAggregations } from '../shared/search-body';
+import type { SearchParams } from '../shared/search-params';
+import { homesTransport, type RoundTrip } from '../shared/search-transport';
+import { searchHomes, type SearchFound } from './search-homes';
+
+/** Sees each round trip's bodies, as sent (the bench replays them). */
+export type TripRecorder = (trip: RoundTrip) => void;
+
+export interface ApartmentSearchOptions {
+  record?: TripRecorder;
+  /** Computed over every matching home in the request that counts them (the map's clusters). */
+  aggs?: SearchAggregations;
+}
+
+/** The matching homes `[offset, offset + size)` of `p` in its order, with the exact total; the request's budget carries its signal. */
+export function searchApartments(
+  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>,
+  p: SearchParams,
+  offset: number,
+  size: number,
+  today: IsoDate,
+  options: ApartmentSearchOptions = {},
+): Promise<SearchFound> {
+  const transport = homesTransport(deps, { market: p.location?.market.slug, record: options.record, signal: p.budget?.signal });
+  return searchHomes(transport, p, offset, size, today, options.aggs);
+}

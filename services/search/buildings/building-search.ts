@@ -1,0 +1,33 @@
+/**
+ * One building search as the tool asks it: a page of buildings in the market's shard and, for a
+ * thin first page, the buildings the first relaxation that finds any adds (./relax-buildings.ts),
+ * both through one transport.
+ */
+import type { Deps } from '../../deps';
+import type { IsoDate } from '../../kernel/inventory/records';
+import { homesTransport } from '../shared/search-transport';
+import type { BuildingQuery } from './building-query';
+import type { PropertyCard } from './building-cards';
+import { relaxThinSearch, THIN_SEARCH, type AdditionalType } from './relax-buildings';
+import { searchBuildings, type BuildingPage } from './run-building-search';
+
+export interface BuildingAnswer {
+  found: BuildingPage;
+  /** The relaxation's buildings, when the page may be relaxed and is thin and a relaxation finds any. */
+  relaxed: { type: AdditionalType; cards: PropertyCard[] } | null;
+}
+
+/** Buildings `[offset, offset + size)` of `q`; `relax`: a thin page is relaxed (the first page). */
+export async function answerBuildingSearch(
+  deps: Deps,
+  q: BuildingQuery,
+  page: { offset: number; size: number; relax: boolean },
+  today: IsoDate,
+  signal?: AbortSignal,
+): Promise<BuildingAnswer> {
+  const t = homesTransport(deps, { market: q.location.market.slug, signal });
+  const found = await searchBuildings(deps, t, q, page.offset, page.size, today);
+  const shown = found.cards.map((c) => c.id);
+  const relaxed = page.relax && found.totalProperties < THIN_SEARCH ? await relaxThinSearch(deps, t, q, shown, page.size, today) : null;
+  return { found, relaxed };
+}
