@@ -28,7 +28,7 @@ const inputSchema = {
     ...sharedFilterProperties,
     start_date: {
       ...isoDateSchema,
-      description: 'Move-in date, YYYY-MM-DD, at most 365 days ahead. Omit to browse every upcoming unit.',
+      description: `Move-in date, YYYY-MM-DD, at most ${BUILDING_STAY_POLICY.startAhead.days} days ahead. Omit to browse every upcoming unit.`,
     },
     end_date: { ...endDateSchema, description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay (then committed_nights is required).' },
     committed_nights: {
