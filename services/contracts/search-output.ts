@@ -1,6 +1,7 @@
 /** Output schemas of search_apartments_tool and search_apartments_on_map (spec: "Search result"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { apartmentBasicsProperties, displayCitySchema, displayPriceProperties, mediaSchema, ratingSchema } from './output-pieces';
+import { MAP_PINS } from '../kernel/limits/pages';
 
 export const searchResultSchema = {
   type: 'object',
@@ -127,7 +128,7 @@ export const mapOutputSchema = {
       required: ['slug'],
       additionalProperties: false,
     },
-    homes: { type: 'array', items: searchResultSchema, maxItems: 250, description: 'Pins: the first 250 matches in the search order.' },
+    homes: { type: 'array', items: searchResultSchema, maxItems: MAP_PINS, description: `Pins: the first ${MAP_PINS} matches in the search order.` },
     viewport: {
       type: 'object',
       description: 'The viewport searched, echoed, with the geotile precision of its clusters.',
@@ -145,7 +146,7 @@ export const mapOutputSchema = {
     clusters: {
       type: 'array',
       items: clusterSchema,
-      description: 'With a viewport, when more apartments match than the 250 pins: every match grouped by tile, largest first.',
+      description: `With a viewport, when more apartments match than the ${MAP_PINS} pins: every match grouped by tile, largest first.`,
     },
     map_view: {
       type: 'object',

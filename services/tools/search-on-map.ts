@@ -13,16 +13,14 @@ import { placeFields, runSearch } from './search-common';
 import { readSearchParamsIn, searchArgProperties } from './search-args';
 import { mapOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
-
-/** "Limits": map search pins per call, at most 250. */
-export const MAP_PINS = 250;
+import { MAP_PINS } from '../kernel/limits/pages';
 
 const inputSchema = { type: 'object', properties: { ...searchArgProperties, ...viewportProperties }, additionalProperties: false } as const;
 
 type Output = FromSchema<typeof mapOutputSchema>;
 
 /**
- * What the text block lists of each pin: enough to name, place and price it (up to 250 pins in well
+ * What the text block lists of each pin: enough to name, place and price it (up to MAP_PINS pins in well
  * under 25k tokens; the whole answer is about 1.1 kB a pin). structuredContent, which the map widget
  * draws, keeps every field.
  */
@@ -98,7 +96,7 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
   inputSchema,
   outputSchema: mapOutputSchema,
   annotations: READ_ONLY,
-  // Rate-limit weight: a viewport search aggregates clusters over every match and prices up to 250 pins.
+  // Rate-limit weight: a viewport search aggregates clusters over every match and prices up to MAP_PINS pins.
   cost: 4,
   widget: MAP_WIDGET,
   get: {
@@ -111,7 +109,7 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
     ],
     // GET has no `scope`: a market, or a viewport standing in for it.
     requiredOneOf: [['market'], Object.keys(viewportProperties)],
-    summary: 'Search apartments for a map: a market or a viewport (with clusters when more than 250 match)',
+    summary: `Search apartments for a map: a market or a viewport (with clusters when more than ${MAP_PINS} match)`,
   },
   modelText: ({ homes, clusters, ...envelope }) => ({
     ...envelope,

@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
-import { BUILDING_WINDOW } from '../search/buildings/building-body';
+import { BUILDING_PAGE, BUILDING_WINDOW } from '../kernel/limits/pages';
 import { BUILDING_SORTS, type BuildingQuery } from '../search/buildings/building-query';
 import { sharedFilterProperties } from '../search/shared/filters';
 import { locationProperties, resolveLocation } from '../search/shared/location';
@@ -17,9 +17,6 @@ import { GUEST_RATING_BUCKETS, sharedFiltersOf } from './search-args';
 import { readStay } from '../stays/read-stay';
 import { BUILDING_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY } from './tool';
-
-/** "Limits": building search page size default 10, max 1000. */
-export const BUILDING_PAGE = { default: 10, max: 1_000 } as const;
 
 const inputSchema = {
   type: 'object',
@@ -96,7 +93,7 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
     '(cheapest first), up to three units per bedroom count (open them with get_apartment_tool), units open at other ' +
     'dates, the offer saving and distance_miles for a near_latitude/near_longitude search (a true circle, default ' +
     '5 miles). sort_by recommended (default), price_asc, price_desc, rating_desc, distance. Pages of per_page ' +
-    'buildings (default 10, max 1000) with total_properties and total_homes; a thin search adds additional_properties ' +
+    `buildings (default ${BUILDING_PAGE.default}, max ${BUILDING_PAGE.max}) with total_properties and total_homes; a thin search adds additional_properties ` +
     'found by relaxing it, named by additional_type.',
   inputSchema,
   outputSchema: propertiesOutputSchema,
