@@ -2,6 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { apartmentBasicsProperties, displayCitySchema, displayPriceProperties, mediaSchema, ratingSchema } from './output-pieces';
 import { MAP_PINS } from '../kernel/limits/pages';
+import { SEARCH_RESULT_PHOTOS } from '../kernel/limits/media';
 
 export const searchResultSchema = {
   type: 'object',
@@ -15,7 +16,7 @@ export const searchResultSchema = {
     home_url: { type: 'string', description: "The apartment's page with the search dates (and Flex tier) pre-filled." },
     hero_image_url: { type: 'string', description: 'Hero photo; absent when the apartment has no photo.' },
     widget_hero_image_url: { type: 'string', description: '800 px variant of the hero photo; present whenever a photo exists.' },
-    media: { ...mediaSchema, maxItems: 1, description: 'The hero photo alone (search shows one photo).' },
+    media: { ...mediaSchema, maxItems: SEARCH_RESULT_PHOTOS, description: 'The hero photo alone (search shows one photo).' },
     eligible_for_flex: { type: 'boolean' },
     flex_options: {
       type: 'array',

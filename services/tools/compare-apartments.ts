@@ -10,6 +10,7 @@ import { homeUrl } from '../homes/links';
 import { priceForView } from '../homes/pricing-view';
 import { apartmentBasicsProperties, displayPriceProperties, mediaSchema, petPolicySchema, ratingSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
+import { MEDIA_PHOTOS } from '../kernel/limits/media';
 
 const inputSchema = {
   type: 'object',
@@ -88,7 +89,7 @@ type ComparedApartment = Comparison['apartments'][number];
 function compared(ctx: HomeContext, publicBaseUrl: string, siteBaseUrl: string, today: string): ComparedApartment {
   const { home, property, market } = ctx;
   const availability = computeAvailability(home, today);
-  const media = mediaItems(home, property, publicBaseUrl, 6);
+  const media = mediaItems(home, property, publicBaseUrl);
   const city = market.cities.find((c) => c.slug === home.city_slug);
   const neighborhood = market.neighborhoods.find((n) => n.id === home.neighborhood_id);
   return {
@@ -124,7 +125,7 @@ export const compareApartmentsTool = defineTool<FromSchema<typeof inputSchema>, 
   description:
     'Side-by-side comparison of 2 to 4 apartments by slug: all-in price (of a 30-night stay from the earliest ' +
     'available date; quote real dates with get_quote_tool), size, amenities, building rating, parking, pets, ' +
-    'laundry, earliest availability and minimum stay, and up to 6 photos each (hero first). Slugs that do not ' +
+    `laundry, earliest availability and minimum stay, and up to ${MEDIA_PHOTOS} photos each (hero first). Slugs that do not ` +
     'resolve are listed in not_found; the call fails only when none resolves. include_hero_images: true also ' +
     'embeds each hero photo.',
   inputSchema,

@@ -61,7 +61,7 @@ export const getQuoteTool = defineTool<Args, Quote>({
     if (tierCheck && !tierCheck.available) {
       throw badRequest('tier_not_offered', `${tierCheck.unavailable_reason} Check get_flex_options_tool for "${home.slug}".`);
     }
-    const media = mediaItems(home, property, deps.config.publicBaseUrl, 6);
+    const media = mediaItems(home, property, deps.config.publicBaseUrl);
     const common = {
       home_slug: home.slug,
       currency: 'USD' as const,

@@ -7,9 +7,7 @@ import { searchArgProperties } from './search-args';
 import { searchOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 import { SEARCH_MAX_PAGE, SEARCH_PAGE } from '../kernel/limits/pages';
-
-/** "Limits": embedded hero photos up to 5 per page. */
-export const HERO_IMAGES_PER_PAGE = 5;
+import { HERO_IMAGES_PER_PAGE } from '../kernel/limits/media';
 
 const inputSchema = {
   type: 'object',
@@ -39,7 +37,7 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     'with near_latitude/near_longitude/near_radius_miles (a true circle, default 5 miles). sort_by price_asc (default), ' +
     `price_desc, availability, newest, rating_desc. Pages of per_page (default ${SEARCH_PAGE.default}, max ${SEARCH_PAGE.max}) with total_count and ` +
     'total_pages (a very deep price-sorted dated page is refused as search_too_broad: pass min_price at the last price ' +
-    'shown to go further). Up to 5 hero photos of the page come as embedded images (include_hero_images: false ' +
+    `shown to go further). Up to ${HERO_IMAGES_PER_PAGE} hero photos of the page come as embedded images (include_hero_images: false ` +
     'omits them). Dates are start_date/end_date; check_in/check_out are refused. For a map or a point of interest ' +
     'use search_apartments_on_map; to compare buildings use search_properties_tool.',
   inputSchema,
