@@ -8,6 +8,7 @@ import { searchOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 import { SEARCH_MAX_PAGE, SEARCH_PAGE } from '../kernel/limits/pages';
 import { HERO_IMAGES_PER_PAGE } from '../kernel/limits/media';
+import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
 
 const inputSchema = {
   type: 'object',
@@ -34,7 +35,7 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     'apartments bookable for that stay, each with its all-in price for those dates (the same figure get_quote_tool gives). ' +
     'Filters: bedrooms, bathrooms, min/max_price (all-in, in price_unit), pets, parking, pool, gym, laundry, air ' +
     'conditioning, balcony, elevator, ground floor, self check-in, deals_only, min_rating/guest_rating, and a point ' +
-    'with near_latitude/near_longitude/near_radius_miles (a true circle, default 5 miles). sort_by price_asc (default), ' +
+    `with near_latitude/near_longitude/near_radius_miles (a true circle, default ${DEFAULT_RADIUS_MILES} miles). sort_by price_asc (default), ` +
     `price_desc, availability, newest, rating_desc. Pages of per_page (default ${SEARCH_PAGE.default}, max ${SEARCH_PAGE.max}) with total_count and ` +
     'total_pages (a very deep price-sorted dated page is refused as search_too_broad: pass min_price at the last price ' +
     `shown to go further). Up to ${HERO_IMAGES_PER_PAGE} hero photos of the page come as embedded images (include_hero_images: false ` +

@@ -5,7 +5,7 @@ import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { FLAG_FIELDS } from '../search/shared/filters';
 import { resolveLocation } from '../search/shared/location';
-import { clusterPrecision, readViewport, viewportProperties, type Viewport } from '../search/shared/viewport';
+import { clusterPrecision, MAX_ZOOM, readViewport, viewportProperties, type Viewport } from '../search/shared/viewport';
 import { clusterAggs, readClusters } from '../search/map/clusters';
 import type { RoundTrip } from '../search/shared/search-transport';
 import { MAP_WIDGET } from '../widgets/catalog';
@@ -14,6 +14,7 @@ import { readSearchParamsIn, searchArgProperties } from './search-args';
 import { mapOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 import { MAP_PINS } from '../kernel/limits/pages';
+import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
 
 const inputSchema = { type: 'object', properties: { ...searchArgProperties, ...viewportProperties }, additionalProperties: false } as const;
 
@@ -87,8 +88,8 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
     'search_apartments_tool (market or scope, dates, filters, sort_by), without paging: every match in one call as ' +
     `map pins (latitude, longitude), at most ${MAP_PINS} (the first ${MAP_PINS} in the search order; total_count says ` +
     'how many match). For a point such as a building, employer or campus pass near_latitude, near_longitude, ' +
-    'near_radius_miles (default 5) and near_label, with market set to the city or market around it. For what a map ' +
-    'shows, pass its viewport: sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom (0-20); it may stand in ' +
+    `near_radius_miles (default ${DEFAULT_RADIUS_MILES}) and near_label, with market set to the city or market around it. For what a map ` +
+    `shows, pass its viewport: sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom (0-${MAX_ZOOM}); it may stand in ` +
     'for the market (it can span several) and only apartments inside it match. When more than ' +
     `${MAP_PINS} match in a viewport the answer also has clusters (tile, count, centroid, bounds, cheapest price). map_view says ` +
     'whether the map is switched on (reason when not). The text lists each pin in brief (slug, name, bedrooms, ' +

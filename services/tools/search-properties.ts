@@ -5,6 +5,7 @@ import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { BUILDING_PAGE, BUILDING_WINDOW } from '../kernel/limits/pages';
+import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
 import { BUILDING_SORTS, type BuildingQuery } from '../search/buildings/building-query';
 import { sharedFilterProperties } from '../search/shared/filters';
 import { locationProperties, resolveLocation } from '../search/shared/location';
@@ -92,7 +93,7 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
     'and guest_rating as a bucket or a number. Each card has from_price (the cheapest matching unit), bed_groups ' +
     '(cheapest first), up to three units per bedroom count (open them with get_apartment_tool), units open at other ' +
     'dates, the offer saving and distance_miles for a near_latitude/near_longitude search (a true circle, default ' +
-    '5 miles). sort_by recommended (default), price_asc, price_desc, rating_desc, distance. Pages of per_page ' +
+    `${DEFAULT_RADIUS_MILES} miles). sort_by recommended (default), price_asc, price_desc, rating_desc, distance. Pages of per_page ` +
     `buildings (default ${BUILDING_PAGE.default}, max ${BUILDING_PAGE.max}) with total_properties and total_homes; a thin search adds additional_properties ` +
     'found by relaxing it, named by additional_type.',
   inputSchema,

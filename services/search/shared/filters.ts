@@ -6,6 +6,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../../kernel/errors';
 import type { ResolvedLocation } from './location';
+import { DEFAULT_RADIUS_MILES, MAX_RADIUS_MILES } from '../../kernel/limits/radius';
 
 const flag = (description: string) => ({ type: 'boolean', description }) as const;
 
@@ -31,8 +32,8 @@ export const sharedFilterProperties = {
   near_radius_miles: {
     type: 'number',
     exclusiveMinimum: 0,
-    maximum: 100,
-    description: 'Straight-line radius around the point, in miles; default 5. Only matches inside it are returned and counted.',
+    maximum: MAX_RADIUS_MILES,
+    description: `Straight-line radius around the point, in miles; default ${DEFAULT_RADIUS_MILES}. Only matches inside it are returned and counted.`,
   },
 } as const;
 
@@ -54,8 +55,6 @@ export const FLAG_FIELDS = {
   self_check_in: 'self_check_in',
   deals_only: 'has_active_offer',
 } as const satisfies Record<string, string>;
-
-export const DEFAULT_RADIUS_MILES = 5;
 
 /** The point and radius of a proximity search, or null; both coordinates or neither (spec: "used together"). */
 export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: number } | null {
