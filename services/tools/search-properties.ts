@@ -14,7 +14,8 @@ import { searchBuildings } from '../search/buildings/run-building-search';
 import { homesTransport } from '../search/shared/search-transport';
 import { PricingBudget } from '../search/shared/pricing-budget';
 import { propertiesOutputSchema } from '../contracts/properties-output';
-import { GUEST_RATING_BUCKETS, sharedFiltersOf } from './search-args';
+import { sharedFiltersOf } from './search-args';
+import { GUEST_RATING_BUCKETS_TEXT, GUEST_RATING_NAMES, RATING_RANGE_TEXT, ratingThreshold } from '../kernel/limits/rating';
 import { readStay } from '../stays/read-stay';
 import { BUILDING_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY } from './tool';
@@ -35,13 +36,10 @@ const inputSchema = {
     },
     min_price: { ...priceLimitSchema, description: "Monthly USD floor on each unit's final, discounted price." },
     max_price: { ...priceLimitSchema, description: "Monthly USD ceiling on each unit's final, discounted price." },
-    min_rating: { ...ratingThresholdSchema, description: 'Lowest building guest rating (1-5); unrated buildings are left out.' },
+    min_rating: { ...ratingThresholdSchema, description: `Lowest building guest rating (${RATING_RANGE_TEXT}); unrated buildings are left out.` },
     guest_rating: {
-      anyOf: [
-        { type: 'string', enum: Object.keys(GUEST_RATING_BUCKETS) as Array<keyof typeof GUEST_RATING_BUCKETS> },
-        { type: 'number', minimum: 1, maximum: 5 },
-      ],
-      description: 'EXCELLENT (>= 4.5), VERY_GOOD (>= 4.0), GOOD (>= 3.5), or a number 1-5; with min_rating the highest threshold wins.',
+      anyOf: [{ type: 'string', enum: GUEST_RATING_NAMES }, { ...ratingThresholdSchema }],
+      description: `${GUEST_RATING_BUCKETS_TEXT}, or a number ${RATING_RANGE_TEXT}; with min_rating the highest threshold wins.`,
     },
     min_square_footage: { type: 'integer', minimum: 0, maximum: 100_000, description: 'Smallest square footage of a matching unit.' },
     near_label: { type: 'string', maxLength: 200, description: 'Display label of the near_* point; never filters.' },
@@ -59,13 +57,6 @@ const inputSchema = {
 export type BuildingArgs = FromSchema<typeof inputSchema>;
 type Output = FromSchema<typeof propertiesOutputSchema>;
 
-/** The highest of min_rating, a numeric guest_rating and a bucket's threshold; null when none is given. */
-export function buildingRatingThreshold(args: BuildingArgs): number | null {
-  const g = args.guest_rating;
-  const candidates = [args.min_rating, typeof g === 'string' ? GUEST_RATING_BUCKETS[g] : g].filter((x): x is number => x !== undefined);
-  return candidates.length ? Math.max(...candidates) : null;
-}
-
 export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: IsoDate, signal?: AbortSignal): Promise<BuildingQuery> {
   const stay = readStay(args, today, BUILDING_STAY_POLICY);
   const filters = sharedFiltersOf(args);
@@ -74,7 +65,7 @@ export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: I
     filters,
     stay,
     monthly: { min: args.min_price ?? null, max: args.max_price ?? null },
-    minRating: buildingRatingThreshold(args),
+    minRating: ratingThreshold(args),
     minSqft: args.min_square_footage ?? null,
     sort: args.sort_by ?? 'recommended',
     budget: new PricingBudget(deps.config.searchMaxPriced, signal),
