@@ -6,6 +6,7 @@
  * cannot import it).
  */
 import type { estypes } from '@elastic/elasticsearch';
+import { SEARCHABLE } from '../kernel/store/searchable';
 
 export interface ListedPlaces {
   /** market slug → city slugs with at least one searchable home, and the market's home count. */
@@ -16,7 +17,7 @@ export function buildListedPlacesBody(): estypes.SearchRequest & { size: 0 } {
   return {
     size: 0,
     track_total_hits: false,
-    query: { bool: { filter: [{ term: { bookable: true } }] } },
+    query: { bool: { filter: [SEARCHABLE] } },
     aggs: {
       markets: {
         terms: { field: 'market_slug', size: 1000 },

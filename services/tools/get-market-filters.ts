@@ -1,6 +1,7 @@
 /** get_market_filters_tool — GET /api/public/market-filters (spec: "Market filter options"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { MarketRecord } from '../kernel/inventory/records';
+import { SEARCHABLE } from '../kernel/store/searchable';
 import { FLAG_FIELDS } from '../search/shared/filters';
 import { resolveLocation } from '../search/shared/location';
 import { homesTransport, type AggregationRequest } from '../search/shared/search-transport';
@@ -77,7 +78,7 @@ export function buildMarketFiltersBody(marketSlug: string): AggregationRequest {
   return {
     size: 0,
     track_total_hits: false,
-    query: { bool: { filter: [{ term: { bookable: true } }, { term: { market_slug: marketSlug } }] } },
+    query: { bool: { filter: [SEARCHABLE, { term: { market_slug: marketSlug } }] } },
     aggs: {
       cities: { terms: { field: 'city_slug', size: 500 } },
       bedrooms: { terms: { field: 'bedrooms', size: 50 } },

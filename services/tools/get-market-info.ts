@@ -2,6 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import type { MarketRecord } from '../kernel/inventory/records';
+import { SEARCHABLE } from '../kernel/store/searchable';
 import { loadHome } from '../homes/repository';
 import { resolveLocation } from '../search/shared/location';
 import { homesTransport, type AggregationRequest } from '../search/shared/search-transport';
@@ -84,7 +85,7 @@ export function buildMarketInfoBody(marketSlug: string): AggregationRequest {
   return {
     size: 0,
     track_total_hits: true,
-    query: { bool: { filter: [{ term: { bookable: true } }, { term: { market_slug: marketSlug } }] } },
+    query: { bool: { filter: [SEARCHABLE, { term: { market_slug: marketSlug } }] } },
     aggs: {
       bedrooms: { terms: { field: 'bedrooms', size: 50, order: { _key: 'asc' } }, aggs: { rent: { avg: { field: 'monthly_rate' } } } },
       neighborhoods: { terms: { field: 'neighborhood_id', size: 5 } },

@@ -7,6 +7,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../../kernel/errors';
 import type { ResolvedLocation } from './location';
 import { DEFAULT_RADIUS_MILES, MAX_RADIUS_MILES } from '../../kernel/limits/radius';
+import { SEARCHABLE } from '../../kernel/store/searchable';
 
 const flag = (description: string) => ({ type: 'boolean', description }) as const;
 
@@ -75,7 +76,7 @@ export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: 
  * to intersect for nothing.
  */
 export function locationClauses(loc: ResolvedLocation | null, bookableImplied = false): estypes.QueryDslQueryContainer[] {
-  const bookable: estypes.QueryDslQueryContainer[] = bookableImplied ? [] : [{ term: { bookable: true } }];
+  const bookable: estypes.QueryDslQueryContainer[] = bookableImplied ? [] : [SEARCHABLE];
   if (loc === null) return bookable;
   return [...bookable, loc.city ? { term: { city_slug: loc.city.slug } } : { term: { market_slug: loc.market.slug } }];
 }
