@@ -24,3 +24,6 @@ export const BUILDING_WINDOW = 10_000;
 
 /** search_apartments_on_map: pins per call, the first ones in the search order. */
 export const MAP_PINS = 250;
+
+/** compare_apartments_tool: apartments compared in one call. */
+export const COMPARED_APARTMENTS = { min: 2, max: 4 } as const;
