@@ -18,11 +18,17 @@ import type { PricingInputs } from '../services/kernel/engine/types';
 import type { StayStartGroup } from '../services/kernel/engine/stay-starts';
 import type { Run } from '../services/kernel/engine/calendar';
 import type { IsoDate } from '../services/kernel/inventory/records';
+import { DAYS_IN_LONGEST_YEAR, MAX_PAST_START_DAYS, MAX_YEARS_AHEAD, SEARCH_START_AHEAD_DAYS } from '../services/kernel/limits/stay-window';
 
-/** Longest stay a search can ask for: move-in ≥ 7 days past, move-out ≤ 3 years ahead. */
-export const LONGEST_STAY_NIGHTS = 1200;
-/** Move-in dates covered: a search starts at most 365 days ahead; a week more for an index a few days old. */
-export const START_HORIZON_DAYS = 372;
+/**
+ * Longest stay a search can ask for: a move-in at most MAX_PAST_START_DAYS back, a move-out at most
+ * MAX_YEARS_AHEAD years ahead, each of at most DAYS_IN_LONGEST_YEAR days.
+ */
+export const LONGEST_STAY_NIGHTS = MAX_PAST_START_DAYS + MAX_YEARS_AHEAD * DAYS_IN_LONGEST_YEAR;
+/** How old an index may be while its bands still cover every move-in date a search can ask for. */
+const INDEX_AGE_DAYS = 7;
+/** Move-in dates covered: as far ahead as a search starts, and INDEX_AGE_DAYS more for an index a few days old. */
+export const START_HORIZON_DAYS = SEARCH_START_AHEAD_DAYS + INDEX_AGE_DAYS;
 /** Neighbouring move-in dates share a band while its width grows by at most this share of the price (+ $1). */
 const MERGE_TOLERANCE = 0.03;
 

@@ -1,6 +1,8 @@
 /** Output schemas of search_apartments_tool and search_apartments_on_map (spec: "Search result"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { apartmentBasicsProperties, displayCitySchema, displayPriceProperties, mediaSchema, ratingSchema } from './output-pieces';
+import { MAP_PINS } from '../kernel/limits/pages';
+import { SEARCH_RESULT_PHOTOS } from '../kernel/limits/media';
 
 export const searchResultSchema = {
   type: 'object',
@@ -14,7 +16,7 @@ export const searchResultSchema = {
     home_url: { type: 'string', description: "The apartment's page with the search dates (and Flex tier) pre-filled." },
     hero_image_url: { type: 'string', description: 'Hero photo; absent when the apartment has no photo.' },
     widget_hero_image_url: { type: 'string', description: '800 px variant of the hero photo; present whenever a photo exists.' },
-    media: { ...mediaSchema, maxItems: 1, description: 'The hero photo alone (search shows one photo).' },
+    media: { ...mediaSchema, maxItems: SEARCH_RESULT_PHOTOS, description: 'The hero photo alone (search shows one photo).' },
     eligible_for_flex: { type: 'boolean' },
     flex_options: {
       type: 'array',
@@ -127,7 +129,7 @@ export const mapOutputSchema = {
       required: ['slug'],
       additionalProperties: false,
     },
-    homes: { type: 'array', items: searchResultSchema, maxItems: 250, description: 'Pins: the first 250 matches in the search order.' },
+    homes: { type: 'array', items: searchResultSchema, maxItems: MAP_PINS, description: `Pins: the first ${MAP_PINS} matches in the search order.` },
     viewport: {
       type: 'object',
       description: 'The viewport searched, echoed, with the geotile precision of its clusters.',
@@ -145,7 +147,7 @@ export const mapOutputSchema = {
     clusters: {
       type: 'array',
       items: clusterSchema,
-      description: 'With a viewport, when more apartments match than the 250 pins: every match grouped by tile, largest first.',
+      description: `With a viewport, when more apartments match than the ${MAP_PINS} pins: every match grouped by tile, largest first.`,
     },
     map_view: {
       type: 'object',

@@ -5,6 +5,7 @@
 import type { HomeRecord, PropertyRecord } from '../kernel/inventory/records';
 import { heroPhoto, orderedPhotos } from '../kernel/inventory/photo-order';
 import { photoUrl, widgetPhotoUrl } from '../media/photos';
+import { MEDIA_PHOTOS } from '../kernel/limits/media';
 
 export interface DetailPhoto {
   url: string;
@@ -36,10 +37,10 @@ export function detailPhotos(home: HomeRecord, property: PropertyRecord, baseUrl
   }));
 }
 
-/** Up to `limit` photos, hero first (spec: "photos in media: up to 6 (search: 1)"). */
-export function mediaItems(home: HomeRecord, property: PropertyRecord, baseUrl: string, limit: number): MediaItem[] {
+/** The `media` of an apartment, a quote or a comparison: up to MEDIA_PHOTOS photos, hero first. */
+export function mediaItems(home: HomeRecord, property: PropertyRecord, baseUrl: string): MediaItem[] {
   return orderedPhotos(home, property)
-    .slice(0, limit)
+    .slice(0, MEDIA_PHOTOS)
     .map(({ id, source }, position) => ({
     url: photoUrl(baseUrl, id),
     widget_url: widgetPhotoUrl(baseUrl, id),

@@ -5,6 +5,7 @@
  */
 import { badRequest } from '../kernel/errors';
 import { addDays, addYears, daysBetween, parseIsoDate } from '../kernel/engine/dates';
+import { MAX_YEARS_AHEAD } from '../kernel/limits/stay-window';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { StayDates } from './stay-dates';
 import type { StayPolicy } from './stay-policies';
@@ -14,9 +15,6 @@ export interface StayArgs {
   end_date?: string;
   committed_nights?: number;
 }
-
-/** "Errors": no date more than 3 years ahead (a centuries-long stay is a mistake, not a quote). */
-export const MAX_YEARS_AHEAD = 3;
 
 export function requireDate(name: string, value: string): IsoDate {
   const date = parseIsoDate(value);

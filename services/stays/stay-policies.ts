@@ -1,8 +1,10 @@
 /**
  * The date rules of each stay-taking tool, side by side (spec: "Errors", "Limits" and each tool's
- * section). What every tool shares is in read-stay.ts: real dates only, an end after its start,
- * nothing more than 3 years ahead, end_date needs start_date.
+ * section), from the windows of kernel/limits/stay-window.ts. What every tool shares is in
+ * read-stay.ts: real dates only, an end after its start, nothing more than MAX_YEARS_AHEAD years
+ * ahead, end_date needs start_date.
  */
+import { MAX_PAST_START_DAYS, SEARCH_START_AHEAD_DAYS } from '../kernel/limits/stay-window';
 
 export interface StayPolicy {
   /** Reject a start_date more than this many days in the past (null: no limit). */
@@ -18,25 +20,25 @@ export interface StayPolicy {
   tierElsewhere: 'refused' | 'ignored';
 }
 
-/** search_apartments_tool, search_apartments_on_map: "Limits" (365 days ahead, 7 days past) and rule 3. */
+/** search_apartments_tool, search_apartments_on_map: "Limits" (a year ahead, a week past) and rule 3. */
 export const SEARCH_STAY_POLICY = {
-  maxPastDays: 7,
-  startAhead: { days: 365, why: 'search can look a year ahead' },
+  maxPastDays: MAX_PAST_START_DAYS,
+  startAhead: { days: SEARCH_START_AHEAD_DAYS, why: 'search can look a year ahead' },
   flexTier: 'optional',
   tierElsewhere: 'refused',
 } as const satisfies StayPolicy;
 
 /** search_properties_tool: a year ahead as the apartment search, but Flex names its tier. */
 export const BUILDING_STAY_POLICY = {
-  maxPastDays: 7,
-  startAhead: { days: 365, why: 'the building search looks a year ahead' },
+  maxPastDays: MAX_PAST_START_DAYS,
+  startAhead: { days: SEARCH_START_AHEAD_DAYS, why: 'the building search looks a year ahead' },
   flexTier: 'required',
   tierElsewhere: 'ignored',
 } as const satisfies StayPolicy;
 
-/** get_apartment_tool: no move-in more than 7 days past; a tier without "indefinite" is checked on its own by the tool. */
+/** get_apartment_tool: no move-in more than a week past; a tier without "indefinite" is checked on its own by the tool. */
 export const APARTMENT_STAY_POLICY = {
-  maxPastDays: 7,
+  maxPastDays: MAX_PAST_START_DAYS,
   startAhead: null,
   flexTier: 'required',
   tierElsewhere: 'ignored',

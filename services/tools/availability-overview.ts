@@ -14,14 +14,14 @@ import { defineTool, READ_ONLY } from './tool';
 import { badRequest } from '../kernel/errors';
 import { sharedFiltersOf } from './search-args';
 import { priceLimitSchema } from '../kernel/inventory/schema-pieces';
+import { APARTMENT_PAGE_DEPTH, OVERVIEW_PAGE } from '../kernel/limits/pages';
 
 /** The shared filters the overview takes: all but those marked (S) (spec: "Shared filter arguments"). */
 const { near_latitude, near_longitude, near_radius_miles, ...overviewFilters } = sharedFilterProperties;
 void near_latitude; void near_longitude; void near_radius_miles;
 
-export const OVERVIEW_PAGE = { default: 50, max: 250 } as const;
-/** The deepest apartment a page may reach: the apartment search's (2,500 pages of 40), inside Elasticsearch's result window. */
-export const OVERVIEW_MAX_DEPTH = 100_000;
+/** The deepest apartment a page may reach: the apartment search's. */
+export const OVERVIEW_MAX_DEPTH = APARTMENT_PAGE_DEPTH;
 
 const inputSchema = {
   type: 'object',
@@ -119,7 +119,7 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
     'stay, ed earliest date, w windows with s/e/n/mi/mo/ms). A stay of N nights fits a window when N <= n and ' +
     'N >= (window ms, else av.ms). Use it once per market and reuse the result: it is more heavily rate limited. ' +
     'Pass market (or scope), optional shared filters, nights, min/max_price on the base monthly rate, sort_by, ' +
-    'include_ranges, page and per_page (default 50, max 250).',
+    `include_ranges, page and per_page (default ${OVERVIEW_PAGE.default}, max ${OVERVIEW_PAGE.max}).`,
   inputSchema,
   outputSchema,
   annotations: READ_ONLY,

@@ -6,7 +6,7 @@ import { checkFlexTier, checkStay } from '../kernel/engine/stay-check';
 import { committedNightsSchema, endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
 import { intentBudgetOf } from '../booking-intents/budget';
 import { consentOf, wordingVersion } from '../booking-intents/consent';
-import { keepIntent } from '../booking-intents/store';
+import { keepIntent, REPEAT_WINDOW_DAYS } from '../booking-intents/store';
 import { reservationLink, type LinkDates } from '../homes/links';
 import { loadHome } from '../homes/repository';
 import { readStay } from '../stays/read-stay';
@@ -119,7 +119,7 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
     "Saves a guest's intent to book (email, optional phone and name, optional apartment and dates) and returns the " +
     'checkout_url where the guest creates an account and adds a payment method to finish the reservation. Call it ' +
     'only after the guest agreed to share these details: guest_consent must be true. One record per email: repeat ' +
-    'calls add to it (contact details given within the last 30 days are kept, not overwritten). Dates and Flex tier ' +
+    `calls add to it (contact details given within the last ${REPEAT_WINDOW_DAYS} days are kept, not overwritten). Dates and Flex tier ` +
     'are checked like get_quote_tool; a stay that is not bookable is still saved and the link leaves the dates out. ' +
     'An unreadable phone is dropped with a warning.',
   inputSchema,

@@ -10,6 +10,10 @@ import { homeUrl } from '../homes/links';
 import { priceForView } from '../homes/pricing-view';
 import { apartmentBasicsProperties, displayPriceProperties, mediaSchema, petPolicySchema, ratingSchema } from '../contracts/output-pieces';
 import { defineTool, READ_ONLY } from './tool';
+import { MEDIA_PHOTOS } from '../kernel/limits/media';
+import { COMPARED_APARTMENTS } from '../kernel/limits/pages';
+
+const { min, max } = COMPARED_APARTMENTS;
 
 const inputSchema = {
   type: 'object',
@@ -17,10 +21,10 @@ const inputSchema = {
     home_slugs: {
       type: 'array',
       items: { type: 'string', minLength: 1, maxLength: 200 },
-      minItems: 2,
-      maxItems: 4,
+      minItems: min,
+      maxItems: max,
       uniqueItems: true,
-      description: '2 to 4 apartment slugs, from search results.',
+      description: `${min} to ${max} apartment slugs, from search results.`,
     },
     include_hero_images: { type: 'boolean', default: false, description: "True also returns each apartment's hero photo as embedded image content." },
   },
@@ -88,7 +92,7 @@ type ComparedApartment = Comparison['apartments'][number];
 function compared(ctx: HomeContext, publicBaseUrl: string, siteBaseUrl: string, today: string): ComparedApartment {
   const { home, property, market } = ctx;
   const availability = computeAvailability(home, today);
-  const media = mediaItems(home, property, publicBaseUrl, 6);
+  const media = mediaItems(home, property, publicBaseUrl);
   const city = market.cities.find((c) => c.slug === home.city_slug);
   const neighborhood = market.neighborhoods.find((n) => n.id === home.neighborhood_id);
   return {
@@ -120,17 +124,17 @@ function compared(ctx: HomeContext, publicBaseUrl: string, siteBaseUrl: string, 
 
 export const compareApartmentsTool = defineTool<FromSchema<typeof inputSchema>, Comparison>({
   name: 'compare_apartments_tool',
-  title: 'Compare 2 to 4 apartments',
+  title: `Compare ${min} to ${max} apartments`,
   description:
-    'Side-by-side comparison of 2 to 4 apartments by slug: all-in price (of a 30-night stay from the earliest ' +
+    `Side-by-side comparison of ${min} to ${max} apartments by slug: all-in price (of a 30-night stay from the earliest ` +
     'available date; quote real dates with get_quote_tool), size, amenities, building rating, parking, pets, ' +
-    'laundry, earliest availability and minimum stay, and up to 6 photos each (hero first). Slugs that do not ' +
+    `laundry, earliest availability and minimum stay, and up to ${MEDIA_PHOTOS} photos each (hero first). Slugs that do not ` +
     'resolve are listed in not_found; the call fails only when none resolves. include_hero_images: true also ' +
     'embeds each hero photo.',
   inputSchema,
   outputSchema,
   annotations: READ_ONLY,
-  // Rate-limit weight: up to four apartment reads in one call.
+  // Rate-limit weight: up to COMPARED_APARTMENTS.max apartment reads in one call.
   cost: 2,
   async handler(args, { deps, today }) {
     const found = await findHomes(deps, args.home_slugs);

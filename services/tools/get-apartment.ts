@@ -61,7 +61,7 @@ export function apartmentDetail(
   if (check?.available && dates.kind === 'start_only') prefill = { kind: 'start_only', start_date: dates.start_date };
   // A dated stay shows its own price even when it cannot be booked, unless it cannot be priced (unoffered tier).
   const pricedStay = stay && (stay.kind === 'fixed' || offeredTier(home, stay.committed_nights)) ? stay : null;
-  const media = mediaItems(home, property, base, 6);
+  const media = mediaItems(home, property, base);
   const city = market.cities.find((c) => c.slug === home.city_slug);
   return {
     slug: home.slug,

@@ -1,6 +1,7 @@
 /** get_flex_options_tool — GET /api/public/homes/{slug}/flex-options (spec: "Flex options"). */
 import type { FromSchema } from 'json-schema-to-ts';
-import { offeredTiers } from '../kernel/engine/flex';
+import { MINIMUM_FLEX_COMMITTED_NIGHTS, offeredTiers } from '../kernel/engine/flex';
+import { NIGHTS_PER_MONTH } from '../kernel/engine/labels';
 import type { HomeRecord } from '../kernel/inventory/records';
 import { loadHome } from '../homes/repository';
 import { defineTool, READ_ONLY } from './tool';
@@ -44,7 +45,7 @@ export const getFlexOptionsTool = defineTool<FromSchema<typeof inputSchema>, Fle
   title: 'Flex tiers of an apartment',
   description:
     'Lists the Flex commitment tiers (committed_nights) an apartment accepts, so that only an accepted tier is ' +
-    'quoted or booked. Flex is an open-ended stay: the guest commits to 6+ months at a lower monthly rate. An ' +
+    `quoted or booked. Flex is an open-ended stay: the guest commits to ${MINIMUM_FLEX_COMMITTED_NIGHTS / NIGHTS_PER_MONTH}+ months at a lower monthly rate. An ` +
     'apartment that opts out returns eligible_for_flexible_stays false and an empty list; tiers below the ' +
     "apartment's minimum nightly stay are dropped.",
   inputSchema,

@@ -36,7 +36,7 @@ export const getQuoteTool = defineTool<Args, Quote>({
     'Anonymous, date-specific quote for one apartment: the all-in display price to quote (all fees except taxes), ' +
     'the stay length, and a charge schedule of totals (checkout, monthly, final month, deferred, whole-stay total). ' +
     'Fixed stay: start_date and end_date. Flex: end_date "indefinite" with a committed_nights tier the apartment ' +
-    'accepts (get_flex_options_tool). Optional cats/dogs (at most 2 pets together) are priced in. When the stay ' +
+    `accepts (get_flex_options_tool). Optional cats/dogs (at most ${MAX_PETS_PER_STAY} pets together) are priced in. When the stay ` +
     'cannot be booked the answer is available: false with unavailable_reason (and unbookable_reason for a ' +
     'date-specific calendar block), not a price.',
   inputSchema,
@@ -61,7 +61,7 @@ export const getQuoteTool = defineTool<Args, Quote>({
     if (tierCheck && !tierCheck.available) {
       throw badRequest('tier_not_offered', `${tierCheck.unavailable_reason} Check get_flex_options_tool for "${home.slug}".`);
     }
-    const media = mediaItems(home, property, deps.config.publicBaseUrl, 6);
+    const media = mediaItems(home, property, deps.config.publicBaseUrl);
     const common = {
       home_slug: home.slug,
       currency: 'USD' as const,

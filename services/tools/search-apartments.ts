@@ -6,12 +6,9 @@ import { answerSearch } from './search-common';
 import { searchArgProperties } from './search-args';
 import { searchOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
-
-/** "Limits": search page size default 25, max 40; embedded hero photos up to 5 per page. */
-export const SEARCH_PAGE = { default: 25, max: 40 } as const;
-export const HERO_IMAGES_PER_PAGE = 5;
-/** Pages stop at 2,500 (100,000 apartments at 40 a page), inside Elasticsearch's result window. */
-export const SEARCH_MAX_PAGE = 2_500;
+import { SEARCH_MAX_PAGE, SEARCH_PAGE } from '../kernel/limits/pages';
+import { HERO_IMAGES_PER_PAGE } from '../kernel/limits/media';
+import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
 
 const inputSchema = {
   type: 'object',
@@ -38,10 +35,10 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     'apartments bookable for that stay, each with its all-in price for those dates (the same figure get_quote_tool gives). ' +
     'Filters: bedrooms, bathrooms, min/max_price (all-in, in price_unit), pets, parking, pool, gym, laundry, air ' +
     'conditioning, balcony, elevator, ground floor, self check-in, deals_only, min_rating/guest_rating, and a point ' +
-    'with near_latitude/near_longitude/near_radius_miles (a true circle, default 5 miles). sort_by price_asc (default), ' +
-    'price_desc, availability, newest, rating_desc. Pages of per_page (default 25, max 40) with total_count and ' +
+    `with near_latitude/near_longitude/near_radius_miles (a true circle, default ${DEFAULT_RADIUS_MILES} miles). sort_by price_asc (default), ` +
+    `price_desc, availability, newest, rating_desc. Pages of per_page (default ${SEARCH_PAGE.default}, max ${SEARCH_PAGE.max}) with total_count and ` +
     'total_pages (a very deep price-sorted dated page is refused as search_too_broad: pass min_price at the last price ' +
-    'shown to go further). Up to 5 hero photos of the page come as embedded images (include_hero_images: false ' +
+    `shown to go further). Up to ${HERO_IMAGES_PER_PAGE} hero photos of the page come as embedded images (include_hero_images: false ` +
     'omits them). Dates are start_date/end_date; check_in/check_out are refused. For a map or a point of interest ' +
     'use search_apartments_on_map; to compare buildings use search_properties_tool.',
   inputSchema,

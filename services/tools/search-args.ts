@@ -1,7 +1,7 @@
 /**
  * The arguments search_apartments_tool and search_apartments_on_map share (spec: "Location
  * arguments", "Shared filter arguments", "search_apartments_tool") and their rules: dates (rule 1,
- * "Limits"), Flex tiers (rule 3), price_unit, the rating threshold (rule 4).
+ * "Limits"), Flex tiers (rule 3), price_unit, the rating threshold (rule 4, kernel/limits/rating.ts).
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { PricingBudget } from '../search/shared/pricing-budget';
@@ -15,20 +15,17 @@ import { displayLimits, displayUnit, type SearchParams } from '../search/shared/
 import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
 import { readStay } from '../stays/read-stay';
 import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
+import { GUEST_RATING_BUCKETS_TEXT, GUEST_RATING_NAMES, RATING_RANGE_TEXT, ratingThreshold } from '../kernel/limits/rating';
 
 /** When no sort_by is given: the cheapest first. */
 export const DEFAULT_SEARCH_SORT: SearchSort = 'price_asc';
-
-/** "guest_rating" buckets and their thresholds. */
-export const GUEST_RATING_BUCKETS = { EXCELLENT: 4.5, VERY_GOOD: 4.0, GOOD: 3.5 } as const;
-
 
 export const searchArgProperties = {
   ...locationProperties,
   ...sharedFilterProperties,
   min_price: { ...priceLimitSchema, description: 'USD budget floor, compared with the all-in price for the dates (unit: price_unit).' },
   max_price: { ...priceLimitSchema, description: 'USD budget ceiling, compared with the all-in price for the dates (unit: price_unit).' },
-  start_date: { ...isoDateSchema, description: 'Move-in date, YYYY-MM-DD, at most 365 days ahead. Omit for an undated search.' },
+  start_date: { ...isoDateSchema, description: `Move-in date, YYYY-MM-DD, at most ${SEARCH_STAY_POLICY.startAhead.days} days ahead. Omit for an undated search.` },
   end_date: { ...endDateSchema, description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay. Needs start_date.' },
   committed_nights: {
     ...committedNightsSchema,
@@ -39,11 +36,11 @@ export const searchArgProperties = {
     enum: ['per_night', 'per_month'],
     description: 'Unit of min_price/max_price; default per_night for stays under 30 nights, per_month otherwise.',
   },
-  min_rating: { ...ratingThresholdSchema, description: 'Lowest building guest rating (1-5); unrated buildings are left out.' },
+  min_rating: { ...ratingThresholdSchema, description: `Lowest building guest rating (${RATING_RANGE_TEXT}); unrated buildings are left out.` },
   guest_rating: {
     type: 'string',
-    enum: Object.keys(GUEST_RATING_BUCKETS) as Array<keyof typeof GUEST_RATING_BUCKETS>,
-    description: 'EXCELLENT (>= 4.5), VERY_GOOD (>= 4.0), GOOD (>= 3.5); with min_rating the stricter applies; unrated buildings are left out.',
+    enum: GUEST_RATING_NAMES,
+    description: `${GUEST_RATING_BUCKETS_TEXT}; with min_rating the stricter applies; unrated buildings are left out.`,
   },
   near_label: { type: 'string', maxLength: 200, description: 'Display label of the near_* point (a building, employer, campus); never filters.' },
   sort_by: {
@@ -54,14 +51,6 @@ export const searchArgProperties = {
 } as const;
 
 export type SearchArgs = FromSchema<{ type: 'object'; properties: typeof searchArgProperties; additionalProperties: false }>;
-
-/** Rule 4: with both, the stricter threshold applies. */
-export function ratingThreshold(args: SearchArgs): number | null {
-  const bucket = args.guest_rating === undefined ? null : GUEST_RATING_BUCKETS[args.guest_rating];
-  const numeric = args.min_rating ?? null;
-  if (bucket === null) return numeric;
-  return numeric === null ? bucket : Math.max(bucket, numeric);
-}
 
 /**
  * The shared filters of a search or overview, with the lower bounds not above the upper ones (a

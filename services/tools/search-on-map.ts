@@ -5,7 +5,7 @@ import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { FLAG_FIELDS } from '../search/shared/filters';
 import { resolveLocation } from '../search/shared/location';
-import { clusterPrecision, readViewport, viewportProperties, type Viewport } from '../search/shared/viewport';
+import { clusterPrecision, MAX_ZOOM, readViewport, viewportProperties, type Viewport } from '../search/shared/viewport';
 import { clusterAggs, readClusters } from '../search/map/clusters';
 import type { TripRecorder } from '../search/apartments/apartment-search';
 import { MAP_WIDGET } from '../widgets/catalog';
@@ -13,16 +13,15 @@ import { placeFields, runSearch } from './search-common';
 import { readSearchParamsIn, searchArgProperties } from './search-args';
 import { mapOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
-
-/** "Limits": map search pins per call, at most 250. */
-export const MAP_PINS = 250;
+import { MAP_PINS } from '../kernel/limits/pages';
+import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
 
 const inputSchema = { type: 'object', properties: { ...searchArgProperties, ...viewportProperties }, additionalProperties: false } as const;
 
 type Output = FromSchema<typeof mapOutputSchema>;
 
 /**
- * What the text block lists of each pin: enough to name, place and price it (up to 250 pins in well
+ * What the text block lists of each pin: enough to name, place and price it (up to MAP_PINS pins in well
  * under 25k tokens; the whole answer is about 1.1 kB a pin). structuredContent, which the map widget
  * draws, keeps every field.
  */
@@ -89,8 +88,8 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
     'search_apartments_tool (market or scope, dates, filters, sort_by), without paging: every match in one call as ' +
     `map pins (latitude, longitude), at most ${MAP_PINS} (the first ${MAP_PINS} in the search order; total_count says ` +
     'how many match). For a point such as a building, employer or campus pass near_latitude, near_longitude, ' +
-    'near_radius_miles (default 5) and near_label, with market set to the city or market around it. For what a map ' +
-    'shows, pass its viewport: sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom (0-20); it may stand in ' +
+    `near_radius_miles (default ${DEFAULT_RADIUS_MILES}) and near_label, with market set to the city or market around it. For what a map ` +
+    `shows, pass its viewport: sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom (0-${MAX_ZOOM}); it may stand in ` +
     'for the market (it can span several) and only apartments inside it match. When more than ' +
     `${MAP_PINS} match in a viewport the answer also has clusters (tile, count, centroid, bounds, cheapest price). map_view says ` +
     'whether the map is switched on (reason when not). The text lists each pin in brief (slug, name, bedrooms, ' +
@@ -98,7 +97,7 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
   inputSchema,
   outputSchema: mapOutputSchema,
   annotations: READ_ONLY,
-  // Rate-limit weight: a viewport search aggregates clusters over every match and prices up to 250 pins.
+  // Rate-limit weight: a viewport search aggregates clusters over every match and prices up to MAP_PINS pins.
   cost: 4,
   widget: MAP_WIDGET,
   get: {
@@ -111,7 +110,7 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
     ],
     // GET has no `scope`: a market, or a viewport standing in for it.
     requiredOneOf: [['market'], Object.keys(viewportProperties)],
-    summary: 'Search apartments for a map: a market or a viewport (with clusters when more than 250 match)',
+    summary: `Search apartments for a map: a market or a viewport (with clusters when more than ${MAP_PINS} match)`,
   },
   modelText: ({ homes, clusters, ...envelope }) => ({
     ...envelope,

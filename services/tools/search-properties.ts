@@ -4,20 +4,19 @@ import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
-import { BUILDING_WINDOW } from '../search/buildings/building-body';
+import { BUILDING_PAGE, BUILDING_WINDOW } from '../kernel/limits/pages';
+import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
 import { BUILDING_SORTS, type BuildingQuery } from '../search/buildings/building-query';
 import { sharedFilterProperties } from '../search/shared/filters';
 import { locationProperties, resolveLocation } from '../search/shared/location';
 import { answerBuildingSearch } from '../search/buildings/building-search';
 import { PricingBudget } from '../search/shared/pricing-budget';
 import { propertiesOutputSchema } from '../contracts/properties-output';
-import { GUEST_RATING_BUCKETS, sharedFiltersOf } from './search-args';
+import { sharedFiltersOf } from './search-args';
+import { GUEST_RATING_BUCKETS_TEXT, GUEST_RATING_NAMES, RATING_RANGE_TEXT, ratingThreshold } from '../kernel/limits/rating';
 import { readStay } from '../stays/read-stay';
 import { BUILDING_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY } from './tool';
-
-/** "Limits": building search page size default 10, max 1000. */
-export const BUILDING_PAGE = { default: 10, max: 1_000 } as const;
 
 const inputSchema = {
   type: 'object',
@@ -26,7 +25,7 @@ const inputSchema = {
     ...sharedFilterProperties,
     start_date: {
       ...isoDateSchema,
-      description: 'Move-in date, YYYY-MM-DD, at most 365 days ahead. Omit to browse every upcoming unit.',
+      description: `Move-in date, YYYY-MM-DD, at most ${BUILDING_STAY_POLICY.startAhead.days} days ahead. Omit to browse every upcoming unit.`,
     },
     end_date: { ...endDateSchema, description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay (then committed_nights is required).' },
     committed_nights: {
@@ -35,13 +34,10 @@ const inputSchema = {
     },
     min_price: { ...priceLimitSchema, description: "Monthly USD floor on each unit's final, discounted price." },
     max_price: { ...priceLimitSchema, description: "Monthly USD ceiling on each unit's final, discounted price." },
-    min_rating: { ...ratingThresholdSchema, description: 'Lowest building guest rating (1-5); unrated buildings are left out.' },
+    min_rating: { ...ratingThresholdSchema, description: `Lowest building guest rating (${RATING_RANGE_TEXT}); unrated buildings are left out.` },
     guest_rating: {
-      anyOf: [
-        { type: 'string', enum: Object.keys(GUEST_RATING_BUCKETS) as Array<keyof typeof GUEST_RATING_BUCKETS> },
-        { type: 'number', minimum: 1, maximum: 5 },
-      ],
-      description: 'EXCELLENT (>= 4.5), VERY_GOOD (>= 4.0), GOOD (>= 3.5), or a number 1-5; with min_rating the highest threshold wins.',
+      anyOf: [{ type: 'string', enum: GUEST_RATING_NAMES }, { ...ratingThresholdSchema }],
+      description: `${GUEST_RATING_BUCKETS_TEXT}, or a number ${RATING_RANGE_TEXT}; with min_rating the highest threshold wins.`,
     },
     min_square_footage: { type: 'integer', minimum: 0, maximum: 100_000, description: 'Smallest square footage of a matching unit.' },
     near_label: { type: 'string', maxLength: 200, description: 'Display label of the near_* point; never filters.' },
@@ -59,13 +55,6 @@ const inputSchema = {
 export type BuildingArgs = FromSchema<typeof inputSchema>;
 type Output = FromSchema<typeof propertiesOutputSchema>;
 
-/** The highest of min_rating, a numeric guest_rating and a bucket's threshold; null when none is given. */
-export function buildingRatingThreshold(args: BuildingArgs): number | null {
-  const g = args.guest_rating;
-  const candidates = [args.min_rating, typeof g === 'string' ? GUEST_RATING_BUCKETS[g] : g].filter((x): x is number => x !== undefined);
-  return candidates.length ? Math.max(...candidates) : null;
-}
-
 export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: IsoDate, signal?: AbortSignal): Promise<BuildingQuery> {
   const stay = readStay(args, today, BUILDING_STAY_POLICY);
   const filters = sharedFiltersOf(args);
@@ -74,7 +63,7 @@ export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: I
     filters,
     stay,
     monthly: { min: args.min_price ?? null, max: args.max_price ?? null },
-    minRating: buildingRatingThreshold(args),
+    minRating: ratingThreshold(args),
     minSqft: args.min_square_footage ?? null,
     sort: args.sort_by ?? 'recommended',
     budget: new PricingBudget(deps.config.searchMaxPriced, signal),
@@ -93,8 +82,8 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
     'and guest_rating as a bucket or a number. Each card has from_price (the cheapest matching unit), bed_groups ' +
     '(cheapest first), up to three units per bedroom count (open them with get_apartment_tool), units open at other ' +
     'dates, the offer saving and distance_miles for a near_latitude/near_longitude search (a true circle, default ' +
-    '5 miles). sort_by recommended (default), price_asc, price_desc, rating_desc, distance. Pages of per_page ' +
-    'buildings (default 10, max 1000) with total_properties and total_homes; a thin search adds additional_properties ' +
+    `${DEFAULT_RADIUS_MILES} miles). sort_by recommended (default), price_asc, price_desc, rating_desc, distance. Pages of per_page ` +
+    `buildings (default ${BUILDING_PAGE.default}, max ${BUILDING_PAGE.max}) with total_properties and total_homes; a thin search adds additional_properties ` +
     'found by relaxing it, named by additional_type.',
   inputSchema,
   outputSchema: propertiesOutputSchema,

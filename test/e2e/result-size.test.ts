@@ -5,7 +5,8 @@
  * the map, which has no paging: its text block lists pins in brief so 250 of them stay readable.
  */
 import { EMBED_MAX_BYTES } from '../../services/media/photos';
-import { MAP_PINS, PIN_BRIEF, PINS_NOTE } from '../../services/tools/search-on-map';
+import { MAP_PINS } from '../../services/kernel/limits/pages';
+import { PIN_BRIEF, PINS_NOTE } from '../../services/tools/search-on-map';
 import { startFixture, type Fixture } from '../support/fixture';
 
 let fx: Fixture;

@@ -17,8 +17,6 @@ type Query = estypes.QueryDslQueryContainer;
 
 /** Buildings counted per search; a market holds far fewer (past it, the count is estimated). */
 export const BUILDINGS_COUNTED = 20_000;
-/** Buildings a search pages through (far past any market's): a page reaching past it is refused unless it is past the last. */
-export const BUILDING_WINDOW = 10_000;
 /** Units fetched per request for a page's buildings. */
 export const UNIT_BATCH = 2_000;
 

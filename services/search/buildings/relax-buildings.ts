@@ -6,7 +6,7 @@
  *
  * 1. extended_duration: a fixed stay whose units need a longer stay: any stay from the same move-in date;
  * 2. category_search: the amenity and category filters (pets ... deals_only) dropped;
- * 3. nearby: a point search with three times the radius (at most 100 miles);
+ * 3. nearby: a point search with three times the radius (at most MAX_RADIUS_MILES);
  * 4. nearest_display_city: a city search moved to the market's nearest city with matching buildings;
  * 5. hot_cities: a dated search shown undated in the market's three cities with the most matching units.
  */

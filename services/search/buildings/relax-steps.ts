@@ -7,9 +7,9 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { BuildingQuery } from './building-query';
 import { FLAG_FIELDS, nearPoint, type SharedFilters } from '../shared/filters';
+import { MAX_RADIUS_MILES } from '../../kernel/limits/radius';
 
 export const NEARBY_RADIUS_FACTOR = 3;
-export const MAX_RADIUS_MILES = 100;
 export const HOT_CITIES = 3;
 
 /** 1. extended_duration: a fixed stay whose units need a longer stay becomes any stay from the same move-in date. */
@@ -28,7 +28,7 @@ export function categorySearch(q: BuildingQuery): BuildingQuery | null {
   return dropped ? { ...q, filters: kept as SharedFilters } : null;
 }
 
-/** 3. nearby: a point search with three times the radius, at most 100 miles, nearest first. */
+/** 3. nearby: a point search with three times the radius, at most MAX_RADIUS_MILES, nearest first. */
 export function nearby(q: BuildingQuery): BuildingQuery | null {
   const near = nearPoint(q.filters);
   if (!near || near.miles >= MAX_RADIUS_MILES) return null;

@@ -14,8 +14,8 @@ import { badRequest } from '../../kernel/errors';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { hitDocument } from '../shared/hit-fields';
 import { shapeCard, type OtherDates, type OtherDatesUnit, type PricedUnit, type PropertyCard, type UnitDocument } from './building-cards';
+import { BUILDING_WINDOW } from '../../kernel/limits/pages';
 import {
-  BUILDING_WINDOW,
   buildingSortClauses,
   collapsedPageBody,
   countsBody,

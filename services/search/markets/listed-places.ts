@@ -4,6 +4,7 @@
  * aggregation over bookable homes, built and read here by pure functions (sent by
  * ./market-searches.ts).
  */
+import { SEARCHABLE } from '../../kernel/store/searchable';
 import type { AggregationRequest } from '../shared/search-transport';
 
 export interface ListedPlaces {
@@ -15,7 +16,7 @@ export function buildListedPlacesBody(): AggregationRequest {
   return {
     size: 0,
     track_total_hits: false,
-    query: { bool: { filter: [{ term: { bookable: true } }] } },
+    query: { bool: { filter: [SEARCHABLE] } },
     aggs: {
       markets: {
         terms: { field: 'market_slug', size: 1000 },

@@ -4,6 +4,7 @@
  * ./market-searches.ts).
  */
 import type { MarketRecord } from '../../kernel/inventory/records';
+import { SEARCHABLE } from '../../kernel/store/searchable';
 import type { MarketFilters } from '../../contracts/market-output';
 import { FLAG_FIELDS } from '../shared/filters';
 import type { AggregationRequest } from '../shared/search-transport';
@@ -30,7 +31,7 @@ export function buildMarketFiltersBody(marketSlug: string): AggregationRequest {
   return {
     size: 0,
     track_total_hits: false,
-    query: { bool: { filter: [{ term: { bookable: true } }, { term: { market_slug: marketSlug } }] } },
+    query: { bool: { filter: [SEARCHABLE, { term: { market_slug: marketSlug } }] } },
     aggs: {
       cities: { terms: { field: 'city_slug', size: 500 } },
       bedrooms: { terms: { field: 'bedrooms', size: 50 } },

@@ -4,6 +4,7 @@
  * the most of them, built and shaped by pure functions (sent by ./market-searches.ts).
  */
 import type { MarketRecord } from '../../kernel/inventory/records';
+import { SEARCHABLE } from '../../kernel/store/searchable';
 import type { MarketInfo } from '../../contracts/market-output';
 import type { AggregationRequest } from '../shared/search-transport';
 
@@ -14,7 +15,7 @@ export function buildMarketInfoBody(marketSlug: string): AggregationRequest {
   return {
     size: 0,
     track_total_hits: true,
-    query: { bool: { filter: [{ term: { bookable: true } }, { term: { market_slug: marketSlug } }] } },
+    query: { bool: { filter: [SEARCHABLE, { term: { market_slug: marketSlug } }] } },
     aggs: {
       bedrooms: { terms: { field: 'bedrooms', size: 50, order: { _key: 'asc' } }, aggs: { rent: { avg: { field: 'monthly_rate' } } } },
       neighborhoods: { terms: { field: 'neighborhood_id', size: 5 } },

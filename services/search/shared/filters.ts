@@ -6,6 +6,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../../kernel/errors';
 import type { ResolvedLocation } from './location';
+import { DEFAULT_RADIUS_MILES, MAX_RADIUS_MILES } from '../../kernel/limits/radius';
+import { SEARCHABLE } from '../../kernel/store/searchable';
 
 const flag = (description: string) => ({ type: 'boolean', description }) as const;
 
@@ -31,8 +33,8 @@ export const sharedFilterProperties = {
   near_radius_miles: {
     type: 'number',
     exclusiveMinimum: 0,
-    maximum: 100,
-    description: 'Straight-line radius around the point, in miles; default 5. Only matches inside it are returned and counted.',
+    maximum: MAX_RADIUS_MILES,
+    description: `Straight-line radius around the point, in miles; default ${DEFAULT_RADIUS_MILES}. Only matches inside it are returned and counted.`,
   },
 } as const;
 
@@ -55,8 +57,6 @@ export const FLAG_FIELDS = {
   deals_only: 'has_active_offer',
 } as const satisfies Record<string, string>;
 
-export const DEFAULT_RADIUS_MILES = 5;
-
 /** The point and radius of a proximity search, or null; both coordinates or neither (spec: "used together"). */
 export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: number } | null {
   if ((f.near_latitude === undefined) !== (f.near_longitude === undefined)) {
@@ -76,7 +76,7 @@ export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: 
  * to intersect for nothing.
  */
 export function locationClauses(loc: ResolvedLocation | null, bookableImplied = false): estypes.QueryDslQueryContainer[] {
-  const bookable: estypes.QueryDslQueryContainer[] = bookableImplied ? [] : [{ term: { bookable: true } }];
+  const bookable: estypes.QueryDslQueryContainer[] = bookableImplied ? [] : [SEARCHABLE];
   if (loc === null) return bookable;
   return [...bookable, loc.city ? { term: { city_slug: loc.city.slug } } : { term: { market_slug: loc.market.slug } }];
 }

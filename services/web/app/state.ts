@@ -3,6 +3,8 @@
  * parsed from and written to `location.search`, nothing kept elsewhere. Pure.
  */
 
+import { COMPARED_APARTMENTS } from '../../kernel/limits/pages';
+
 export type View = 'search' | 'home' | 'compare' | 'policies';
 
 /** The map area a person panned or zoomed to: it stands in for the market in the viewport search. */
@@ -37,7 +39,8 @@ export interface PageState {
   compare: string[];
 }
 
-export const COMPARE_LIMIT = 4;
+/** Homes the compare view holds: as many as compare_apartments_tool takes. */
+export const COMPARE_LIMIT = COMPARED_APARTMENTS.max;
 export const FLEX_TIERS = [180, 270, 365] as const;
 const VIEWS: readonly View[] = ['search', 'home', 'compare', 'policies'];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

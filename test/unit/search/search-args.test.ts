@@ -1,5 +1,6 @@
 /** Reading the search arguments (spec: "search_apartments_tool" rule 4), by their output. */
-import { ratingThreshold, sharedFiltersOf } from '../../../services/tools/search-args';
+import { ratingThreshold } from '../../../services/kernel/limits/rating';
+import { sharedFiltersOf } from '../../../services/tools/search-args';
 
 describe('ratingThreshold (rule 4)', () => {
   it('takes the stricter of min_rating and the guest_rating bucket', () => {
