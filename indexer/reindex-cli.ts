@@ -26,7 +26,9 @@ async function main(): Promise<number> {
   try {
     let merge: Promise<CompactionOutcome> | undefined;
     const run = await runIndexerJob(kind, es, mongo.collections, config, {
-      onCompaction: (m) => (merge = m),
+      onCompaction: (m) => {
+        merge = m;
+      },
       onProgress: (done, total) => {
         if (!started) {
           bar.start(total, 0);

@@ -1,6 +1,6 @@
 /** `npm run serve`: the Koa service (stateless; run as many copies as you like). */
 import { readRoutingKeys, RoutingKeysCache } from './kernel/store/home-routing';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { createAdminApp } from './admin-app';
 import { TOOLS } from './tools/registry';
@@ -21,6 +21,11 @@ import { widgetDocuments } from './widgets/bundle';
 import { ServiceMetrics } from './kernel/metrics';
 import { instrumentStores } from './kernel/store/store-metrics';
 import { readIndexerHistory } from './kernel/store/index-freshness';
+
+/** Koa's handler settles its own promise (an error goes to the app's error handler): Node's server needs no more than a call. */
+function listener(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestListener {
+  return (req, res) => void handle(req, res);
+}
 
 export interface RunningService {
   server: Server;
@@ -80,12 +85,12 @@ export async function startService(
   // default 300 s (its timers are checked every second, not every 30), and a flood of connections is
   // refused past the cap instead of exhausting memory.
   const bounds = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1_000 };
-  const server = createServer(bounds, app.callback());
+  const server = createServer(bounds, listener(app.callback()));
   server.maxConnections = config.maxConnections;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   await listen(server, config.port, config.host);
   // The admin port has the same bounds: it is private, not trusted to be.
-  const adminServer = createServer(bounds, createAdminApp(deps, ready).callback());
+  const adminServer = createServer(bounds, listener(createAdminApp(deps, ready).callback()));
   adminServer.maxConnections = 64;
   const admin = await listen(adminServer, config.adminPort, config.adminHost);
   const url = `http://127.0.0.1:${portOf(server, config.port)}`;

@@ -1,7 +1,6 @@
 /** search_properties_tool — tool server only (spec: "search_properties_tool", "Property card"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
-import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { BUILDING_PAGE, BUILDING_WINDOW } from '../kernel/limits/pages';

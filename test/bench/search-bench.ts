@@ -4,7 +4,6 @@
  * and 16; plus how many homes reached the stay engine per query. Markets, cities, dates and points
  * are sampled over the whole inventory from a fixed seed, so two runs ask the same questions.
  */
-import type { estypes } from '@elastic/elasticsearch';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { addDays } from '../../services/kernel/engine/dates';
 import { answerSearch } from '../../services/tools/search-common';

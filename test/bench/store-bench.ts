@@ -114,7 +114,11 @@ export async function indexingBench(ctx: BenchContext): Promise<void> {
   }
   await recordChanges(mongo.inventoryChanges, 'bench', { homes: changed });
   let merge: Promise<CompactionOutcome> | undefined;
-  const inc = await timed(() => runIndexerJob('incremental', es, mongo, config, { onCompaction: (m) => (merge = m) }));
+  const inc = await timed(() => runIndexerJob('incremental', es, mongo, config, {
+    onCompaction: (m) => {
+      merge = m;
+    },
+  }));
   // The merge the run started, waited for: the sections after this one read the index as it ends up.
   const merged = await timed(async () => merge);
   const copies = await shardCopies(es, config.homesAlias);

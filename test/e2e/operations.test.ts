@@ -38,13 +38,6 @@ async function another(env: Record<string, string>): Promise<RunningService> {
   return svc;
 }
 
-async function scrape(url: string): Promise<ReturnType<typeof parsePrometheusTextFormat>> {
-  const res = await fetch(`${url}/metrics`);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-  return parsePrometheusTextFormat(await res.text());
-}
-
 function family(families: ReturnType<typeof parsePrometheusTextFormat>, name: string) {
   const found = families.find((f) => f.name === name);
   if (!found) throw new Error(`no metric family ${name}`);

@@ -13,7 +13,6 @@ let world: World;
 let market: string;
 let city: string;
 const d = (n: number): string => addDays(fx.today, n);
-const ADDITIONAL = ['nearest_display_city', 'nearby', 'extended_duration', 'category_search', 'hot_cities'];
 
 beforeAll(async () => {
   fx = await startFixture({ homes: 700, seed: 11 });
@@ -350,7 +349,7 @@ describe('search_properties_tool, randomized against the model', () => {
       try {
         expectCardsMatchModel(cards, first, expectedUnits(args));
       } catch (err) {
-        throw new Error(`${label}: ${(err as Error).message}`);
+        throw new Error(`${label}: ${(err as Error).message}`, { cause: err });
       }
       if (sort === 'price_asc' || sort === 'price_desc') {
         const prices = cards.map((c) => c.from_price);

@@ -4,7 +4,7 @@
  * MCP Apps host does (test/support/widget-host.ts), or as ChatGPT's window.openai. The cards and pins
  * are on screen, a click names its home, the map says when it is off; screenshots go to test-artifacts/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -82,17 +82,17 @@ describe('full rebuild', () => {
   it('reports its phases in order, the alias still on the previous index when the documents are loaded', async () => {
     const [before] = await aliasTargets(es, config.homesAlias);
     const phases: string[] = [];
-    let servingWhenLoaded: Promise<string[]> | null = null;
+    const serving: { whenLoaded?: Promise<string[]> } = {};
     await fullRebuild(es, mongo.collections, {
       ...opts(),
       onPhase: (phase) => {
         phases.push(phase);
         // Asked at once; the refresh and the merge that follow take longer than this read.
-        if (phase === 'loaded') servingWhenLoaded = aliasTargets(es, config.homesAlias);
+        if (phase === 'loaded') serving.whenLoaded = aliasTargets(es, config.homesAlias);
       },
     });
     expect(phases).toEqual(['loaded', 'ready', 'swapped']);
-    expect(await servingWhenLoaded).toEqual([before]);
+    expect(await serving.whenLoaded).toEqual([before]);
     expect(await aliasTargets(es, config.homesAlias)).not.toEqual([before]);
   });
 
@@ -251,7 +251,12 @@ describe('incremental run', () => {
     await recordChanges(changes(), 'test', { homes: homes.map((h) => h._id) });
     // Its writes leave segments beside the rebuild's; the run starts their merge and does not wait for it.
     let merge: Promise<CompactionOutcome> | undefined;
-    const run = await incrementalRun(es, mongo.collections, { ...opts(), onCompaction: (m) => (merge = m) });
+    const run = await incrementalRun(es, mongo.collections, {
+      ...opts(),
+      onCompaction: (m) => {
+        merge = m;
+      },
+    });
     expect(run.documents).toBe(40);
     expect(merge).toBeDefined();
     expect(await merge).toBe('fragmented');

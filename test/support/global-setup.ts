@@ -11,7 +11,6 @@ interface Started {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __CATALOG_TEST_STACK__: Started | undefined;
 }
 

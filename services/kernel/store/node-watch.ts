@@ -79,7 +79,7 @@ export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number
   const probe = async (url: string): Promise<void> => {
     const s = seen.get(url)!;
     const sentAt = performance.now();
-    let answers = false;
+    let answers: boolean;
     let id: string | undefined;
     try {
       const { href, headers } = probeRequest(url);

@@ -15,7 +15,6 @@ import type { ADDITIONAL_TYPES } from '../../contracts/properties-output';
 import type { Deps } from '../../deps';
 import { ApiError } from '../../kernel/errors';
 import type { IsoDate } from '../../kernel/inventory/records';
-import type { HomeDocument } from '../../kernel/store/home-document';
 import { collapsedPageBody, hotCitiesBody } from './building-body';
 import { unitSearchParams, type BuildingQuery } from './building-query';
 import type { PropertyCard } from './building-cards';
