@@ -81,7 +81,7 @@ export function toHomeDocument(
   const neighborhood = market.neighborhoods.find((n) => n.id === home.neighborhood_id);
   const city = market.cities.find((c) => c.slug === home.city_slug);
   const offer = home.special_offer;
-  // "Active" = its move-in window has not closed yet (spec: deals_only, vacancy-driven offers).
+  // "Active" = its move-in window has not closed yet (docs/contract.md, "Filters": deals_only, only homes with an active special offer).
   const offerActive = offer !== null && offer.end_date > today;
   const hero = heroPhoto(home, property);
   const flexTiers = offeredTiers(home).map((t) => t.committed_nights);

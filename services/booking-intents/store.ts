@@ -1,5 +1,5 @@
 /**
- * Booking intents in MongoDB (spec: "booking_intent_tool" rules 2-3): one record per email, made by
+ * Booking intents in MongoDB (docs/contract.md, booking_intent_tool rules 2-3): one record per email, made by
  * an upsert on the unique email index, so concurrent first calls for one email leave one record.
  * Each call appends its stay and consent to the record's bounded `calls`; nothing an earlier call
  * saved is rewritten or erased. Contact details saved within the last 30 days are neither
@@ -14,7 +14,7 @@ import type { Collections } from '../kernel/store/collections';
 import type { Deps } from '../deps';
 import type { BookingIntentRecord, IntentCall } from '../kernel/inventory/records';
 
-/** Spec Limits: "booking-intent repeat window: 30 days, during which contact details are not overwritten". */
+/** docs/contract.md, "Limits": "booking-intent repeat window: 30 days, in which contact details are not overwritten". */
 export const REPEAT_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 const REPEAT_WINDOW_MS = REPEAT_WINDOW_DAYS * DAY_MS;

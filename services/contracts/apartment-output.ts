@@ -1,4 +1,4 @@
-/** Output schema of get_apartment_tool (spec: "Apartment detail" and "`availability`"). */
+/** Output schema of get_apartment_tool (docs/contract.md, "get_apartment_tool"). */
 import { displayCitySchema, displayPriceProperties, mediaSchema, petPolicySchema, propertyBlockSchema, stayCheckSchema } from './output-pieces';
 
 const windowSchema = {

@@ -1,4 +1,4 @@
-/** Output schemas of get_market_filters_tool and get_market_info (spec: "Market filter options", "Market info"). */
+/** Output schemas of get_market_filters_tool and get_market_info (docs/contract.md, "get_market_filters_tool", "get_market_info"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { placeSchema } from './output-pieces';
 

@@ -10,7 +10,7 @@ export const displayPriceProperties = {
   price_note: { type: 'string' },
 } as const;
 
-/** The first fields of an apartment in a search result and in a comparison (spec: "Search result", compare). */
+/** The first fields of an apartment in a search result and in a comparison (docs/contract.md, "search_apartments_tool", "compare_apartments_tool"). */
 export const apartmentBasicsProperties = {
   slug: { type: 'string' },
   name: { type: 'string' },
@@ -74,7 +74,7 @@ const [walk, walkText] = score('Walk');
 const [transit, transitText] = score('Transit');
 const [bike, bikeText] = score('Bike');
 
-/** A building's guest rating, `{average, count}` (spec: "Only the aggregate rating is exposed"). */
+/** A building's guest rating, `{average, count}` (docs/contract.md, "Photos": only a building's aggregate rating is exposed). */
 export const ratingSchema = {
   type: 'object',
   properties: { average: { type: 'number' }, count: { type: 'integer' } },
@@ -82,7 +82,7 @@ export const ratingSchema = {
   additionalProperties: false,
 } as const;
 
-/** The building block of the apartment read (spec: Apartment detail, `property`). */
+/** The building block of the apartment read (docs/contract.md, get_apartment_tool rule 6). */
 export const propertyBlockSchema = {
   type: 'object',
   properties: {
@@ -116,6 +116,6 @@ export const placeSchema = {
   additionalProperties: false,
 } as const;
 
-/** `display_city` of an answer: the display city searched, or null when a market was (spec: search response). */
+/** `display_city` of an answer: the display city searched, or null when a market was (docs/contract.md, search_apartments_tool rule 10). */
 export const displayCitySchema = { anyOf: [placeSchema, { type: 'null' }] } as const;
 

@@ -1,4 +1,4 @@
-/** Output schema of search_properties_tool (spec: "Property card (building search result)" and its envelope). */
+/** Output schema of search_properties_tool (docs/contract.md, "search_properties_tool": the card of rule 9 and its envelope). */
 import { displayCitySchema, propertyBlockSchema, ratingSchema } from './output-pieces';
 
 /** The building facts a card shares with the apartment read's property block. */

@@ -1,4 +1,4 @@
-/** Output schema of get_quote_tool (spec: "Quote"). */
+/** Output schema of get_quote_tool (docs/contract.md, "get_quote_tool"). */
 import { displayPriceProperties, mediaSchema, petPolicySchema, unbookableReasonSchema } from './output-pieces';
 
 const section = { type: 'object', properties: { total: { type: 'number' } }, required: ['total'], additionalProperties: false } as const;

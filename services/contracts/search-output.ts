@@ -1,4 +1,4 @@
-/** Output schemas of search_apartments_tool and search_apartments_on_map (spec: "Search result"). */
+/** Output schemas of search_apartments_tool and search_apartments_on_map (docs/contract.md, "search_apartments_tool", "search_apartments_on_map"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { apartmentBasicsProperties, displayCitySchema, displayPriceProperties, mediaSchema, ratingSchema } from './output-pieces';
 import { MAP_PINS } from '../kernel/limits/pages';

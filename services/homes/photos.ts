@@ -1,6 +1,6 @@
 /**
- * Photo lists of a home, from its canonical records (spec: "Apartment detail" photos/media,
- * "Quote" media, "Search result" media): unit photos first, then building photos.
+ * Photo lists of a home, from its canonical records (docs/contract.md, "Photos",
+ * get_apartment_tool rule 5): unit photos first, then building photos.
  */
 import type { HomeRecord, PropertyRecord } from '../kernel/inventory/records';
 import { heroPhoto, orderedPhotos } from '../kernel/inventory/photo-order';
@@ -29,7 +29,7 @@ export function detailPhotos(home: HomeRecord, property: PropertyRecord, baseUrl
   return orderedPhotos(home, property).map((p, position) => ({
     url: photoUrl(baseUrl, p.id),
     widget_url: widgetPhotoUrl(baseUrl, p.id),
-    // The detail names the building's photos "building" (spec: Apartment detail, photos).
+    // The detail names the building's photos "building" (docs/contract.md, get_apartment_tool rule 5).
     source: p.source === 'unit' ? ('unit' as const) : ('building' as const),
     position,
     ...(p.caption ? { caption: p.caption } : {}),

@@ -10,7 +10,7 @@ export type { BookingIntentConfig, RequestStateConfig } from './config-intents';
 export interface RateLimitConfig {
   /** Requests per window per client for ordinary reads and tool calls. */
   points: number;
-  /** Requests per window per client for availability_overview_tool (spec: more heavily limited). */
+  /** Requests per window per client for availability_overview_tool (docs/contract.md, availability_overview_tool rule 5: more heavily limited). */
   overviewPoints: number;
   windowSeconds: number;
   /** Counted in MongoDB and shared by every copy (default), or in each process's memory (one copy only). */

@@ -9,7 +9,7 @@ import {
 /**
  * The one typed error every handler throws. Each transport renders it: the GET API as
  * `{ "error": { "code", "message" } }` with `status`, the tool server as an `isError` result
- * carrying the same object (spec: "Error object").
+ * carrying the same object (docs/contract.md, "Errors").
  */
 
 export type ErrorCode =

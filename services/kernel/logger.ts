@@ -4,7 +4,7 @@ export type { DestinationStream, Logger };
 
 /**
  * Keys that could carry a guest's contact details, wherever they appear in a log object: never
- * written, at any level (spec: booking intents; the tool never logs arguments in the first place).
+ * written, at any level (docs/contract.md, booking_intent_tool rule 7; the tool never logs arguments in the first place).
  */
 const CONTACT_KEYS = ['email', 'phone', 'args', 'arguments', 'keyValue', 'keyPattern'];
 export const REDACTED_PATHS = [...CONTACT_KEYS, ...CONTACT_KEYS.map((k) => `*.${k}`)];

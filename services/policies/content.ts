@@ -1,5 +1,5 @@
 /**
- * Default answers of the policies FAQ (spec: "Policy entry"). Conservative on purpose: where a
+ * Default answers of the policies FAQ (docs/contract.md, get_policies_faq_tool rule 1). Conservative on purpose: where a
  * number depends on the apartment, market or reservation, the answer points to the quote,
  * checkout or support instead of giving a figure. Seeded into MongoDB, where ops may edit them.
  */

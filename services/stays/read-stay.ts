@@ -1,6 +1,6 @@
 /**
  * The one reader of the date arguments (start_date, end_date, committed_nights) every stay-taking
- * tool has. The rules all tools share (spec: "Errors") are here; what differs per tool is its
+ * tool has. The rules all tools share (docs/contract.md, "Dates") are here; what differs per tool is its
  * policy (stay-policies.ts): how far back and ahead a move-in may be, and what a Flex tier needs.
  */
 import { badRequest } from '../kernel/errors';

@@ -1,5 +1,5 @@
 /**
- * Date argument names other booking APIs use. The spec makes them an error naming the argument to
+ * Date argument names other booking APIs use. docs/contract.md ("Dates" rule 1) makes them an error naming the argument to
  * send instead, never an undated search (a caller who sent check_in would otherwise see prices for
  * dates it did not ask about). GET routes rename check_in/check_out themselves (tools' `get.renames`).
  */

@@ -1,5 +1,5 @@
 /**
- * The date rules of each stay-taking tool, side by side (spec: "Errors", "Limits" and each tool's
+ * The date rules of each stay-taking tool, side by side (docs/contract.md, "Dates", "Limits" and each tool's
  * section), from the windows of kernel/limits/stay-window.ts. What every tool shares is in
  * read-stay.ts: real dates only, an end after its start, nothing more than MAX_YEARS_AHEAD years
  * ahead, end_date needs start_date.
@@ -16,7 +16,7 @@ export interface StayPolicy {
    * any tier (the search lists every apartment open to a Flex stay).
    */
   flexTier: 'required' | 'optional';
-  /** committed_nights beside anything but "indefinite": `refused` (search), or `ignored` (spec: get_apartment_tool). */
+  /** committed_nights beside anything but "indefinite": `refused` (search), or `ignored` (docs/contract.md, "Dates" rule 5). */
   tierElsewhere: 'refused' | 'ignored';
 }
 

@@ -1,4 +1,4 @@
-/** availability_overview_tool — tool server only (spec: "availability_overview_tool", "Availability overview"). */
+/** availability_overview_tool — tool server only (docs/contract.md, "availability_overview_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { earliestAhead, windowsStillOpen } from '../kernel/engine/overview-windows';
 import type { HomeDocument } from '../kernel/store/home-document';
@@ -16,7 +16,7 @@ import { sharedFiltersOf } from './search-args';
 import { priceLimitSchema } from '../kernel/inventory/schema-pieces';
 import { APARTMENT_PAGE_DEPTH, OVERVIEW_PAGE } from '../kernel/limits/pages';
 
-/** The shared filters the overview takes: all but those marked (S) (spec: "Shared filter arguments"). */
+/** The shared filters the overview takes: all but those marked (S) (docs/contract.md, "Filters"). */
 const { near_latitude, near_longitude, near_radius_miles, ...overviewFilters } = sharedFilterProperties;
 void near_latitude; void near_longitude; void near_radius_miles;
 

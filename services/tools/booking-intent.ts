@@ -1,4 +1,4 @@
-/** booking_intent_tool — tool server only; the single write (spec: "booking_intent_tool", "Booking intent result"). */
+/** booking_intent_tool — tool server only; the single write (docs/contract.md, "booking_intent_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { ApiError, badRequest } from '../kernel/errors';
@@ -86,7 +86,7 @@ async function prepareIntent(args: IntentArgs, { deps, today }: ToolContext) {
   const email = args.email.trim().toLowerCase();
   const phone = args.phone !== undefined ? readPhone(args.phone) : null;
   const name = args.name?.trim() || null;
-  // Dates are read as the quote reads them (spec: booking_intent_tool "checked as the quote checks them").
+  // Dates are read as the quote reads them (docs/contract.md, booking_intent_tool rule 6).
   const dates = readStay(args, today, QUOTE_STAY_POLICY);
   if (dates.kind !== 'undated' && args.home_slug === undefined) {
     throw badRequest('invalid_parameters', 'Dates need the apartment they are for: pass home_slug with start_date and end_date.');
@@ -129,7 +129,7 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
   async confirmation(args, ctx) {
     // Everything the write would refuse is refused before the guest is asked (nobody confirms a call bound to fail).
     const intent = await prepareIntent(args, ctx);
-    // What keepIntent would keep (spec rule 1: email, plus phone and name if given).
+    // What keepIntent would keep (docs/contract.md, booking_intent_tool rule 1: email, plus phone and name if given).
     const details: Record<string, string> = { email: intent.email };
     if (args.phone !== undefined) details.phone = intent.phone ?? `${args.phone} (unreadable: it will not be saved)`;
     if (intent.name) details.name = intent.name;

@@ -1,4 +1,4 @@
-/** compare_apartments_tool — tool server only (spec: "compare_apartments_tool"). */
+/** compare_apartments_tool — tool server only (docs/contract.md, "compare_apartments_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { computeAvailability } from '../kernel/engine/availability';
 import { offeredTiers } from '../kernel/engine/flex';

@@ -1,4 +1,4 @@
-/** get_apartment_tool — GET /api/public/homes/{slug} (spec: "Apartment detail", "get_apartment_tool"). */
+/** get_apartment_tool — GET /api/public/homes/{slug} (docs/contract.md, "get_apartment_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { computeAvailability } from '../kernel/engine/availability';
@@ -37,7 +37,7 @@ export type ApartmentDetail = FromSchema<typeof apartmentOutputSchema>;
 
 function requestedStay(ctx: HomeContext, dates: StayDates<number>, committedNights: number | undefined, today: string): StayCheck | null {
   const stay = stayRequestOf(dates);
-  // A Flex tier the apartment does not offer is reported even without dates (spec: requested_stay).
+  // A Flex tier the apartment does not offer is reported even without dates (docs/contract.md, get_apartment_tool rule 2).
   const tierCheck = committedNights !== undefined && !stay ? checkFlexTier(ctx.home, committedNights) : null;
   if (tierCheck) return tierCheck;
   if (stay) return checkStay(ctx.home, stay, { cats: 0, dogs: 0 }, today);

@@ -1,4 +1,4 @@
-/** get_flex_options_tool — GET /api/public/homes/{slug}/flex-options (spec: "Flex options"). */
+/** get_flex_options_tool — GET /api/public/homes/{slug}/flex-options (docs/contract.md, "get_flex_options_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { MINIMUM_FLEX_COMMITTED_NIGHTS, offeredTiers } from '../kernel/engine/flex';
 import { NIGHTS_PER_MONTH } from '../kernel/engine/labels';

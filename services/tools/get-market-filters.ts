@@ -1,4 +1,4 @@
-/** get_market_filters_tool — GET /api/public/market-filters (spec: "Market filter options"). */
+/** get_market_filters_tool — GET /api/public/market-filters (docs/contract.md, "get_market_filters_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { resolveLocation } from '../search/shared/location';
 import { readMarketFilters } from '../search/markets/market-searches';

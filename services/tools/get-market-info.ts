@@ -1,4 +1,4 @@
-/** get_market_info — GET /api/public/market-info (spec: "Market info", "get_market_info"). */
+/** get_market_info — GET /api/public/market-info (docs/contract.md, "get_market_info"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { loadHome } from '../homes/repository';

@@ -1,4 +1,4 @@
-/** get_quote_tool — GET /api/public/homes/{slug}/quote (spec: "Quote", "get_quote_tool"). */
+/** get_quote_tool — GET /api/public/homes/{slug}/quote (docs/contract.md, "get_quote_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
 import { priceStay } from '../kernel/engine/pricing';
@@ -56,7 +56,7 @@ export const getQuoteTool = defineTool<Args, Quote>({
     const stay = stayRequestOf(readStay(args, today, QUOTE_STAY_POLICY));
     if (!stay) throw badRequest('invalid_parameters', 'start_date and end_date are required.');
     const { home, property } = await loadHome(deps, args.home_slug);
-    // An unoffered tier is refused, not priced: the tier determines the discount (spec: get_quote_tool).
+    // An unoffered tier is refused, not priced: the tier determines the discount (docs/contract.md, "Dates" rule 4, get_quote_tool rule 6).
     const tierCheck = stay.kind === 'flex' ? checkFlexTier(home, stay.committed_nights) : null;
     if (tierCheck && !tierCheck.available) {
       throw badRequest('tier_not_offered', `${tierCheck.unavailable_reason} Check get_flex_options_tool for "${home.slug}".`);

@@ -1,4 +1,4 @@
-/** list_markets_tool — GET /api/public/markets (spec: "Market and city"). */
+/** list_markets_tool — GET /api/public/markets (docs/contract.md, "list_markets_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { readListedPlaces } from '../search/markets/market-searches';
 import { placeSchema } from '../contracts/output-pieces';

@@ -1,4 +1,4 @@
-/** get_policies_faq_tool — GET /api/public/policies-faq (spec: "Policy entry"). */
+/** get_policies_faq_tool — GET /api/public/policies-faq (docs/contract.md, "get_policies_faq_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { POLICY_TOPICS } from '../policies/content';
 import { defineTool, READ_ONLY } from './tool';

@@ -1,6 +1,6 @@
 /**
- * The arguments search_apartments_tool and search_apartments_on_map share (spec: "Location
- * arguments", "Shared filter arguments", "search_apartments_tool") and their rules: dates (rule 1,
+ * The arguments search_apartments_tool and search_apartments_on_map share (docs/contract.md,
+ * "Location", "Filters", "Dates", "search_apartments_tool") and their rules: dates (rule 1,
  * "Limits"), Flex tiers (rule 3), price_unit, the rating threshold (rule 4, kernel/limits/rating.ts).
  */
 import type { FromSchema } from 'json-schema-to-ts';

@@ -1,6 +1,6 @@
 /**
  * What search_apartments_tool and search_apartments_on_map share: run the search, shape each home
- * and the envelope (spec: "Search result", "search_apartments_on_map": identical filters and
+ * and the envelope (docs/contract.md, "search_apartments_on_map": the same filters, dates and
  * per-apartment fields).
  */
 import type { Deps } from '../deps';

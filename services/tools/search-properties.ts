@@ -1,4 +1,4 @@
-/** search_properties_tool — tool server only (spec: "search_properties_tool", "Property card"). */
+/** search_properties_tool — tool server only (docs/contract.md, "search_properties_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import type { IsoDate } from '../kernel/inventory/records';

@@ -1,5 +1,5 @@
 /**
- * A tool of the spec, defined once. GET routes, the MCP tool server, tools.json, the tools
+ * A tool of the contract (docs/contract.md, "The tools"), defined once. GET routes, the MCP tool server, tools.json, the tools
  * markdown and openapi.json are all derived from the registry of these definitions.
  */
 import type { Deps } from '../deps';
@@ -21,7 +21,7 @@ export interface GetRoute {
   path: string;
   /** Path parameter → tool argument, e.g. `{ slug: 'home_slug' }`. */
   pathParams?: Record<string, string>;
-  /** Query parameter → tool argument, for the spec's renames (`check_in` → `start_date`). */
+  /** Query parameter → tool argument, for the renames of docs/contract.md, "HTTP routes" (`check_in` → `start_date`). */
   renames?: Record<string, string>;
   /** Tool arguments also accepted as query parameters under their own names. */
   query: string[];

@@ -14,7 +14,7 @@ export type ObjectSchema = JSONSchema & { type: 'object' };
 /** Where a call's arguments come from: the tool server's JSON, or a GET's query text (coerced to the schema's types). */
 export type ArgumentSource = 'json' | 'query';
 
-/** The arguments as the handler gets them (defaults applied), or the spec's error (unknown_parameter, invalid_parameters). */
+/** The arguments as the handler gets them (defaults applied), or the contract's error (docs/contract.md, "Errors": unknown_parameter, invalid_parameters). */
 export type ArgumentReader<I> = (raw: unknown) => I;
 
 function makeAjv(coerce: boolean): Ajv {

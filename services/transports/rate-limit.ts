@@ -1,6 +1,6 @@
 /**
  * Per-client rate limits (rate-limiter-flexible). The availability overview has a smaller bucket
- * (spec: "Limits"). Every copy of the service shares the counts through MongoDB (a store every copy
+ * (docs/contract.md, availability_overview_tool rule 5). Every copy of the service shares the counts through MongoDB (a store every copy
  * already has; collection `rate_limits`), so N copies allow what one does. While MongoDB does not
  * answer within RATE_LIMIT_STORE_WAIT_MS, each copy counts on its own, in memory, and requests keep
  * being served (docs/decisions.md, "Rate limits"). A copy takes a client's points from the shared

@@ -35,7 +35,7 @@ export const OFF_MARKET_SHARE = 0.01;
 export interface CalendarPolicy {
   /** The last segment is open with `end_date: null` instead of stopping at the horizon. */
   openEnded: boolean;
-  /** Held by the owner from before today to the horizon (spec: "units with no known opening date"). */
+  /** Held by the owner from before today to the horizon (docs/contract.md, search_properties_tool rule 1: "units with no known opening date"). */
   offMarket: boolean;
   /** Rough share of nights already taken; drives how long stays and gaps run. */
   occupancy: number;

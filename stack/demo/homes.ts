@@ -19,8 +19,9 @@ import { unitLayouts, type UnitLayout } from './unit-layout';
 export const SPECIAL_OFFER_CHANCE = 0.26;
 export const UNPUBLISHED_SHARE = 0.02;
 /**
- * Display cities whose every home is unpublished, so that no search returns them: the spec lists
- * a market or city "only while at least one apartment can be returned by search".
+ * Display cities whose every home is unpublished, so that no search returns them: docs/contract.md
+ * (list_markets_tool rule 1) lists a market or city "only while at least one of its homes can be
+ * returned by a search".
  */
 export const DORMANT_CITY_SLUGS: ReadonlySet<string> = new Set(['quincy']);
 

@@ -1,6 +1,6 @@
 /**
  * Real US metros of the demo inventory: markets, their display cities (some across a state
- * line, spec "Terminology": a city's state may differ from its market's) and neighborhoods.
+ * line, docs/contract.md, "What the service is": a city's state may differ from its market's) and neighborhoods.
  * Coordinates are the real city centres; the generator scatters buildings around them.
  */
 import { CENTRAL_METROS } from './metros/central';

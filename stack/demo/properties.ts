@@ -16,7 +16,7 @@ import { EXTERIOR_PHOTO_IDS, photoCaption } from './photo-pool';
 import { rngFor, type Rng } from './prng';
 
 export const HOMES_PER_BUILDING = 10;
-/** Share of buildings without any photo; their homes get none either (spec: hero photo "when one exists"). */
+/** Share of buildings without any photo; their homes get none either (docs/contract.md, "Photos": none when the home has no photo). */
 export const PHOTOLESS_BUILDING_SHARE = 0.05;
 
 export interface BuildingPlan {

@@ -17,7 +17,8 @@ export const NIGHTLY_PREMIUM = 1.6;
 export const FLEX_COMMITMENTS = [180, 270, 365] as const;
 /**
  * Share of multi-tier Flex homes whose longest tier costs no less than the one before it: the
- * building search lists them and the quote refuses that tier (spec, search_properties_tool).
+ * quote refuses that tier, and the building search matches only tiers the quote accepts
+ * (docs/contract.md, get_flex_options_tool rule 3, search_properties_tool rule 2).
  */
 export const FLEX_TIER_ANOMALY_SHARE = 0.02;
 
@@ -70,7 +71,7 @@ export function lengthOfStayDiscounts(rng: Rng): LengthOfStayDiscount[] {
 }
 
 /**
- * Flex tiers (spec "Flex"): empty for homes that opt out (about 30%); otherwise a subset of
+ * Flex tiers (docs/contract.md, "get_flex_options_tool"): empty for homes that opt out (about 30%); otherwise a subset of
  * 180/270/365 nights at monthly rates 5-15% below the monthly rent, longer tiers cheaper.
  * `longTermOnly` homes (floor above 180 nights) always offer all three.
  */
@@ -92,7 +93,7 @@ export function flexTiers(rng: Rng, monthlyCents: number, longTermOnly = false):
 }
 
 /**
- * A vacancy-driven special offer (spec: deals_only): homes whose first move-in date is within
+ * A vacancy-driven special offer (docs/contract.md, "Filters": deals_only): homes whose first move-in date is within
  * three weeks get one with probability `chance`; the offer window opens within the next weeks.
  * A few homes keep an offer that already ended, which is not "active".
  */

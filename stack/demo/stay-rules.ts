@@ -1,6 +1,6 @@
 /**
  * Minimum stays and stay cutoffs of a demo home: the apartment floor, stricter minimums over
- * holiday and summer stretches (spec: only the move-in date's minimum binds a stay), the
+ * holiday and summer stretches (docs/contract.md, get_apartment_tool rule 1: only the move-in date's minimum binds a stay), the
  * `available_from` cutoff and the `must_vacate_by` lease end.
  */
 import type { IsoDate, MinimumStayRule } from '../../services/kernel/inventory/records';
@@ -10,8 +10,8 @@ import { nthWeekdayOfMonth } from './dates';
 import type { Rng } from './prng';
 
 /**
- * A rare long-term-only floor, above the shortest Flex tier, so that the spec's "tiers below the
- * apartment's minimum nightly stay are dropped" (get_flex_options_tool) has data to act on.
+ * A rare long-term-only floor, above the shortest Flex tier, so that "tiers below the
+ * apartment's minimum nightly stay are dropped" (docs/contract.md, get_flex_options_tool rule 2) has data to act on.
  */
 export const LONG_TERM_FLOOR = 210;
 

@@ -50,7 +50,7 @@ async function capture(ctx: BenchContext, shape: Shape): Promise<Captured> {
   return { args, requests, priced: answer.stats.priced };
 }
 
-/** The GET form of a search (spec: check_in, check_out, bedrooms); the service answers it like the tool. */
+/** The GET form of a search (docs/contract.md, "HTTP routes": check_in, check_out, bedrooms); the service answers it like the tool. */
 const GET_NAMES: Record<string, string> = { start_date: 'check_in', end_date: 'check_out', min_bedrooms: 'bedrooms' };
 const probe = (args: SearchArgs): Probe => ({
   path: `/api/public/search?${new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [GET_NAMES[k] ?? k, String(v)])).toString()}`,

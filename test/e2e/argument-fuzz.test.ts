@@ -1,8 +1,8 @@
 /**
- * No request, however malformed, may produce a 5xx (developers' guide; spec "Errors"): every
+ * No request, however malformed, may produce a 5xx (developers' guide; docs/contract.md, "Errors"): every
  * argument of every tool, set one at a time to extreme or wrong values on top of valid arguments,
  * over the tool server (raw JSON, so 1e400 arrives as the number Infinity) and over GET. Each answer
- * is a success or the spec's error object with a 4xx code, never internal_error.
+ * is a success or the contract's error object with a 4xx code, never internal_error.
  */
 import { TOOLS } from '../../services/tools/registry';
 import { startFixture, type Fixture } from '../support/fixture';

@@ -1,6 +1,6 @@
 /**
  * availability_overview_tool through the SDK's MCP client on generated homes in the real stores
- * (spec: "availability_overview_tool", "Availability overview (compact keys)", "Location arguments").
+ * (docs/contract.md, "availability_overview_tool", "Location").
  * Expected sets come from the indexed documents; windows and ranges from the apartment read.
  */
 import { startFixture, type Fixture } from '../support/fixture';

@@ -1,6 +1,6 @@
 /**
  * booking_intent_tool, the single write, through the tool server on the real MongoDB-wire server
- * (spec: "booking_intent_tool", "Booking intent result", "Errors"): consent, contact checks, the
+ * (docs/contract.md, "booking_intent_tool", "Errors"): consent, contact checks, the
  * quote's stay checks, one record per email under concurrency, the 30-day window, and no contact
  * detail in any log line.
  */

@@ -1,5 +1,5 @@
 /**
- * The documents derived from the registry (spec: "Machine-readable companions") and the tool
+ * The documents derived from the registry (docs/contract.md, the table of served documents at its top) and the tool
  * server's protocol errors: openapi.json passes a real OpenAPI 3.1 validator, every GET operation
  * answers a request built from its own parameters, tools.json and the markdown follow the registry,
  * and malformed JSON-RPC never yields a 5xx.

@@ -1,6 +1,6 @@
 /**
  * Market filters, market info and compare through real HTTP and the SDK's MCP client, on generated
- * homes indexed in the real Elasticsearch (spec: "Market filter options", "Market info",
+ * homes indexed in the real Elasticsearch (docs/contract.md, "get_market_filters_tool", "get_market_info",
  * "compare_apartments_tool"). Expected values are computed from the indexed documents themselves.
  */
 import { startFixture, type Fixture } from '../support/fixture';

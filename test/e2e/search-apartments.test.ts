@@ -1,7 +1,7 @@
 /**
  * search_apartments_tool (GET /api/public/search) and search_apartments_on_map, rule by rule
- * (spec: "Location arguments", "Shared filter arguments", "search_apartments_tool", "Search
- * result"), over real HTTP and the SDK's MCP client on a
+ * (docs/contract.md, "Location", "Filters", "Dates", "search_apartments_tool",
+ * "search_apartments_on_map"), over real HTTP and the SDK's MCP client on a
  * generated world. Expected homes come from the naive model (the stay engine over the records).
  */
 import { addDays, addYears } from '../../services/kernel/engine/dates';
@@ -55,7 +55,7 @@ async function allHomes(args: Record<string, unknown>): Promise<Home[]> {
 const slugsOf = (xs: Array<{ slug: string }>): string[] => xs.map((x) => x.slug).sort();
 
 describe('GET /api/public/search', () => {
-  it("takes the spec's parameters (market, check_in, check_out, bedrooms, max_price) and answers the tool server's JSON", async () => {
+  it("takes the contract's parameters (market, check_in, check_out, bedrooms, max_price) and answers the tool server's JSON", async () => {
     const queries: Array<[string, Record<string, unknown>]> = [
       [`market=${market}`, { market }],
       [`market=${city}&check_in=${d(30)}&check_out=${d(75)}&bedrooms=1&max_price=5000`, { market: city, start_date: d(30), end_date: d(75), min_bedrooms: 1, max_price: 5000 }],
@@ -328,7 +328,7 @@ describe('sorts and pages (rule 5, Limits)', () => {
   });
 });
 
-describe('result fields (spec: Search result)', () => {
+describe('result fields (the contract: search_apartments_tool)', () => {
   it('one-entry media with hero and widget variants, Flex tiers for eligible homes, the rating only when rated', async () => {
     const homes = await allHomes({ market, start_date: d(30), end_date: d(90) });
     const byId = new Map(world.homes.map((m) => [m.home.slug, m]));

@@ -1,5 +1,5 @@
 /**
- * search_apartments_on_map (spec: "search_apartments_on_map"): the search's filters and fields,
+ * search_apartments_on_map (docs/contract.md, "search_apartments_on_map"): the search's filters and fields,
  * no paging, at most 250 pins, and map_view behind the server-side toggle. Over the SDK's MCP client
  * on a generated world; expected homes from the naive model (test/support/search-model.ts).
  */

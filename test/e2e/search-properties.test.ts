@@ -1,5 +1,5 @@
 /**
- * search_properties_tool (spec: "search_properties_tool", "Property card" and its envelope), over
+ * search_properties_tool (docs/contract.md, "search_properties_tool": the card and its envelope), over
  * the SDK's MCP client on a generated world on the real stores. Expected units come from the naive
  * model (test/support/search-model.ts: the stay engine over the records), grouped by building.
  */

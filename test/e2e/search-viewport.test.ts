@@ -3,7 +3,7 @@
  * and a real MCP client on a generated world: every pin inside the rectangle, nothing inside it that
  * matches missing (against the naive model over every home), the pins the first 250 of the list
  * order, clusters whose counts add up to the total and whose cheapest price is the engine's, the
- * same answer on both transports, and the spec's error object for each bad viewport.
+ * same answer on both transports, and the contract's error object for each bad viewport.
  */
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';

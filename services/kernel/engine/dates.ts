@@ -107,7 +107,7 @@ export function addMonths(date: IsoDate, months: number): IsoDate {
   return fromDayNumber(dayNumberOf(year, month + 1, Math.min(d, lastDay)));
 }
 
-/** The same month and day `years` later (Feb 29 rolls to Mar 1): the spec's "3 years ahead" limit. */
+/** The same month and day `years` later (Feb 29 rolls to Mar 1): the "3 years ahead" limit (docs/contract.md, "Dates" rule 2). */
 export function addYears(date: IsoDate, years: number): IsoDate {
   const [y, m, d] = date.split('-').map(Number);
   return fromDayNumber(dayNumberOf(y + years, m, d));

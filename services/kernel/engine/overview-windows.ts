@@ -1,7 +1,7 @@
 /**
- * The availability overview's windows (spec "Availability overview (compact keys)"), one rule for the
+ * The availability overview's windows (docs/contract.md, availability_overview_tool rule 1), one rule for the
  * indexer that writes them and the tool that reads them: a window that cannot host a stay is left out
- * ("Windows shorter than their own minimum are omitted": fewer nights than its start date's minimum,
+ * ("windows shorter than their own minimum are left out": fewer nights than its start date's minimum,
  * even when a later move-in with a smaller minimum would fit; the compact form cannot say so, the
  * apartment read shows it); its minimum is given only when stricter than the apartment's floor; a
  * window that ended by today is gone, and `ed` is never in the past.

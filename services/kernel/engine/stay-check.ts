@@ -110,7 +110,7 @@ function checkCalendar(home: HomeRecord, stay: StayRequest, today: IsoDate): Sta
   return null;
 }
 
-/** Spec Limits: "pets per quote: at most 2, cats and dogs combined". */
+/** docs/contract.md, "Limits": "pets per quote: at most 2, cats and dogs combined". */
 export const MAX_PETS_PER_STAY = 2;
 
 /** The pets limit's sentence when the pets are more than a stay takes, else null (an error, not an unavailable stay). */

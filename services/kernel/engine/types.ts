@@ -1,6 +1,6 @@
 /**
- * Shapes the pure stay engine returns. Field names are the spec's own (section "Apartment
- * detail", "`availability`", "Flex options", "Quote").
+ * Shapes the pure stay engine returns. Field names are those of the answers (docs/contract.md,
+ * "get_apartment_tool", "get_flex_options_tool", "get_quote_tool").
  */
 import type { HomeRecord, IsoDate } from '../inventory/records';
 

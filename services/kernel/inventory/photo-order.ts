@@ -1,5 +1,5 @@
 /**
- * The one order of a home's photos (spec: "Apartment detail" photos, media): the unit's own photos
+ * The one order of a home's photos (docs/contract.md, "Photos", get_apartment_tool rule 5): the unit's own photos
  * first, then its building's. The first is the hero, for the apartment read, the quote, search
  * results and the index alike.
  */

@@ -41,7 +41,7 @@ export const photoRefsSchema = {
   items: { type: 'object', properties: { id: idSchema, caption: textSchema }, required: ['id'], additionalProperties: false },
 } as const;
 
-/** The error object of both transports (spec: "Error object"). */
+/** The error object of both transports (docs/contract.md, "Errors"). */
 export const errorObjectSchema = {
   type: 'object',
   properties: {

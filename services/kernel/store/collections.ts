@@ -66,7 +66,7 @@ export function collections(db: Db): Collections {
 export async function ensureIndexes(c: Collections, opts: { bookingIntentRetentionDays?: number } = {}): Promise<void> {
   await c.homes.createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
   await c.properties.createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
-  // One record per guest email (spec: booking_intent_tool rule 2, repeat calls create no duplicates).
+  // One record per guest email (docs/contract.md, booking_intent_tool rule 2: repeat calls create no duplicates).
   await c.bookingIntents.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
   // Each intent is kept for the retention period after its email's last call (BOOKING_INTENT_RETENTION_DAYS).
   if (opts.bookingIntentRetentionDays !== undefined) await ensureRetention(c, opts.bookingIntentRetentionDays * 86_400);

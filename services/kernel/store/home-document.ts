@@ -8,8 +8,8 @@ import type { PricingInputs } from '../engine/types';
 import type { KeyRange } from './minimum-keys';
 
 /**
- * A bookable window that can host a stay, in the availability overview's compact keys (spec:
- * "Availability overview"): stored for that tool only, unindexed, so its page is read as it is sent.
+ * A bookable window that can host a stay, in the availability overview's compact keys (docs/contract.md,
+ * "availability_overview_tool"): stored for that tool only, unindexed, so its page is read as it is sent.
  * s start, e end (absent: open-ended), n nights (absent: open-ended), mi/mo move-in at start /
  * move-out at end, ms the window's minimum when stricter than the home's floor.
  */

@@ -1,5 +1,5 @@
 /**
- * The pure response shaper of the apartment searches (spec: "Search result"): an index document
+ * The pure response shaper of the apartment searches (docs/contract.md, "search_apartments_tool"): an index document
  * and its exact price in, one result out. No I/O: photos, links and Flex tiers come from the
  * document, prices from the engine.
  */

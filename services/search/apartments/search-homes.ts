@@ -1,6 +1,6 @@
 /**
  * The apartment search (search_apartments_tool and the map): one page of the apartments that match
- * exactly, in the search's order, with the exact total (spec: "search_apartments_tool" rules 2 and 5).
+ * exactly, in the search's order, with the exact total (docs/contract.md, search_apartments_tool rules 2 and 5).
  * The matching and pricing are shared with the building search (../shared/exact-search.ts).
  */
 import type { IsoDate } from '../../kernel/inventory/records';

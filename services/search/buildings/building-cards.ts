@@ -1,5 +1,5 @@
 /**
- * The pure shaper of the building search (spec: "Property card (building search result)"): a
+ * The pure shaper of the building search (docs/contract.md, search_properties_tool rule 9): a
  * building record, its matching units with their exact prices and its units open at other dates
  * in, one card out. No I/O.
  */

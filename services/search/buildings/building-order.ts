@@ -1,6 +1,6 @@
 /**
- * Buildings in the order of their cheapest unit, from units in exact price order (spec: building
- * search `price_asc`/`price_desc`, `from_price` is the cheapest matching unit's price).
+ * Buildings in the order of their cheapest unit, from units in exact price order (docs/contract.md,
+ * search_properties_tool: `price_asc`/`price_desc`; rule 9, `from_price` is the cheapest matching unit's price).
  *
  * Ascending, a building's first unit in the stream is its cheapest: buildings come in the order
  * they first appear. Descending, its cheapest unit is its last: a building is placed when the

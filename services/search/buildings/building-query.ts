@@ -1,5 +1,5 @@
 /**
- * What one building search asks once its arguments are read (spec: "search_properties_tool"),
+ * What one building search asks once its arguments are read (docs/contract.md, "search_properties_tool"),
  * and the apartment search it stands on: the same place, filters, stay and rating threshold,
  * plus a minimum square footage, monthly price limits and a building order.
  */

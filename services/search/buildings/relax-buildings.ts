@@ -1,5 +1,5 @@
 /**
- * The relaxation of a thin building search (spec: "Property card" envelope, `additional_properties`
+ * The relaxation of a thin building search (docs/contract.md, search_properties_tool rule 7, `additional_properties`
  * and `additional_type`). When the first page holds fewer than THIN_SEARCH buildings, the search
  * is relaxed one way at a time, in this order, and the first way that finds buildings not already
  * shown fills `additional_properties` (docs/decisions.md, "Building search"):

@@ -1,7 +1,7 @@
 /**
  * The relaxation steps of a thin building search, each a pure function of the query (and, for the
- * two that need to know the inventory, of what one lookup found): the spec's `additional_type`
- * values in the order they are tried (docs/decisions.md, "Building search"). The search that runs them
+ * two that need to know the inventory, of what one lookup found): the `additional_type`
+ * values (docs/contract.md, search_properties_tool rule 7) in the order they are tried (docs/decisions.md, "Building search"). The search that runs them
  * and stops at the first that finds buildings is ./relax-buildings.ts.
  */
 import type { estypes } from '@elastic/elasticsearch';

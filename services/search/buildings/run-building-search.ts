@@ -1,5 +1,5 @@
 /**
- * Runs one building search (spec: "search_properties_tool"): the units are the matches of an
+ * Runs one building search (docs/contract.md, "search_properties_tool"): the units are the matches of an
  * apartment search (ExactSearch, so a unit's price is its quote's), grouped by building in
  * Elasticsearch. Counts come from a terms aggregation; a page of buildings from collapse (ES
  * orders, sent beside the counts in one `_msearch`), a terms order on an exact indexed price

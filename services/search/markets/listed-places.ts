@@ -1,6 +1,7 @@
 /**
- * Which markets and display cities search can return a home in right now (spec: "A market or
- * city is listed only while at least one apartment can be returned by search"): one ES
+ * Which markets and display cities search can return a home in right now (docs/contract.md,
+ * list_markets_tool rule 1: "A market or city is listed only while at least one of its homes can be
+ * returned by a search"): one ES
  * aggregation over bookable homes, built and read here by pure functions (sent by
  * ./market-searches.ts).
  */

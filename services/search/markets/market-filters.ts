@@ -1,5 +1,5 @@
 /**
- * The market filters' Elasticsearch request and its reading (spec: "Market filter options"): one
+ * The market filters' Elasticsearch request and its reading (docs/contract.md, "get_market_filters_tool"): one
  * aggregation over the market's searchable homes, built and shaped by pure functions (sent by
  * ./market-searches.ts).
  */

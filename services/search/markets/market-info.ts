@@ -1,5 +1,5 @@
 /**
- * Market info's Elasticsearch request and its reading (spec: "Market info"): the market's
+ * Market info's Elasticsearch request and its reading (docs/contract.md, "get_market_info"): the market's
  * searchable homes counted, their average base rent by bedroom count and the neighborhoods with
  * the most of them, built and shaped by pure functions (sent by ./market-searches.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The availability overview's Elasticsearch request, built by a pure function (spec:
+ * The availability overview's Elasticsearch request, built by a pure function (docs/contract.md,
  * "availability_overview_tool"): location, the shared filters it takes, the `nights` floor filter,
  * price bounds on the base monthly rate, a sort and a page.
  */

@@ -195,7 +195,7 @@ export class ExactSearch {
   }
 }
 
-/** No stay can start in the past (the quote says so); the spec only refuses dates over 7 days back. */
+/** No stay can start in the past (get_quote_tool rule 3); docs/contract.md only refuses dates over 7 days back ("Dates" rule 2). */
 export function startsInPast(p: SearchParams, today: IsoDate): boolean {
   return p.stay.kind !== 'undated' && p.stay.start_date < today;
 }

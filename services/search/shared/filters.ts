@@ -1,5 +1,5 @@
 /**
- * The shared filter arguments (spec: "Shared filter arguments") and their Elasticsearch clauses,
+ * The shared filter arguments (docs/contract.md, "Filters") and their Elasticsearch clauses,
  * built by a pure function. Every clause is a filter (no scoring): counts and pages stay exact.
  */
 import type { estypes } from '@elastic/elasticsearch';
@@ -57,7 +57,7 @@ export const FLAG_FIELDS = {
   deals_only: 'has_active_offer',
 } as const satisfies Record<string, string>;
 
-/** The point and radius of a proximity search, or null; both coordinates or neither (spec: "used together"). */
+/** The point and radius of a proximity search, or null; both coordinates or neither (docs/contract.md, "Location" rule 3: they go together). */
 export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: number } | null {
   if ((f.near_latitude === undefined) !== (f.near_longitude === undefined)) {
     throw badRequest('invalid_parameters', 'near_latitude and near_longitude are used together: pass both, or neither.');
@@ -91,7 +91,7 @@ export function filterClauses(f: SharedFilters): estypes.QueryDslQueryContainer[
     if (f[arg as keyof typeof FLAG_FIELDS] === true) clauses.push({ term: { [field]: true } });
   }
   const near = nearPoint(f);
-  // A true circle (spec: near_radius_miles): geo_distance, not a bounding box.
+  // A true circle (docs/contract.md, "Location" rule 4): geo_distance, not a bounding box.
   if (near) clauses.push({ geo_distance: { distance: `${near.miles}mi`, location: { lat: near.lat, lon: near.lon } } });
   return clauses;
 }

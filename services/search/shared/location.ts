@@ -1,6 +1,6 @@
 /**
- * Location arguments shared by the search tools and the availability overview (spec: "Location
- * arguments"): `market` (a display-city or market slug) and `scope` with exactly one of
+ * Location arguments shared by the search tools and the availability overview (docs/contract.md,
+ * "Location"): `market` (a display-city or market slug) and `scope` with exactly one of
  * `display_city` or `market`; precedence scope.display_city, then scope.market, then market.
  */
 import type { FromSchema } from 'json-schema-to-ts';

@@ -1,5 +1,5 @@
 /**
- * What one apartment search asks, once the arguments are read (spec: "search_apartments_tool"):
+ * What one apartment search asks, once the arguments are read (docs/contract.md, "search_apartments_tool"):
  * the place, the shared filters, the stay, the price limits in the unit the price is shown in,
  * the rating threshold and the order. buildSearchBody turns it into Elasticsearch requests.
  */

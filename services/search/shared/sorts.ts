@@ -1,7 +1,7 @@
 /** The orders of the apartment search and the availability overview: their sort_by values and the clauses ES sorts by. */
 import type { estypes } from '@elastic/elasticsearch';
 
-/** The sort_by values of search_apartments_tool and the availability overview (spec: search_apartments_tool). */
+/** The sort_by values of search_apartments_tool and the availability overview (docs/contract.md, "search_apartments_tool"). */
 export const SEARCH_SORTS = ['price_asc', 'price_desc', 'availability', 'newest', 'rating_desc'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
@@ -18,7 +18,7 @@ export function sortClauses(sort: SearchSort, byPrice: (order: 'asc' | 'desc') =
     case 'newest':
       return [{ created_at: 'desc' }, tie];
     case 'rating_desc':
-      // Unrated last (spec: rating_desc).
+      // Unrated last (docs/contract.md, "search_apartments_tool": rating_desc).
       return [{ rating_average: { order: 'desc', missing: '_last' } }, { rating_count: 'desc' }, tie];
   }
 }

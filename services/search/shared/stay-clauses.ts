@@ -1,5 +1,5 @@
 /**
- * Elasticsearch clauses for the stay of a search (spec: "search_apartments_tool" rules 2-3), over
+ * Elasticsearch clauses for the stay of a search (docs/contract.md, search_apartments_tool rules 1-3), over
  * the fields toHomeDocument precomputes: `move_ins`/`minimum_keys`/`open_windows`/`move_outs` answer "can
  * this stay be booked?" exactly as checkStay does; the price limits and the price sort read the indexed price
  * of the stay (./indexed-price.ts). All pure, tested by their output.

@@ -1,6 +1,6 @@
 /**
- * The one error path of the HTTP side: anything thrown becomes the spec's error object with
- * its status. Messages of unexpected errors are logged and never shown.
+ * The one error path of the HTTP side: anything thrown becomes the error object with
+ * its status (docs/contract.md, "Errors"). Messages of unexpected errors are logged and never shown.
  */
 import type { Context, Next } from 'koa';
 import { ApiError, toApiError, unavailableStore } from '../../kernel/errors';

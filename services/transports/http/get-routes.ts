@@ -1,6 +1,6 @@
 /**
  * The GET API under /api/public, derived from the registry: each tool with a `get` route gets
- * one, with query strings renamed (spec: `check_in` → `start_date`, …) and coerced by the
+ * one, with query strings renamed (docs/contract.md, "HTTP routes": `check_in` → `start_date`, …) and coerced by the
  * tool's own JSON Schema.
  */
 import Router from '@koa/router';

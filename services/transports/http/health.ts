@@ -1,7 +1,7 @@
 /**
  * GET /livez and GET /readyz, for load balancers and orchestrators. Liveness: the process answers.
  * Readiness: Elasticsearch answers within the store deadline and the homes alias points at an
- * index, and MongoDB answers a ping; otherwise 503 with the spec's error object naming the parts
+ * index, and MongoDB answers a ping; otherwise 503 with the error object (docs/contract.md, "Errors") naming the parts
  * that are not ready (never a host name or a driver message: the log has those).
  */
 import type { Deps } from '../../deps';

@@ -93,7 +93,7 @@ export interface PolicyEntry {
   answer: string;
 }
 
-/** A refusal of the API, with the spec's error object's message. */
+/** A refusal of the API, with the message of its error object (docs/contract.md, "Errors"). */
 export class ApiRefusal extends Error {
   constructor(
     readonly status: number,

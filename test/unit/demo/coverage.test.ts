@@ -1,5 +1,5 @@
 /**
- * Every rule of the spec the demo inventory is meant to exercise appears in a 3,000-home run,
+ * Every rule of the contract (docs/contract.md) the demo inventory is meant to exercise appears in a 3,000-home run,
  * in roughly the intended share.
  */
 import type { HomeRecord } from '../../../services/kernel/inventory/records';
@@ -183,7 +183,7 @@ describe('pricing rules', () => {
     const multi = homes.filter((h) => h.flex_tiers.length >= 2);
     const cheaperWithLength = (h: HomeRecord) => h.flex_tiers.slice(1).every((t, i) => t.monthly_rate_cents < h.flex_tiers[i].monthly_rate_cents);
     expect(share(multi, cheaperWithLength)).toBeGreaterThan(0.95);
-    // A few longer tiers cost no less than the shorter one (spec: building search lists them, the quote refuses).
+    // A few longer tiers cost no less than the shorter one (docs/contract.md, get_flex_options_tool rule 3: the quote refuses such a tier).
     expect(multi.some((h) => !cheaperWithLength(h))).toBe(true);
   });
 });

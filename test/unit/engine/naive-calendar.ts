@@ -1,5 +1,5 @@
 /**
- * A day-by-day reference model of the availability rules, written straight from the spec's wording
+ * A day-by-day reference model of the availability rules, written straight from the contract's wording
  * (every night looked up on its own) with none of the engine's segment arithmetic, for the property
  * tests to compare against.
  */

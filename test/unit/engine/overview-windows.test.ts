@@ -12,7 +12,7 @@ const window = (over: Partial<BookableWindow>): BookableWindow => ({
   ...over,
 });
 
-describe('the availability overview windows (spec: windows shorter than their own minimum are omitted)', () => {
+describe('the availability overview windows (the contract: windows shorter than their own minimum are left out)', () => {
   it('keeps a window that holds exactly its own minimum, and an open-ended one', () => {
     expect(hostsAStay(window({ nights: 30, minimum_nightly_stay: 30 }))).toBe(true);
     expect(hostsAStay(window({ end_date: null, nights: null, minimum_nightly_stay: 90 }))).toBe(true);

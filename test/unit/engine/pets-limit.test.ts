@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { MAX_PETS_PER_STAY, petsOverLimit } from '../../../services/kernel/engine/stay-check';
 
-describe('the pets limit of a stay (spec Limits: at most 2, cats and dogs combined)', () => {
+describe('the pets limit of a stay (the contract, Limits: at most 2, cats and dogs combined)', () => {
   it('is two', () => {
     expect(MAX_PETS_PER_STAY).toBe(2);
   });

@@ -1,4 +1,4 @@
-/** The shared filter arguments → Elasticsearch clauses (spec: "Shared filter arguments"), by their output. */
+/** The shared filter arguments → Elasticsearch clauses (docs/contract.md, "Filters"), by their output. */
 import { filterClauses, FLAG_FIELDS, locationClauses, nearPoint } from '../../../services/search/shared/filters';
 import { ApiError } from '../../../services/kernel/errors';
 import type { MarketRecord } from '../../../services/kernel/inventory/records';

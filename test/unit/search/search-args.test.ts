@@ -1,4 +1,4 @@
-/** Reading the search arguments (spec: "search_apartments_tool" rule 4), by their output. */
+/** Reading the search arguments (docs/contract.md, search_apartments_tool rule 4), by their output. */
 import { ratingThreshold } from '../../../services/kernel/limits/rating';
 import { sharedFiltersOf } from '../../../services/tools/search-args';
 

@@ -1,5 +1,5 @@
 /**
- * The one stay reader (spec: "Errors", "Limits", rules 1 and 3 of search_apartments_tool, and the
+ * The one stay reader (docs/contract.md, "Dates", "Limits", rules 1 and 3 of search_apartments_tool, and the
  * date rules of get_apartment_tool, get_quote_tool and search_properties_tool), under each tool's policy.
  */
 import { ApiError } from '../../../services/kernel/errors';

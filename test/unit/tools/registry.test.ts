@@ -52,7 +52,7 @@ describe('tool registry', () => {
   });
 
   it('compiles every input schema with ajv', () => {
-    // Every schema compiles for both sources and closes its arguments: an unknown one is the spec's error, not a crash.
+    // Every schema compiles for both sources and closes its arguments: an unknown one is the contract's error, not a crash.
     for (const tool of TOOLS) {
       for (const from of ['json', 'query'] as const) {
         expect(() => argumentReader<object>(tool.inputSchema, from)({ no_such_argument: 1 })).toThrow(ApiError);
