@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats';
 import { SERVER_CARD_SCHEMA, SERVER_JSON_SCHEMA } from '../../services/docs/discovery';
 import { startFixture, type Fixture } from '../support/fixture';
 import { registryServerSchema } from '../support/registry-schema';
+import { jsonRpcOf } from '../support/json-rpc-answer';
 
 let fx: Fixture;
 let validateServer: ReturnType<Ajv['compile']>;
@@ -59,7 +60,7 @@ describe('GET /.well-known/mcp/server-card.json', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
       });
-      const answer = (await res.json()) as { result?: { protocolVersion: string } };
+      const answer = (await jsonRpcOf(res)) as { result?: { protocolVersion: string } };
       if (version === '2026-07-28') continue; // no handshake on 2026-07-28: discover names it (mcp-eras.test.ts)
       expect(answer.result?.protocolVersion).toBe(version);
     }

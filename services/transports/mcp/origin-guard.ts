@@ -1,8 +1,10 @@
 /**
  * DNS-rebinding protection of the tool server (MCP 2025-11-25 and 2026-07-28, "Security Warning":
  * servers MUST validate Origin; bound to loopback, they SHOULD refuse a foreign Host). A refused
- * request is answered before anything reads it, so it changes nothing.
+ * request is answered before anything reads it, so it changes nothing. Our rule runs first; the SDK's
+ * middleware (below) runs after it.
  */
+import { hostHeaderValidationResponse, localhostAllowedHostnames, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -62,4 +64,21 @@ export function checkOriginAndHost(origin: string | undefined, host: string | un
     if (policy.allowedOrigins.some((allowed) => originOf(allowed) === normalized)) return { allowed: true };
   }
   return { allowed: false, reason: 'Origin not allowed on this tool server (set MCP_ALLOWED_ORIGINS to allow a browser origin).' };
+}
+
+/**
+ * The SDK's DNS-rebinding middleware, under our rule above: its Host allowlist (loopback names and the
+ * public base URL's host) when listening on loopback, and its Origin allowlist (loopback names, the
+ * public base URL's host and the listed origins' hosts; none with '*'). The SDK's Origin check is by
+ * host name on any scheme and port, looser than ours (an origin is its scheme, host and port), so a
+ * request must pass both; its Host check knows loopback by name only (no 127.0.0.0/8, no
+ * `*.localhost`), stricter than ours, and has the last word. Its refusal is a 403 JSON-RPC error.
+ */
+export function sdkOriginAndHostCheck(policy: OriginPolicy): (request: Request) => Response | undefined {
+  const own = new URL(policy.publicBaseUrl).hostname;
+  const hosts = isLoopbackHostname(policy.listenHost) ? [...localhostAllowedHostnames(), own] : null;
+  const origins = policy.allowedOrigins.includes('*')
+    ? null
+    : [...localhostAllowedOrigins(), own, ...policy.allowedOrigins.flatMap((o) => (originOf(o) ? [new URL(o).hostname] : []))];
+  return (request) => (hosts ? hostHeaderValidationResponse(request, hosts) : undefined) ?? (origins ? originValidationResponse(request, origins) : undefined);
 }

@@ -12,7 +12,7 @@ const call = (params: Record<string, unknown>, extra: Record<string, unknown> = 
 
 describe('which tool calls skip the SDK server', () => {
   it('takes a plain 2025 call, with or without its protocol-version header', () => {
-    expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), legacyHeaders, context)).toEqual({ era: 'legacy', id: 3, name: 'get_quote_tool', args, tool: expect.objectContaining({ name: 'get_quote_tool' }) });
+    expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), legacyHeaders, context)).toEqual({ era: 'legacy', id: 3, args, tool: expect.objectContaining({ name: 'get_quote_tool' }) });
     expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), { ...legacyHeaders, 'mcp-protocol-version': '2025-06-18' }, context)?.era).toBe('legacy');
     expect(fastToolCall(call({ name: 'list_markets_tool' }), legacyHeaders, context)?.args).toEqual({});
   });
