@@ -14,6 +14,7 @@ import { SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol
 import { SERVER_INFO } from '../../tools/server-identity';
 import type { ApiError } from '../../kernel/errors';
 import type { RequestScope, Tool } from '../../tools/tool';
+import { rendersWidgets } from './client-support';
 import { isObject, plainRequest, type Era, type RequestHeaders } from './plain-request';
 import type { WireAnswer } from './prepared-answers';
 import { callTool, registeredTool, type ToolServerContext } from './tool-call';
@@ -24,6 +25,8 @@ export interface FastToolCall {
   args: Record<string, unknown>;
   /** The registry tool, found once while deciding. */
   tool: Tool;
+  /** What the request's envelope says the client renders (2026-07-28). */
+  rendersWidgets: boolean;
 }
 
 /** The tool call to answer here, or null: the SDK answers it. */
@@ -36,7 +39,7 @@ export function fastToolCall(body: unknown, headers: RequestHeaders, context: To
   if (!isObject(args)) return null;
   const tool = registeredTool(context, name);
   if (!tool || tool.confirmationFor) return null;
-  return { era: plain.era, id: plain.id, args, tool };
+  return { era: plain.era, id: plain.id, args, tool, rendersWidgets: plain.era === 'modern' && rendersWidgets(plain.params._meta) };
 }
 
 /** The headers the SDK sends with an answer of each era (lower-case names). */
@@ -48,7 +51,8 @@ const ERA_HEADERS: Record<Era, Record<string, string>> = {
 /** The answer as the SDK writes it for the call's era (the same JSON; keys may come in another order). */
 export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, scope: RequestScope, refusal: ApiError | null = null): Promise<WireAnswer> {
   const { tool } = call;
-  const result: CallToolResult = await callTool(context, { ...scope, transport: call.era === 'modern' ? 'mcp-2026' : 'mcp-2025' }, tool, call.args, refusal);
+  const callScope: RequestScope = { ...scope, transport: call.era === 'modern' ? 'mcp-2026' : 'mcp-2025', ...(call.rendersWidgets ? { rendersWidgets: true } : {}) };
+  const result: CallToolResult = await callTool(context, callScope, tool, call.args, refusal);
   const { structuredContent, ...rest } = result;
   const wire = call.era === 'modern' ? { ...rest, resultType: 'complete', _meta: { ...rest._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } } : rest;
   const tail = `,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
