@@ -1,4 +1,4 @@
-import { checkOriginAndHost, isLoopbackHostname, type OriginPolicy } from '../../../services/transports/mcp/origin-guard';
+import { checkOriginAndHost, isLoopbackHostname, sdkOriginAndHostCheck, type OriginPolicy } from '../../../services/transports/mcp/origin-guard';
 
 const onLoopback: OriginPolicy = { allowedOrigins: [], publicBaseUrl: 'http://localhost:3000', listenHost: '127.0.0.1' };
 const public_: OriginPolicy = { allowedOrigins: [], publicBaseUrl: 'https://catalog.example', listenHost: '0.0.0.0' };
@@ -49,5 +49,41 @@ describe('tool server Host check', () => {
   it('knows which host names are loopback', () => {
     expect(['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.255.0.1', '[::1]', '::1'].every(isLoopbackHostname)).toBe(true);
     expect(['localhost.evil.example', '128.0.0.1', '10.0.0.1', 'example.com', '127.0.0.1.evil.example'].some(isLoopbackHostname)).toBe(false);
+  });
+});
+
+describe('the SDK Origin and Host middleware under our rule', () => {
+  const request = (headers: Record<string, string>) => new Request('http://127.0.0.1:3000/mcp/public', { method: 'POST', headers });
+  const listed: OriginPolicy = { ...public_, allowedOrigins: ['https://app.example'] };
+  const sdkAllows = (policy: OriginPolicy, headers: Record<string, string>) => sdkOriginAndHostCheck(policy)(request(headers)) === undefined;
+
+  it('is looser on Origin (a host name on any scheme and port): ours refuses what it lets through', () => {
+    for (const origin of ['https://app.example:8443', 'http://app.example', 'http://catalog.example']) {
+      expect({ origin, sdk: sdkAllows(listed, { host: 'catalog.example', origin }) }).toEqual({ origin, sdk: true });
+      expect({ origin, ours: allowed(origin, 'catalog.example', listed) }).toEqual({ origin, ours: false });
+    }
+  });
+
+  it('refuses what ours refuses: a foreign origin, the opaque null origin', async () => {
+    for (const origin of ['https://evil.example', 'null', 'https://catalog.example.evil.example']) {
+      const refused = sdkOriginAndHostCheck(public_)(request({ host: 'catalog.example', origin }));
+      expect(refused?.status).toBe(403);
+      expect(((await refused!.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    }
+    expect(sdkAllows({ ...public_, allowedOrigins: ['*'] }, { host: 'catalog.example', origin: 'https://any.example' })).toBe(true);
+  });
+
+  it('is stricter on Host when listening on loopback (loopback by name only): it has the last word', () => {
+    for (const host of ['app.localhost', '127.8.9.10:3000']) {
+      expect({ host, ours: allowed(undefined, host, onLoopback) }).toEqual({ host, ours: true });
+      expect({ host, sdk: sdkAllows(onLoopback, { host }) }).toEqual({ host, sdk: false });
+    }
+    for (const host of ['127.0.0.1:3917', 'localhost', '[::1]:3000']) expect(sdkAllows(onLoopback, { host })).toBe(true);
+    expect(sdkAllows({ ...onLoopback, publicBaseUrl: 'https://catalog.example' }, { host: 'catalog.example' })).toBe(true);
+    expect(sdkAllows(onLoopback, { host: 'evil.example.com' })).toBe(false);
+  });
+
+  it('does not judge Host when the service listens on every interface', () => {
+    expect(sdkAllows(public_, { host: 'any-name.example' })).toBe(true);
   });
 });
