@@ -5,7 +5,7 @@
  * 2025-06-18 and is served by the SDK's stateless legacy mode (a fresh server per request, its answer
  * an event stream of one message). Both build the same server (./server.ts). Before the SDK sees a
  * message, this route counts it at the door and weighs it (./admission.ts), caps and parses its body,
- * checks Origin and Host (ours, then the SDK's middleware: ./origin-guard.ts), refuses batches and
+ * checks Origin and Host (ours, then the SDK middleware's validators: ./origin-guard.ts), refuses batches and
  * params that do not fit their method (./request-params.ts), and answers what every caller gets alike
  * from a prepared buffer (./prepared-answers.ts). GET, DELETE, PUT and PATCH answer 405.
  */
@@ -21,7 +21,7 @@ import type { RateLimits } from '../rate-limit';
 import type { ApiError } from '../../kernel/errors';
 import { admit, afterTheDoor, BATCH_REFUSED, DOOR_POINT, messageCost } from './admission';
 import { answerFastToolCall, fastToolCall } from './fast-tool-call';
-import { checkOriginAndHost, sdkOriginAndHostCheck } from './origin-guard';
+import { originAndHostGuard } from './origin-guard';
 import { PreparedAnswers, preparedRequest, type WireAnswer } from './prepared-answers';
 import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
 import { createMcpServer } from './server';
@@ -74,7 +74,7 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
   );
   const prepared = new PreparedAnswers();
   const policy = { allowedOrigins: deps.config.mcpAllowedOrigins, publicBaseUrl: deps.config.publicBaseUrl, listenHost: deps.config.host };
-  const sdkGuard = sdkOriginAndHostCheck(policy);
+  const guard = originAndHostGuard(policy);
 
   /** The SDK's answer to one message of this request, its body read whole (no tool streams anything). */
   async function sdkAnswer(request: Request, message: unknown, entry: Admitted): Promise<WireAnswer> {
@@ -101,11 +101,8 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
         ? jsonRpcError(ctx, 413, -32600, `Request body over ${deps.config.bodyLimitBytes} bytes.`)
         : jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not valid JSON.');
     }
-    const verdict = checkOriginAndHost(ctx.get('Origin') || undefined, ctx.get('Host') || undefined, policy);
+    const verdict = guard(ctx.get('Origin') || undefined, ctx.get('Host') || undefined);
     if (!verdict.allowed) return jsonRpcError(ctx, 403, -32000, verdict.reason, requestId(body));
-    const request = webRequest(ctx, scope.signal);
-    const refusedBySdk = sdkGuard(request);
-    if (refusedBySdk) return send(ctx, await wireAnswer(refusedBySdk), body);
     if (Array.isArray(body)) return jsonRpcError(ctx, 400, -32600, BATCH_REFUSED);
 
     // The rest of its weight once the message is known, before anything else runs; a refused tool call
@@ -121,9 +118,12 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     if (!refusal) admissionOf(ctx).grow(cost.points - 1);
 
     // Params that do not fit their method are the client's fault: -32602 in one line on both eras (the
-    // SDK answers some with its validator's dump, some as -32603).
-    const era = (await isLegacyRequest(request, body)) ? 'legacy' : 'modern';
-    const invalid = isJSONRPCMessage(body) ? invalidParamsError(body, era) : null;
+    // SDK answers some with its validator's dump, some as -32603). 2026-07-28 has no `initialize` (the
+    // SDK refuses it): only there does the era change the check.
+    const request = (): Request => webRequest(ctx, scope.signal);
+    const message = isJSONRPCMessage(body) ? body : null;
+    const modernInitialize = message !== null && 'method' in message && message.method === 'initialize' && !(await isLegacyRequest(request(), body));
+    const invalid = message ? invalidParamsError(message, modernInitialize ? 'modern' : 'legacy') : null;
     if (invalid) {
       ctx.status = 200;
       ctx.body = invalid;
@@ -133,8 +133,8 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     if (fast) return send(ctx, await answerFastToolCall(fast, context, scope, refusal), body);
     const same = deps.config.mcpFastToolCalls ? preparedRequest(body, ctx.headers) : null;
     const entry: Admitted = [scope, refusal];
-    const buffered = same ? await prepared.answer(same, (preparing) => sdkAnswer(request, preparing, entry)) : null;
-    send(ctx, buffered ?? (await sdkAnswer(request, body, entry)), body);
+    const buffered = same ? await prepared.answer(same, (preparing) => sdkAnswer(request(), preparing, entry)) : null;
+    send(ctx, buffered ?? (await sdkAnswer(request(), body, entry)), body);
   });
 }
 
@@ -158,9 +158,8 @@ function send(ctx: Context, answer: WireAnswer, body: unknown): void {
 }
 
 /**
- * An HTTP-level refusal of the SDK's (406 Accept, 415 Content-Type, an unsupported version header, a
- * refused Origin or Host) names no id even when the body had one: every error carries the request's
- * id (MCP 2026-07-28).
+ * An HTTP-level refusal of the SDK's (406 Accept, 415 Content-Type, an unsupported version header)
+ * names no id even when the body had one: every error carries the request's id (MCP 2026-07-28).
  */
 function withRequestId(bytes: Buffer, body: unknown): Buffer {
   const id = requestId(body);
@@ -174,7 +173,11 @@ function withRequestId(bytes: Buffer, body: unknown): Buffer {
   }
 }
 
-/** The request as the SDK reads it: method, URL, headers and the signal of its deadline (the body is passed parsed). */
+/**
+ * The request as the SDK reads it: method, URL, headers and the signal of its deadline (the body is
+ * passed parsed). Built only for what goes to the SDK: the door, the guards, the fast tool call and
+ * the prepared answers read Koa's request.
+ */
 function webRequest(ctx: Context, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.headers)) {
