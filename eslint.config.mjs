@@ -24,7 +24,7 @@ export default tseslint.config(
     // End-to-end and integration tests read JSON answers over HTTP and MCP and assert their shape field
     // by field; the answers' types are checked where they are made (the output schemas, validated in
     // test/e2e/output-schemas.test.ts), not restated in every test.
-    files: ['test/e2e/**/*.ts', 'test/integration/**/*.ts', 'test/support/fixture.ts'],
+    files: ['test/e2e/**/*.ts', 'test/integration/**/*.ts', 'test/support/fixture.ts', 'test/support/json-rpc-answer.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   prettier,

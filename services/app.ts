@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import cors from '@koa/cors';
 import type { Deps } from './deps';
 import { ApiError } from './kernel/errors';
-import { serverCard, serverJson } from './docs/discovery';
+import { SERVER_CARD_PATH, serverCard, serverJson } from './docs/discovery';
 import { openApiDocument } from './docs/openapi';
 import { toolsMarkdown } from './docs/tools-markdown';
 import { parseMediaFile, PhotoStore } from './media/photos';
@@ -23,6 +23,7 @@ import { sharedReadiness, sharedStatus, type Readiness } from './transports/http
 import { liveness } from './transports/http/health';
 import { requestLog } from './transports/http/request-log';
 import { mountMcp, MCP_PATH } from './transports/mcp/route';
+import { CAPABILITIES } from './transports/mcp/server';
 import { toolsList } from './transports/mcp/tool-list';
 import { createRateLimits } from './transports/rate-limit';
 import { trustedProxies } from './transports/client-address';
@@ -149,11 +150,15 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await ready();
   });
-  const card = fixedDocument(serverCard(deps.config.publicBaseUrl, MCP_PATH));
-  root.get('/.well-known/mcp/server-card.json', (ctx) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    sendFixed(ctx, card);
-  });
+  // The Server Card draft's location, and the older one with its .json suffix: readable from any
+  // origin, cacheable for an hour.
+  const card = fixedDocument(serverCard(deps.config.publicBaseUrl, MCP_PATH, CAPABILITIES));
+  for (const path of [SERVER_CARD_PATH, `${SERVER_CARD_PATH}.json`]) {
+    root.get(path, (ctx) => {
+      ctx.set({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET', 'Access-Control-Allow-Headers': 'Content-Type', 'Cache-Control': 'public, max-age=3600' });
+      sendFixed(ctx, card);
+    });
+  }
   mountPage(root, deps.config, (ctx) => {
     ctx.body = {
       service: 'furnished-catalog',
@@ -161,7 +166,7 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
       openapi: `${deps.config.publicBaseUrl}/api/public/openapi.json`,
       tools: `${deps.config.publicBaseUrl}/api/public/tools`,
       mcp: `${deps.config.publicBaseUrl}${MCP_PATH}`,
-      server_card: `${deps.config.publicBaseUrl}/.well-known/mcp/server-card.json`,
+      server_card: `${deps.config.publicBaseUrl}${SERVER_CARD_PATH}`,
     };
   });
   mountMcp(root, tools, deps, limits, photos);

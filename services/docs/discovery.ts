@@ -1,10 +1,13 @@
 /**
  * Discovery documents of the tool server, derived from its identity and address: the server card at
- * /.well-known/mcp/server-card.json (SEP-2127) and the MCP registry's server.json (remote,
- * streamable-http). Both name the same endpoint and versions as `server/discover`.
+ * /.well-known/mcp/server-card (the Server Card draft's location; also at the older
+ * /.well-known/mcp/server-card.json) and the MCP registry's server.json (remote, streamable-http). Both
+ * name the same endpoint and versions as `server/discover`; the card also its capabilities.
  */
 import { PROTOCOL_VERSIONS, SERVER_IDENTITY } from '../tools/server-identity';
 
+/** Where the Server Card draft puts the card (served there and at the same path with `.json`). */
+export const SERVER_CARD_PATH = '/.well-known/mcp/server-card';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 
@@ -25,9 +28,10 @@ function common(publicBaseUrl: string, mcpPath: string) {
   };
 }
 
-export function serverCard(publicBaseUrl: string, mcpPath: string) {
+/** The server card: the registry entry's identity and remote, the versions it speaks and the capabilities `server/discover` names. */
+export function serverCard(publicBaseUrl: string, mcpPath: string, capabilities: Record<string, unknown>) {
   const { remote, ...identity } = common(publicBaseUrl, mcpPath);
-  return { $schema: SERVER_CARD_SCHEMA, ...identity, remotes: [{ ...remote, supportedProtocolVersions: [...PROTOCOL_VERSIONS] }] };
+  return { $schema: SERVER_CARD_SCHEMA, ...identity, remotes: [{ ...remote, supportedProtocolVersions: [...PROTOCOL_VERSIONS] }], capabilities };
 }
 
 export function serverJson(publicBaseUrl: string, mcpPath: string) {

@@ -1,4 +1,4 @@
-/** search_apartments_tool — GET /api/public/search (spec: "search_apartments_tool", "Search result"). */
+/** search_apartments_tool — GET /api/public/search (docs/contract.md, "search_apartments_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { FLAG_FIELDS } from '../search/shared/filters';
 import { CARD_GRID_WIDGET } from '../widgets/catalog';
@@ -18,7 +18,9 @@ const inputSchema = {
     per_page: { type: 'integer', minimum: 1, default: SEARCH_PAGE.default, description: `Apartments per page; default ${SEARCH_PAGE.default}, capped at ${SEARCH_PAGE.max}.` },
     include_hero_images: {
       type: 'boolean',
-      description: `Default true: up to ${HERO_IMAGES_PER_PAGE} hero photos of the page are also returned as embedded images (each with _meta.home_slug); false omits them.`,
+      description:
+        `True: up to ${HERO_IMAGES_PER_PAGE} hero photos of the page are also returned as embedded images (each with _meta.home_slug); false omits them. ` +
+        'Default true, except for a client that renders the results widget (it shows the photos from their URLs): false.',
     },
   },
   additionalProperties: false,
@@ -39,7 +41,7 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     `price_desc, availability, newest, rating_desc. Pages of per_page (default ${SEARCH_PAGE.default}, max ${SEARCH_PAGE.max}) with total_count and ` +
     'total_pages (a very deep price-sorted dated page is refused as search_too_broad: pass min_price at the last price ' +
     `shown to go further). Up to ${HERO_IMAGES_PER_PAGE} hero photos of the page come as embedded images (include_hero_images: false ` +
-    'omits them). Dates are start_date/end_date; check_in/check_out are refused. For a map or a point of interest ' +
+    'omits them; a client showing the results widget gets them only with include_hero_images: true). Dates are start_date/end_date; check_in/check_out are refused. For a map or a point of interest ' +
     'use search_apartments_on_map; to compare buildings use search_properties_tool.',
   inputSchema,
   outputSchema: searchOutputSchema,
@@ -54,7 +56,7 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
       'market', 'committed_nights', 'max_bedrooms', 'min_bathrooms', 'min_price', 'max_price', 'price_unit', ...Object.keys(FLAG_FIELDS),
       'near_latitude', 'near_longitude', 'near_radius_miles', 'near_label', 'min_rating', 'guest_rating', 'sort_by', 'page', 'per_page',
     ],
-    // spec: GET search takes `market` (required); the tool's `scope` has no GET form.
+    // docs/contract.md, "HTTP routes": GET search takes `market` (required); the tool's `scope` has no GET form.
     required: ['market'],
     summary: 'Search apartments in a city or market, with exact all-in prices for the dates',
   },
@@ -63,12 +65,12 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     const page = pageArg ?? 1;
     const perPage = Math.min(per_page ?? SEARCH_PAGE.default, SEARCH_PAGE.max);
     const answer = await answerSearch(deps, searchArgs, today, (page - 1) * perPage, perPage, undefined, request.signal);
-    const images =
-      include_hero_images === false
-        ? undefined
-        : answer.heroes
-            .flatMap((h) => (h.photoId ? [{ photoId: h.photoId, meta: { home_slug: h.slug } }] : []))
-            .slice(0, HERO_IMAGES_PER_PAGE);
+    // Embedded photos only where they are not already shown: a client rendering the results widget
+    // (which loads them from their URLs) gets them when asked for.
+    const embedHeroes = include_hero_images ?? !request.rendersWidgets;
+    const images = embedHeroes
+      ? answer.heroes.flatMap((h) => (h.photoId ? [{ photoId: h.photoId, meta: { home_slug: h.slug } }] : [])).slice(0, HERO_IMAGES_PER_PAGE)
+      : undefined;
     return {
       data: {
         ...answer.envelope,

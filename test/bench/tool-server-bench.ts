@@ -2,7 +2,8 @@
  * A tool call beside its GET: the apartment read and the quote, with the same
  * sampled slugs and stays (the whole inventory, 10 % unknown), as a GET, as a 2025-11-25 tools/call
  * and as a 2026-07-28 tools/call (envelope and Mcp-* headers, as the SDK v2 client sends it), at
- * concurrency 1 and 16; the throughput each keeps of its GET, and the service's processor time per call.
+ * concurrency 1 and 16; then at 16 again on a copy with the fast tool call off (the SDK path alone);
+ * the throughput each keeps of its GET, and the service's processor time per call.
  */
 import { runLoad, row, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
@@ -64,6 +65,18 @@ export async function toolServerBench(ctx: BenchContext, seconds: number): Promi
         const call = await withCpuAt16(connections, { service: svc.pid }, () => runLoad(svc.url, () => shape.tool(era), { connections, seconds }));
         lines.push(cell(`tools/call ${shape.title} (${label}), c=${connections}`, call.result, get.result.rps, call.cpu));
       }
+    }
+  }
+  // The same calls on the SDK path alone (no fast tool call, no prepared answer): what decides whether
+  // the fast path is kept (it is only while this stays under 80 % of the GET at concurrency 16).
+  const sdkOnly = await ctx.serviceWith({ MCP_FAST_TOOL_CALLS: 'false' });
+  for (const shape of shapes) {
+    const get = await withCpuAt16(16, { service: sdkOnly.pid }, () => runLoad(sdkOnly.url, shape.get, { connections: 16, seconds }));
+    lines.push(cell(`GET ${shape.title}, c=16 (SDK-path copy)`, get.result, get.result.rps, get.cpu));
+    for (const era of ['legacy', 'modern'] as const) {
+      const label = era === 'legacy' ? '2025-11-25' : MODERN;
+      const call = await withCpuAt16(16, { service: sdkOnly.pid }, () => runLoad(sdkOnly.url, () => shape.tool(era), { connections: 16, seconds }));
+      lines.push(cell(`tools/call ${shape.title} (${label}), SDK path, c=16`, call.result, get.result.rps, call.cpu));
     }
   }
   for (const line of lines) say(line);

@@ -6,6 +6,7 @@
  */
 import { startFixture, type Fixture } from '../support/fixture';
 import { emailCountKey } from '../../services/booking-intents/budget';
+import { jsonRpcOf } from '../support/json-rpc-answer';
 
 let fx: Fixture;
 
@@ -26,7 +27,7 @@ async function intentFrom(address: string, email: string): Promise<{ isError?: b
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'X-Forwarded-For': address },
     body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'booking_intent_tool', arguments: { email, guest_consent: true } } }),
   });
-  const body = (await res.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } };
+  const body = (await jsonRpcOf(res)) as { result: { isError?: boolean; content: Array<{ text: string }> } };
   return body.result.isError ? { isError: true, error: JSON.parse(body.result.content[0].text).error } : {};
 }
 

@@ -12,6 +12,7 @@ import type { HomeRecord } from '../../services/kernel/inventory/records';
 import { checkStay } from '../../services/kernel/engine/stay-check';
 import { offeredTiers } from '../../services/kernel/engine/flex';
 import { ensureIndexes } from '../../services/kernel/store/collections';
+import { jsonRpcOf } from '../support/json-rpc-answer';
 
 const { sink: logSink, lines: logLines } = keptLog();
 
@@ -246,7 +247,7 @@ describe('booking_intent_tool under concurrency', () => {
             body: JSON.stringify({ jsonrpc: '2.0', id: next, method: 'tools/call', params: { name: 'booking_intent_tool', arguments: args } }),
           });
           statuses.push(res.status);
-          const body = (await res.json()) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
+          const body = (await jsonRpcOf(res)) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
           if (body.result?.isError) failures.push(body.result.content[0].text);
         }
       }),
@@ -266,7 +267,7 @@ describe('the guest confirmation through the SDK v2 client on 2026-07-28', () =>
   const yes = { action: 'accept' as const, content: { confirm: true } };
   async function rpc(params: Record<string, unknown>): Promise<any> {
     const res = await fetch(`${fx.url}/mcp/public`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'booking_intent_tool', _meta: meta, ...params } }) });
-    return ((await res.json()) as { result: unknown }).result;
+    return ((await jsonRpcOf(res)) as { result: unknown }).result;
   }
   const refusal = (result: any) => JSON.parse(result.content[0].text).error;
 

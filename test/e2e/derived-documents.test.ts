@@ -9,6 +9,7 @@ import path from 'node:path';
 import { startFixture, type Fixture } from '../support/fixture';
 import { TOOLS } from '../../services/tools/registry';
 import { addDays } from '../../services/kernel/engine/dates';
+import { jsonRpcOf } from '../support/json-rpc-answer';
 
 let fx: Fixture;
 let slug: string;
@@ -149,7 +150,7 @@ describe('the tool server under requests whose params do not fit their method', 
       body,
     });
     expect(res.status).toBe(200);
-    const answer = (await res.json()) as { id: number; error: { code: number; message: string } };
+    const answer = (await jsonRpcOf(res)) as { id: number; error: { code: number; message: string } };
     expect(answer.id).toBe(7);
     expect(answer.error.code).toBe(-32602);
     expect(answer.error.message).toMatch(/^Invalid params for (tools\/call|resources\/read): .* expected params \{/);
@@ -163,6 +164,6 @@ describe('the tool server under requests whose params do not fit their method', 
       body: '[{"jsonrpc":"2.0","id":1,"method":"tools/call"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_policies_faq_tool","arguments":{"topic":"pets"}}}]',
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/Batches are not supported/) } });
+    expect(await jsonRpcOf(res)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/Batches are not supported/) } });
   });
 });

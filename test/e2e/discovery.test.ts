@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats';
 import { SERVER_CARD_SCHEMA, SERVER_JSON_SCHEMA } from '../../services/docs/discovery';
 import { startFixture, type Fixture } from '../support/fixture';
 import { registryServerSchema } from '../support/registry-schema';
+import { jsonRpcOf } from '../support/json-rpc-answer';
 
 let fx: Fixture;
 let validateServer: ReturnType<Ajv['compile']>;
@@ -47,8 +48,31 @@ describe('GET /.well-known/mcp/server-card.json', () => {
     expect(body.$schema).toBe(SERVER_CARD_SCHEMA);
     expect(body.packages).toBeUndefined();
     expect(validateServer(body) ? [] : validateServer.errors).toEqual([]);
-    expect({ ...body, $schema: undefined, remotes: undefined }).toEqual({ ...registry, $schema: undefined, remotes: undefined });
+    expect({ ...body, $schema: undefined, remotes: undefined, capabilities: undefined }).toEqual({ ...registry, $schema: undefined, remotes: undefined });
     expect(body.remotes).toEqual([{ ...registry.remotes[0], supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18'] }]);
+  });
+
+  it('is served where the Server Card draft puts it, readable from any origin and cacheable, with the capabilities server/discover names', async () => {
+    const old = await fx.get('/.well-known/mcp/server-card.json');
+    const { status, body, headers } = await fx.get('/.well-known/mcp/server-card');
+    expect(status).toBe(200);
+    expect(body).toEqual(old.body);
+    expect(headers.get('content-type')).toMatch(/^application\/json/);
+    expect(headers.get('access-control-allow-origin')).toBe('*');
+    expect(headers.get('access-control-allow-methods')).toBe('GET');
+    expect(headers.get('cache-control')).toBe('public, max-age=3600');
+    const res = await fetch(fx.url + '/mcp/public', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    });
+    const discovered = (await jsonRpcOf(res)) as { result: { capabilities: unknown } };
+    expect(body.capabilities).toEqual(discovered.result.capabilities);
   });
 
   it('lists exactly the versions server/discover and initialize accept', async () => {
@@ -59,7 +83,7 @@ describe('GET /.well-known/mcp/server-card.json', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
       });
-      const answer = (await res.json()) as { result?: { protocolVersion: string } };
+      const answer = (await jsonRpcOf(res)) as { result?: { protocolVersion: string } };
       if (version === '2026-07-28') continue; // no handshake on 2026-07-28: discover names it (mcp-eras.test.ts)
       expect(answer.result?.protocolVersion).toBe(version);
     }

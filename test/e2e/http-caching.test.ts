@@ -13,6 +13,7 @@ import { pageCsp, tileSource } from '../../services/transports/http/security-hea
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 import { startFixture, type Fixture } from '../support/fixture';
 import { rendered, waitUntil } from '../support/search-page';
+import { jsonRpcMessage } from '../support/json-rpc-answer';
 
 let fx: Fixture;
 let search: string;
@@ -129,7 +130,7 @@ describe('compression', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
-    const answer = JSON.parse(gunzipSync(Buffer.from(await res.body.arrayBuffer())).toString('utf8'));
+    const answer = jsonRpcMessage(gunzipSync(Buffer.from(await res.body.arrayBuffer())).toString('utf8'));
     expect(answer.result.tools.length).toBeGreaterThan(0);
     const client = await fx.mcp();
     expect((await client.listTools()).tools.length).toBe(answer.result.tools.length);

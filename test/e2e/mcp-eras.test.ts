@@ -10,6 +10,7 @@ import { TOOLS } from '../../services/tools/registry';
 import { WIDGETS } from '../../services/widgets/catalog';
 import { startFixture, type Fixture } from '../support/fixture';
 import { TOOL_SAMPLES, worldSamples, type SampleSource } from '../support/tool-samples';
+import { jsonRpcMessage } from '../support/json-rpc-answer';
 
 const MODERN = '2026-07-28';
 let fx: Fixture;
@@ -41,9 +42,9 @@ async function post(body: unknown, headers: Record<string, string> = {}): Promis
   const text = await res.text();
   let json: any = null;
   try {
-    json = JSON.parse(text);
+    json = jsonRpcMessage(text);
   } catch {
-    /* empty or SSE */
+    /* empty */
   }
   return { status: res.status, text, json };
 }

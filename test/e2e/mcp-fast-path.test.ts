@@ -7,6 +7,7 @@ import { startService, type RunningService } from '../../services/main';
 import { TOOLS } from '../../services/tools/registry';
 import { startFixture, type Fixture } from '../support/fixture';
 import { TOOL_SAMPLES, worldSamples, type SampleSource } from '../support/tool-samples';
+import { jsonRpcOf } from '../support/json-rpc-answer';
 
 const MODERN = '2026-07-28';
 let fx: Fixture;
@@ -38,7 +39,7 @@ function request(era: Era, name: string, args: Record<string, unknown>, id: numb
 
 async function answer(base: string, req: { headers: Record<string, string>; body: string }): Promise<{ status: number; type: string | null; json: unknown }> {
   const res = await fetch(base + '/mcp/public', { method: 'POST', headers: req.headers, body: req.body });
-  return { status: res.status, type: res.headers.get('content-type'), json: await res.json() };
+  return { status: res.status, type: res.headers.get('content-type'), json: await jsonRpcOf(res) };
 }
 
 const READS = TOOLS.filter((t) => t.name !== 'booking_intent_tool').map((t) => t.name);

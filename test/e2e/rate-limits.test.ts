@@ -5,6 +5,7 @@
  * the availability overview's bucket is the stricter one and is counted as well.
  */
 import { startFixture, type Fixture } from '../support/fixture';
+import { jsonRpcOf } from '../support/json-rpc-answer';
 
 let fx: Fixture;
 
@@ -46,7 +47,7 @@ describe('rate limits', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': '10.44.0.1' },
         body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'availability_overview_tool', arguments: { market, per_page: 5 } } }),
       });
-      return (await res.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } };
+      return (await jsonRpcOf(res)) as { result: { isError?: boolean; content: Array<{ text: string }> } };
     };
     const first = await call(1);
     expect(first.result.isError).toBeFalsy();

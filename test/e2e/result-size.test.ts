@@ -8,6 +8,7 @@ import { EMBED_MAX_BYTES } from '../../services/media/photos';
 import { MAP_PINS } from '../../services/kernel/limits/pages';
 import { PIN_BRIEF, PINS_NOTE } from '../../services/tools/search-on-map';
 import { startFixture, type Fixture } from '../support/fixture';
+import { jsonRpcMessage } from '../support/json-rpc-answer';
 
 let fx: Fixture;
 
@@ -36,7 +37,7 @@ async function rawCall(args: Record<string, unknown>, name = 'search_apartments_
   });
   const text = await res.text();
   expect(res.status).toBe(200);
-  return { bytes: Buffer.byteLength(text), result: JSON.parse(text).result };
+  return { bytes: Buffer.byteLength(text), result: jsonRpcMessage(text).result };
 }
 
 describe('search_apartments_tool result size', () => {

@@ -14,6 +14,7 @@ import { localStackPids, withFrozen } from '../support/local-stack';
 import { createRateLimits } from '../../services/transports/rate-limit';
 import { blockFor } from '../../services/transports/rate-blocks';
 import { RATE_LIMITS_COLLECTION } from '../../services/kernel/store/collections';
+import { jsonRpcOf } from '../support/json-rpc-answer';
 
 const POINTS = 7;
 const OVERVIEW_POINTS = 3;
@@ -128,7 +129,7 @@ describe('rate limits across two service processes', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': client },
         body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'availability_overview_tool', arguments: { market, per_page: 5 } } }),
       });
-      return ((await res.json()) as { result: { isError?: boolean; content: unknown } }).result;
+      return ((await jsonRpcOf(res)) as { result: { isError?: boolean; content: unknown } }).result;
     };
     const results = [];
     for (let i = 0; i < OVERVIEW_POINTS + 2; i += 1) results.push(await call(copies[i % 2].url, i + 1));

@@ -4,6 +4,7 @@
  * weighs its routes the same way.
  */
 import { startFixture, type Fixture } from '../support/fixture';
+import { jsonRpcMessage } from '../support/json-rpc-answer';
 
 const POINTS = 5;
 let fx: Fixture;
@@ -21,7 +22,7 @@ function modernHeaders(method: string, name?: string): Record<string, string> {
 async function post(client: string, body: unknown, headers: Record<string, string> = LEGACY_HEADERS) {
   const res = await fetch(`${fx.url}/mcp/public`, { method: 'POST', headers: { ...headers, 'X-Forwarded-For': client }, body: JSON.stringify(body) });
   const text = await res.text();
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: text ? JSON.parse(text) : null };
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: text ? jsonRpcMessage(text) : null };
 }
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The guest's own word before a write (spec: booking_intent_tool rule 1; MCP 2026-07-28 input-required
+ * The guest's own word before a write (docs/contract.md, booking_intent_tool rule 1; MCP 2026-07-28 input-required
  * results). When the client declared elicitation, the first call answers with a form that shows the
  * exact details to be saved; the client asks the person and calls again with the answer. Only an
  * accepted, ticked answer to the question asked for this very call lets the write run; anything else

@@ -1,14 +1,15 @@
 /**
  * Answers that are the same for every caller, sent from a prepared buffer: `tools/list`,
  * `resources/list`, `resources/templates/list`, `prompts/list` and `resources/read` of a widget. Each
- * is what the SDK answered the first time it was asked on that era, kept as the text before and after
- * the request's id, so later requests cost a string join instead of a server, a transport and the
- * serialisation of ~60 KB of HTML or schemas. Only a plain request takes this path (the judgement the
- * fast tool call uses, ./fast-tool-call.ts); anything else, every error included, goes to the SDK.
- * A test compares both answers for each of them on both eras (test/e2e/mcp-fast-path.test.ts).
+ * is what the SDK answered the first time it was asked on that era (JSON on 2026-07-28, an event
+ * stream of one message on 2025), kept as its headers and the text before and after the request's id,
+ * so later requests cost a string join instead of a server, a transport and the serialisation of
+ * ~60 KB of HTML or schemas. Only a plain request takes this path (./plain-request.ts); anything
+ * else, every error included, goes to the SDK. A test compares both answers for each of them on both
+ * eras (test/e2e/mcp-fast-path.test.ts).
  */
 import { WIDGETS } from '../../widgets/catalog';
-import { plainRequestEra, type RequestHeaders } from './fast-tool-call';
+import { plainRequest, type PlainRequest, type RequestHeaders } from './plain-request';
 
 /** The id the preparing request carries: found once in the SDK's answer and cut out there. */
 const PREPARING_ID = 'prepared-answer-0c5e';
@@ -28,32 +29,38 @@ export interface PreparedRequest {
 export function preparedRequest(body: unknown, headers: RequestHeaders): PreparedRequest | null {
   const method = typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
   if (typeof method !== 'string') return null;
-  let plain: ReturnType<typeof plainRequestEra> = null;
+  let plain: PlainRequest | null = null;
   let resource = '';
   if (LISTS.includes(method)) {
-    plain = plainRequestEra(body, headers, method, []);
+    plain = plainRequest(body, headers, method, []);
   } else if (method === 'resources/read') {
     const uri = (body as { params?: { uri?: unknown } }).params?.uri;
     if (typeof uri !== 'string' || !WIDGET_URIS.has(uri)) return null;
-    plain = plainRequestEra(body, headers, method, ['uri'], uri);
+    plain = plainRequest(body, headers, method, ['uri'], uri);
     resource = uri;
   }
   if (!plain) return null;
   return { key: `${plain.era} ${method} ${resource}`, id: plain.id, preparing: { ...(body as object), id: PREPARING_ID } };
 }
 
-/** What the SDK answered a preparing request: its status, content type and body. */
-export interface SdkAnswer {
+/** An answer as the transport sends it: status, headers (lower-case names) and the body's bytes. */
+export interface WireAnswer {
   status: number;
-  contentType: string | null;
+  headers: Record<string, string>;
   body: Buffer;
 }
 
+interface Prepared {
+  headers: Record<string, string>;
+  before: string;
+  after: string;
+}
+
 export class PreparedAnswers {
-  private readonly answers = new Map<string, Promise<[string, string] | null>>();
+  private readonly answers = new Map<string, Promise<Prepared | null>>();
 
   /** The answer to `request`, from the buffer; `ask` runs the SDK the first time (and whenever its answer could not be prepared). */
-  async answer(request: PreparedRequest, ask: (preparing: Record<string, unknown>) => Promise<SdkAnswer>): Promise<Buffer | null> {
+  async answer(request: PreparedRequest, ask: (preparing: Record<string, unknown>) => Promise<WireAnswer>): Promise<WireAnswer | null> {
     let parts = this.answers.get(request.key);
     if (!parts) {
       parts = ask(request.preparing).then(split, () => null);
@@ -61,19 +68,23 @@ export class PreparedAnswers {
     }
     const prepared = await parts;
     // An answer that could not be prepared is asked again next time, not kept as a failure.
-    if (!prepared) this.answers.delete(request.key);
-    return prepared ? Buffer.from(`${prepared[0]}${JSON.stringify(request.id)}${prepared[1]}`) : null;
+    if (!prepared) {
+      this.answers.delete(request.key);
+      return null;
+    }
+    return { status: 200, headers: prepared.headers, body: Buffer.from(`${prepared.before}${JSON.stringify(request.id)}${prepared.after}`) };
   }
 }
 
-/** The text around the preparing id of a successful JSON answer, or null when it is anything else. */
-function split(answer: SdkAnswer): [string, string] | null {
-  if (answer.status !== 200 || !answer.contentType?.startsWith('application/json')) return null;
+/** The text around the preparing id of a successful answer, or null when it is anything else. */
+function split(answer: WireAnswer): Prepared | null {
+  const type = answer.headers['content-type'] ?? '';
+  if (answer.status !== 200 || !(type.startsWith('application/json') || type.startsWith('text/event-stream'))) return null;
   const text = answer.body.toString('utf8');
   const marker = JSON.stringify(PREPARING_ID);
   const at = text.indexOf(marker);
   if (at < 0 || text.indexOf(marker, at + 1) >= 0) return null;
   // The answer must be a result (an error would differ per request).
   if (!text.includes('"result"')) return null;
-  return [text.slice(0, at), text.slice(at + marker.length)];
+  return { headers: answer.headers, before: text.slice(0, at), after: text.slice(at + marker.length) };
 }

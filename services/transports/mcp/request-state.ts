@@ -5,6 +5,12 @@
  * the time it was issued. A state is good for REQUEST_STATE_MAX_AGE_MS after that; one forged,
  * altered, issued for other arguments or another tool, or stale, is refused.
  *
+ * What 2026-07-28 asks of a request state that decides a write (multi round-trip requests): integrity
+ * (the HMAC; a state failing it is refused), a short expiry, and the originating request (the tool,
+ * which only tools/call reaches, and a digest of its arguments). There is no authenticated principal
+ * to bind: the endpoint is public. A replay within the expiry saves nothing new: the intent is one
+ * record per email, and the replayed call is recorded on it again.
+ *
  * Format: `v1.<base64url JSON payload>.<base64url HMAC of "v1." + payload>`.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,16 +1,19 @@
 /**
- * POST /mcp/public on Koa, both protocol eras on one endpoint (docs/decisions.md "Two
- * protocol eras"): a request that carries the 2026-07-28 `_meta` envelope goes to the SDK v2 entry
- * (`createMcpHandler`: envelope, headers, discover, caching hints, input-required results); every other
- * request is 2025-11-25 / 2025-06-18 and goes to a per-request stateless transport answering JSON, as
- * before. Both build the same server (./server.ts). GET, DELETE, PUT and PATCH answer 405; the body is
- * capped here; Origin and Host are checked before anything runs (./origin-guard.ts). The plainest tool
- * calls skip the SDK's per-request machinery (./fast-tool-call.ts).
+ * POST /mcp/public on Koa, both protocol eras through one SDK entry, `createMcpHandler` on its default
+ * posture: a request carrying the 2026-07-28 `_meta` envelope is served per request (envelope,
+ * headers, discover, caching hints, input-required results); every other request is 2025-11-25 /
+ * 2025-06-18 and is served by the SDK's stateless legacy mode (a fresh server per request, its answer
+ * an event stream of one message). Both build the same server (./server.ts). Before the SDK sees a
+ * message, this route counts it at the door and weighs it (./admission.ts), caps and parses its body,
+ * checks Origin and Host (ours, then the SDK middleware's validators: ./origin-guard.ts), refuses batches and
+ * params that do not fit their method (./request-params.ts), answers what every caller gets alike
+ * from a prepared buffer (./prepared-answers.ts), and answers the plainest tool calls without an SDK
+ * server (./fast-tool-call.ts: kept while the SDK path alone stays under 80 % of the GET's throughput
+ * in the bench's tool-server section). GET, DELETE, PUT and PATCH answer 405.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type Router from '@koa/router';
 import getRawBody from 'raw-body';
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Context } from 'koa';
 import type { Deps } from '../../deps';
 import type { PhotoStore } from '../../media/photos';
@@ -19,10 +22,10 @@ import { admissionOf, scopeOf } from '../http/request-scope';
 import type { RateLimits } from '../rate-limit';
 import type { ApiError } from '../../kernel/errors';
 import { admit, afterTheDoor, BATCH_REFUSED, DOOR_POINT, messageCost } from './admission';
-import { checkOriginAndHost } from './origin-guard';
-import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
 import { answerFastToolCall, fastToolCall } from './fast-tool-call';
-import { PreparedAnswers, preparedRequest, type SdkAnswer } from './prepared-answers';
+import { originAndHostGuard } from './origin-guard';
+import { PreparedAnswers, preparedRequest, type WireAnswer } from './prepared-answers';
+import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
 import { createMcpServer } from './server';
 import type { ToolServerContext } from './tool-call';
 
@@ -31,12 +34,8 @@ export const MCP_PATH = '/mcp/public';
 /** The request being served and its admission (null, or the rate-limit refusal its tool call answers). */
 type Admitted = [RequestScope, ApiError | null];
 
-/** The request being served: the SDK calls the server factory inside `requests.run`. */
-function admittedIn(requests: AsyncLocalStorage<Admitted>): Admitted {
-  const admitted = requests.getStore();
-  if (!admitted) throw new Error('the tool server was built outside a request');
-  return admitted;
-}
+/** Hop-by-hop or recomputed headers of the SDK's answer that Koa writes itself. */
+const NOT_COPIED = new Set(['connection', 'content-length', 'transfer-encoding']);
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
   ctx.status = status;
@@ -44,13 +43,7 @@ function jsonRpcError(ctx: Context, status: number, code: number, message: strin
   ctx.body = { jsonrpc: '2.0', id, error: { code, message } };
 }
 
-export function mountMcp(
-  router: Router,
-  tools: readonly Tool[],
-  deps: Deps,
-  limits: RateLimits,
-  photos: PhotoStore,
-): void {
+export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, limits: RateLimits, photos: PhotoStore): void {
   const notAllowed = (ctx: Context): void => {
     ctx.set('Allow', 'POST');
     jsonRpcError(ctx, 405, -32000, 'Method not allowed: this stateless server answers POST only.');
@@ -69,16 +62,27 @@ export function mountMcp(
     return out;
   };
   const context: ToolServerContext = { tools, deps, limits, loadImages };
-  // The SDK's factory sees the request, not Koa's context: the request's scope (client key, signal) and
-  // its admission ride along.
-  const requests = new AsyncLocalStorage<Admitted>();
-  const modern = createMcpHandler(() => createMcpServer(context, ...admittedIn(requests)), {
-    // JSON unless a handler sends a notification first (none does); 'json' itself would warn at every start.
-    legacy: 'reject',
-    onerror: (err) => deps.log.debug({ err }, 'tool server refused a request'),
-  });
+  // The SDK hands its factory the Request it serves (on both eras): the request's scope (client key,
+  // signal) and its admission are found by it.
+  const admitted = new WeakMap<Request, Admitted>();
+  const handler = createMcpHandler(
+    ({ era, requestInfo }) => {
+      const found = requestInfo ? admitted.get(requestInfo) : undefined;
+      if (!found) throw new Error('the tool server was built outside a request');
+      const [scope, refusal] = found;
+      return createMcpServer(context, { ...scope, transport: era === 'modern' ? 'mcp-2026' : 'mcp-2025' }, refusal);
+    },
+    { onerror: (err) => deps.log.debug({ err }, 'tool server refused a request') },
+  );
   const prepared = new PreparedAnswers();
   const policy = { allowedOrigins: deps.config.mcpAllowedOrigins, publicBaseUrl: deps.config.publicBaseUrl, listenHost: deps.config.host };
+  const guard = originAndHostGuard(policy);
+
+  /** The SDK's answer to one message of this request, its body read whole (no tool streams anything). */
+  async function sdkAnswer(request: Request, message: unknown, entry: Admitted): Promise<WireAnswer> {
+    admitted.set(request, entry);
+    return wireAnswer(await handler.fetch(request, { parsedBody: message }));
+  }
 
   router.post(MCP_PATH, async (ctx) => {
     // The message's first point, before its body is even read: what is refused here costs nothing more
@@ -99,7 +103,7 @@ export function mountMcp(
         ? jsonRpcError(ctx, 413, -32600, `Request body over ${deps.config.bodyLimitBytes} bytes.`)
         : jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not valid JSON.');
     }
-    const verdict = checkOriginAndHost(ctx.get('Origin') || undefined, ctx.get('Host') || undefined, policy);
+    const verdict = guard(ctx.get('Origin') || undefined, ctx.get('Host') || undefined);
     if (!verdict.allowed) return jsonRpcError(ctx, 403, -32000, verdict.reason, requestId(body));
     if (Array.isArray(body)) return jsonRpcError(ctx, 400, -32600, BATCH_REFUSED);
 
@@ -115,57 +119,55 @@ export function mountMcp(
     // Admitted at 1 before its body was read: it now holds its tool's weight of the copy (or is shed).
     if (!refusal) admissionOf(ctx).grow(cost.points - 1);
 
+    // Params that do not fit their method are the client's fault: -32602 in one line on both eras (the
+    // SDK answers some with its validator's dump, some as -32603). 2026-07-28 has no `initialize` (the
+    // SDK refuses it): only there does the era change the check.
+    const request = (): Request => webRequest(ctx, scope.signal);
+    const message = isJSONRPCMessage(body) ? body : null;
+    const modernInitialize = message !== null && 'method' in message && message.method === 'initialize' && !(await isLegacyRequest(request(), body));
+    const invalid = message ? invalidParamsError(message, modernInitialize ? 'modern' : 'legacy') : null;
+    if (invalid) {
+      ctx.status = 200;
+      ctx.body = invalid;
+      return;
+    }
     const fast = deps.config.mcpFastToolCalls ? fastToolCall(body, ctx.headers, context) : null;
-    if (fast) {
-      ctx.status = 200;
-      ctx.body = await answerFastToolCall(fast, context, scope, refusal);
-      ctx.set('Content-Type', 'application/json'); // as the SDK sends it (Koa's type would add a charset)
-      return;
-    }
-    const request = webRequest(ctx);
-    const viaSdk = (message: unknown): ReturnType<typeof sdkAnswer> => sdkAnswer(request, message, [scope, refusal]);
+    if (fast) return send(ctx, await answerFastToolCall(fast, context, scope, refusal), body);
     const same = deps.config.mcpFastToolCalls ? preparedRequest(body, ctx.headers) : null;
-    const buffered = same ? await prepared.answer(same, viaSdk) : null;
-    if (buffered) {
-      ctx.status = 200;
-      ctx.body = buffered;
-      ctx.set('Content-Type', 'application/json');
-      return;
-    }
-    const answer = await viaSdk(body);
-    ctx.status = answer.status;
-    answer.headers.forEach((value, name) => ctx.set(name, value));
-    // The answer's bytes as the SDK encoded them: no decode to a string and encode again. A notification's
-    // 202 has no body at all (Koa would otherwise write the status text).
-    const bytes = answer.status >= 400 ? withRequestId(answer.body, body) : answer.body;
-    ctx.body = bytes.length > 0 ? bytes : '';
-    if (bytes.length === 0 && !answer.headers.has('content-type')) ctx.remove('Content-Type');
+    const entry: Admitted = [scope, refusal];
+    const buffered = same ? await prepared.answer(same, (preparing) => sdkAnswer(request(), preparing, entry)) : null;
+    send(ctx, buffered ?? (await sdkAnswer(request(), body, entry)), body);
   });
+}
 
-  /** The SDK's answer to one message, on the era the request speaks. */
-  async function sdkAnswer(request: Request, body: unknown, admitted: Admitted): Promise<SdkAnswer & { headers: Headers }> {
-    let response: Response;
-    if (await isLegacyRequest(request, body)) {
-      response = await serveLegacy(context, admitted, request, body);
-    } else {
-      // The SDK answers params that do not fit their method with its validator's dump (-32603 for some):
-      // -32602 in one line, as on the 2025 path (request-params.ts).
-      const refused = isJSONRPCMessage(body) ? invalidParamsError(body, 'modern') : null;
-      if (refused) {
-        // As Koa would send it: JSON with its charset.
-        const type = 'application/json; charset=utf-8';
-        return { status: 200, contentType: type, headers: new Headers({ 'content-type': type }), body: Buffer.from(JSON.stringify(refused)) };
-      }
-      const [scope, refusal] = admitted;
-      response = await requests.run([{ ...scope, transport: 'mcp-2026' }, refusal], () => modern.fetch(request, { parsedBody: body }));
-    }
-    return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+/** The SDK's Response as status, headers and bytes. */
+async function wireAnswer(response: Response): Promise<WireAnswer> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!NOT_COPIED.has(name)) headers[name] = value;
+  });
+  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** The answer's bytes as they are (no decode and encode again); an error names the request's id. */
+function send(ctx: Context, answer: WireAnswer, body: unknown): void {
+  ctx.status = answer.status;
+  ctx.set(answer.headers);
+  if (/^text\/event-stream\b/i.test(answer.headers['content-type'] ?? '')) {
+    // The SDK's 2025 answer, an event stream of one message, read whole: a complete body like JSON, so
+    // compressed like it (no event is held back), and no longer marked no-transform.
+    ctx.compress = true;
+    ctx.set('Cache-Control', 'no-cache');
   }
+  const bytes = answer.status >= 400 ? withRequestId(answer.body, body) : answer.body;
+  // A notification's 202 has no body at all (Koa would otherwise write the status text).
+  ctx.body = bytes.length > 0 ? bytes : '';
+  if (bytes.length === 0 && answer.headers['content-type'] === undefined) ctx.remove('Content-Type');
 }
 
 /**
- * An HTTP-level refusal of the SDK's (406 Accept, 415 Content-Type, an unsupported version header) names
- * no id even when the body had one: every error carries the request's id (MCP 2026-07-28).
+ * An HTTP-level refusal of the SDK's (406 Accept, 415 Content-Type, an unsupported version header)
+ * names no id even when the body had one: every error carries the request's id (MCP 2026-07-28).
  */
 function withRequestId(bytes: Buffer, body: unknown): Buffer {
   const id = requestId(body);
@@ -180,41 +182,15 @@ function withRequestId(bytes: Buffer, body: unknown): Buffer {
 }
 
 /**
- * A 2025-era request: a fresh server and a stateless transport in JSON mode (a fifth of a small call's
- * CPU went to the Node wrapper's Web streams; JSON mode needs none). A request that answered left
- * nothing running, so it is not closed (closing builds an error with a stack trace per call).
+ * The request as the SDK reads it: method, URL, headers and the signal of its deadline (the body is
+ * passed parsed). Built only for what goes to the SDK: the door, the guards, the fast tool call and
+ * the prepared answers read Koa's request.
  */
-async function serveLegacy(context: ToolServerContext, admitted: Admitted, request: Request, body: unknown): Promise<Response> {
-  const server = createMcpServer(context, ...admitted);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  const deliver = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    const refused = invalidParamsError(message);
-    if (refused) void transport.send(refused);
-    else deliver?.(message, extra);
-  };
-  try {
-    return await transport.handleRequest(request, { parsedBody: body });
-  } catch (err) {
-    await server.close();
-    throw err;
-  }
-}
-
-/**
- * The request as the SDK reads it: its method, URL and headers (the body is passed parsed, so it is
- * never read). A `Request` proper costs an AbortSignal and the Fetch spec's checks on every call, work
- * this answer does not use. The tool-server tests run every transport path through it.
- */
-type TransportRequest = Pick<Request, 'method' | 'url' | 'headers'>;
-
-function webRequest(ctx: Context): Request {
+function webRequest(ctx: Context, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.headers)) {
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
-  const request: TransportRequest = { method: ctx.method, url: `http://${ctx.host || 'localhost'}${ctx.originalUrl}`, headers };
-  return request as Request;
+  return new Request(`http://${ctx.host || 'localhost'}${ctx.originalUrl}`, { method: ctx.method, headers, signal });
 }

@@ -12,6 +12,7 @@ import { PROMPTS, promptMessages } from '../../tools/prompts';
 import { SERVER_INFO } from '../../tools/server-identity';
 import type { RequestScope, Tool } from '../../tools/tool';
 import { WIDGET_EXTENSION } from '../../widgets/catalog';
+import { rendersWidgets } from './client-support';
 import { DIAGNOSTIC_TOOLS, runDiagnostic } from './conformance-diagnostics';
 import { askGuestToConfirm, type ConfirmationOutcome } from './guest-confirmation';
 import { registerWidgetResources } from './resources';
@@ -79,16 +80,17 @@ export function createMcpServer(context: ToolServerContext, scope: RequestScope,
     }
     if (refusal) return refusedCall(refusal, deps, name);
     const rawArgs = request.params.arguments ?? {};
-    if (!tool.confirmationFor) return callTool(context, scope, tool, rawArgs);
+    const callScope: RequestScope = rendersWidgets(ctx.mcpReq.envelope) ? { ...scope, rendersWidgets: true } : scope;
+    if (!tool.confirmationFor) return callTool(context, callScope, tool, rawArgs);
     let outcome: ConfirmationOutcome;
     try {
-      outcome = await askGuestToConfirm(tool, rawArgs, ctx, toolContext(deps, scope));
+      outcome = await askGuestToConfirm(tool, rawArgs, ctx, toolContext(deps, callScope));
     } catch (err) {
       return errorResult(err, deps, name);
     }
     if (outcome.kind === 'answer') return outcome.result;
     // The write records what the person accepted, when they were asked.
-    return callTool(context, outcome.confirmed ? { ...scope, confirmed: outcome.confirmed } : scope, tool, rawArgs);
+    return callTool(context, outcome.confirmed ? { ...callScope, confirmed: outcome.confirmed } : callScope, tool, rawArgs);
   });
   return server;
 }

@@ -12,7 +12,7 @@ const call = (params: Record<string, unknown>, extra: Record<string, unknown> = 
 
 describe('which tool calls skip the SDK server', () => {
   it('takes a plain 2025 call, with or without its protocol-version header', () => {
-    expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), legacyHeaders, context)).toEqual({ era: 'legacy', id: 3, name: 'get_quote_tool', args, tool: expect.objectContaining({ name: 'get_quote_tool' }) });
+    expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), legacyHeaders, context)).toEqual({ era: 'legacy', id: 3, args, tool: expect.objectContaining({ name: 'get_quote_tool' }), rendersWidgets: false });
     expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), { ...legacyHeaders, 'mcp-protocol-version': '2025-06-18' }, context)?.era).toBe('legacy');
     expect(fastToolCall(call({ name: 'list_markets_tool' }), legacyHeaders, context)?.args).toEqual({});
   });
@@ -22,6 +22,15 @@ describe('which tool calls skip the SDK server', () => {
     expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args, _meta: envelope }), { ...modernHeaders, 'mcp-name': '  get_quote_tool ' }, context)?.era).toBe('modern');
     const withClientInfo = { ...envelope, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
     expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args, _meta: withClientInfo }), modernHeaders, context)?.era).toBe('modern');
+  });
+
+  it('carries whether a 2026-07-28 client renders the widgets (it declared MCP Apps with their MIME type)', () => {
+    const ui = (mimeTypes: string[]) => ({ ...envelope, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes } } } });
+    const renders = (meta: Record<string, unknown>) => fastToolCall(call({ name: 'get_quote_tool', arguments: args, _meta: meta }), modernHeaders, context)?.rendersWidgets;
+    expect(renders(ui(['text/html;profile=mcp-app']))).toBe(true);
+    expect(renders(ui(['text/html;profile=other']))).toBe(false);
+    expect(renders(envelope)).toBe(false);
+    expect(fastToolCall(call({ name: 'get_quote_tool', arguments: args }), legacyHeaders, context)?.rendersWidgets).toBe(false);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { checkOriginAndHost, isLoopbackHostname, type OriginPolicy } from '../../../services/transports/mcp/origin-guard';
+import { checkOriginAndHost, isLoopbackHostname, originAndHostGuard, sdkOriginAndHostCheck, type OriginPolicy } from '../../../services/transports/mcp/origin-guard';
 
 const onLoopback: OriginPolicy = { allowedOrigins: [], publicBaseUrl: 'http://localhost:3000', listenHost: '127.0.0.1' };
 const public_: OriginPolicy = { allowedOrigins: [], publicBaseUrl: 'https://catalog.example', listenHost: '0.0.0.0' };
@@ -49,5 +49,41 @@ describe('tool server Host check', () => {
   it('knows which host names are loopback', () => {
     expect(['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.255.0.1', '[::1]', '::1'].every(isLoopbackHostname)).toBe(true);
     expect(['localhost.evil.example', '128.0.0.1', '10.0.0.1', 'example.com', '127.0.0.1.evil.example'].some(isLoopbackHostname)).toBe(false);
+  });
+});
+
+describe('the SDK Origin and Host validators under our rule', () => {
+  const listed: OriginPolicy = { ...public_, allowedOrigins: ['https://app.example'] };
+  const sdkAllows = (policy: OriginPolicy, host: string | undefined, origin?: string) => sdkOriginAndHostCheck(policy)(origin, host).allowed;
+
+  it('are looser on Origin (a host name on any scheme and port): ours refuses what they let through, and the guard runs both', () => {
+    for (const origin of ['https://app.example:8443', 'http://app.example', 'http://catalog.example']) {
+      expect({ origin, sdk: sdkAllows(listed, 'catalog.example', origin) }).toEqual({ origin, sdk: true });
+      expect({ origin, ours: allowed(origin, 'catalog.example', listed) }).toEqual({ origin, ours: false });
+      expect(originAndHostGuard(listed)(origin, 'catalog.example')).toEqual({ allowed: false, reason: expect.stringMatching(/MCP_ALLOWED_ORIGINS/) });
+    }
+    expect(originAndHostGuard(listed)('https://app.example', 'catalog.example').allowed).toBe(true);
+  });
+
+  it('refuse what ours refuses: a foreign origin, the opaque null origin', () => {
+    for (const origin of ['https://evil.example', 'null', 'https://catalog.example.evil.example']) {
+      expect(sdkOriginAndHostCheck(public_)(origin, 'catalog.example')).toEqual({ allowed: false, reason: expect.stringMatching(/^Origin not allowed/) });
+    }
+    expect(sdkAllows({ ...public_, allowedOrigins: ['*'] }, 'catalog.example', 'https://any.example')).toBe(true);
+  });
+
+  it('are stricter on Host when listening on loopback (loopback by name only): the guard refuses what they refuse', () => {
+    for (const host of ['app.localhost', '127.8.9.10:3000']) {
+      expect({ host, ours: allowed(undefined, host, onLoopback) }).toEqual({ host, ours: true });
+      expect({ host, sdk: sdkAllows(onLoopback, host) }).toEqual({ host, sdk: false });
+      expect(originAndHostGuard(onLoopback)(undefined, host)).toEqual({ allowed: false, reason: expect.stringMatching(/^Host not allowed: Invalid Host/) });
+    }
+    for (const host of ['127.0.0.1:3917', 'localhost', '[::1]:3000']) expect(sdkAllows(onLoopback, host)).toBe(true);
+    expect(sdkAllows({ ...onLoopback, publicBaseUrl: 'https://catalog.example' }, 'catalog.example')).toBe(true);
+    expect(sdkAllows(onLoopback, 'evil.example.com')).toBe(false);
+  });
+
+  it('do not judge Host when the service listens on every interface', () => {
+    expect(sdkAllows(public_, 'any-name.example')).toBe(true);
   });
 });
