@@ -2,7 +2,7 @@
  * The card of a home: the fields a search hit is read from (the apartment search's result and the
  * exact price of its stay; the building search's units read a subset), kept whole in one binary
  * doc value (`card`) beside the document. A hit read from it skips the stored `_source`, whose
- * compressed blocks cost more to open than the card (docs/decisions.md, "A flat index"); and one
+ * compressed blocks cost more to open than the card (docs/search-index.md, "A flat index"); and one
  * JSON value keeps every field as written (no float doc values, no cut keyword, no sorted arrays).
  */
 import type { HomeDocument } from './home-document';

@@ -20,7 +20,7 @@ export type WindowDocument = CompactWindow;
  * A span of dates as day numbers (days since 1970-01-01, kernel/engine/dates.ts `toDayNumber`), as
  * Elasticsearch's `integer_range` field takes it: `[gte, lt)`, no `lt` when open-ended. Day numbers,
  * not ISO dates: Elasticsearch parses an integer in a fraction of what a date costs it, and the
- * indexer works in day numbers anyway (docs/decisions.md, "A flat index").
+ * indexer works in day numbers anyway (docs/search-index.md, "A flat index").
  */
 export interface DayRangeValue {
   gte: number;
@@ -88,7 +88,7 @@ export interface HomeDocument {
   must_vacate_by: string | null;
   /** Windows that can host a stay ("windows shorter than their own minimum are omitted"), compact. */
   windows: WindowDocument[];
-  /** Availability of fixed stays as flat range fields of day numbers (docs/decisions.md, "A flat index"). Dates a stay may move in on. */
+  /** Availability of fixed stays as flat range fields of day numbers (docs/search-index.md, "A flat index"). Dates a stay may move in on. */
   move_ins: DayRangeValue[];
   /** The minimum stay of each move-in date, as keys (./minimum-keys.ts). */
   minimum_keys: KeyRange[];

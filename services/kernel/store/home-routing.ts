@@ -2,7 +2,7 @@
  * Which shard of the homes index holds a home's document: the one its market's routing key routes
  * to. Every search of the request path names one market (a display city lies inside one), so it
  * reads that one shard instead of every market's documents; the market list and searches that cross
- * markets read them all (docs/decisions.md, "Shards and routing").
+ * markets read them all (docs/search-index.md, "Shards and routing").
  *
  * A market's key is chosen by the indexer (indexer/routing-keys.ts) so that markets spread over the
  * shards one by one: by the market's own slug, some of them hash onto one shard, and a search pays

@@ -1,6 +1,6 @@
 /**
  * "Does the minimum stay of move-in date `date` allow `nights` nights?", as one flat field of the
- * homes index (docs/decisions.md, "A flat index"). Only the minimum of the move-in date binds a stay,
+ * homes index (docs/search-index.md, "A flat index"). Only the minimum of the move-in date binds a stay,
  * and it is constant over a few spans of dates (the home's floor, its minimum-stay rules), so the
  * question is a point (date, nights) inside a rectangle (a span of dates) × [minimum, ∞).
  * Elasticsearch's range fields hold one-dimensional ranges, so the nights axis is cut into the
@@ -19,7 +19,7 @@
  * Minimums and stays count at least one night, so no cover holds an interval that starts at night 0
  * (the tree's left edge: the nodes numbered by a power of two). A search leaves those keys out: a
  * stay of n nights asks for one key per binary digit of n (2-7 keys for 2-120 nights) instead of one per
- * level (13), and each key is a search of the field's points (docs/decisions.md, "A flat index").
+ * level (13), and each key is a search of the field's points (docs/search-index.md, "A flat index").
  */
 import { toDayNumber } from '../engine/dates';
 import type { IsoDate } from '../inventory/records';

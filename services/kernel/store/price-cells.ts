@@ -1,5 +1,5 @@
 /**
- * Where the homes index keeps the price bounds of fixed stays (docs/decisions.md, "A flat index"):
+ * Where the homes index keeps the price bounds of fixed stays (docs/search-index.md, "A flat index"):
  * one integer per cell of (move-in months, band of stay lengths), in the objects `price_lo` (a lower
  * bound of the display price of any fixed stay of the cell) and `price_hi` (an upper bound). A
  * search reads the one cell of its stay: a doc-value number to sort and compare, where a nested
@@ -25,7 +25,7 @@ export function nightCut(nights: number): number {
 /**
  * Months of move-in dates per cell: two (January-February, March-April, ...). Each cell is two
  * doc-value numbers per home, and they were 40 % of what Elasticsearch spent on a rebuild with one
- * month per cell (docs/decisions.md, "A flat index").
+ * month per cell (docs/search-index.md, "A flat index").
  */
 export const CELL_MONTHS = 2;
 

@@ -67,7 +67,7 @@ export async function priceOrder<T>(
   const max = batches.max ?? 2_000;
   // The first batch covers the slice three times over: the bounds are per move-in month, so the slice's
   // edge price often lies past the 50th bound, and a second round trip costs more than 50 more hits
-  // (measured: docs/decisions.md, "A flat index"). Each later batch doubles.
+  // (measured: docs/search-index.md, "A flat index"). Each later batch doubles.
   let batchSize = batches.first ?? Math.min(Math.max(need * 3, 50), max);
   for (;;) {
     const batch = await next(batchSize);

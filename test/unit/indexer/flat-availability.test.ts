@@ -1,5 +1,5 @@
 /**
- * The flat index (docs/decisions.md, "A flat index"): the fields toHomeDocument writes, read the
+ * The flat index (docs/search-index.md, "A flat index"): the fields toHomeDocument writes, read the
  * way Elasticsearch reads them (a `terms` query on a `long_range`, a `contains` range on a
  * `date_range`, a `term` on a `date_range`), make a home a candidate for a stay if and only if
  * checkStay says the stay can be booked; and the price cell of a bookable stay bounds its price.
