@@ -3,7 +3,7 @@
  * read alone; with one, neighbouring base slices of one first class are read together up to the
  * target, and in every plan each id matches exactly one slice (the patterns checked as JavaScript
  * regular expressions, `\z` read as the end of input). The real server reads every home once
- * through a grouped plan in test/integration/indexer.test.ts.
+ * through a grouped plan in test/integration/indexer-full-rebuild.test.ts.
  */
 import fc from 'fast-check';
 import { BASE_SLICES, idSlices, planSlices, SLICE_TARGET, type IdSlice, type SliceCensus } from '../../../indexer/id-slices';
@@ -12,9 +12,23 @@ const asJs = (pattern: string): RegExp => new RegExp(pattern.replace(/\\z/g, '$'
 const matching = (plan: IdSlice[], id: string): number => plan.filter((s) => asJs(s.pattern).test(id)).length;
 
 /** The census a plan's read would give, for homes counted per base slice. */
-const censusOf = (plan: IdSlice[], perBase: readonly number[]): SliceCensus => plan.map((s) => ({ bases: s.bases, count: s.bases.reduce((n, b) => n + perBase[b], 0) }));
+const censusOf = (plan: IdSlice[], perBase: readonly number[]): SliceCensus =>
+  plan.map((s) => ({ bases: s.bases, count: s.bases.reduce((n, b) => n + perBase[b], 0) }));
 
-const ODD_IDS = ['', 'x', 'Z9', 'home-000123', 'home-ÄÖ', 'a-b_c.d', '0f8fad5b-d9cb-469f-a165-70867728950e', 'UPPER', '42', 'ends-with-space ', 'line\nbreak', '65f1c0ffee0000000000abcd'];
+const ODD_IDS = [
+  '',
+  'x',
+  'Z9',
+  'home-000123',
+  'home-ÄÖ',
+  'a-b_c.d',
+  '0f8fad5b-d9cb-469f-a165-70867728950e',
+  'UPPER',
+  '42',
+  'ends-with-space ',
+  'line\nbreak',
+  '65f1c0ffee0000000000abcd',
+];
 
 describe('id slices', () => {
   it('reads every base slice alone without a census', () => {

@@ -1,25 +1,17 @@
 /**
- * The search page at / in headless Chromium: a person searches a market for a
- * 30-night stay, narrows by price and bedrooms, zooms and pans the map (the viewport search is asked
- * and the list follows), opens an apartment, quotes other dates, compares three homes, reads the
- * policies, and opens the shared URL on a phone-sized screen to find the same search. Each page state
- * is checked with axe-core (no serious or critical violation) and photographed into test-artifacts/.
- * What the page shows is compared with what the public GET API answers for the same request.
+ * The search page at / in headless Chromium, one person's journey: a market search for a 30-night stay,
+ * narrowed by price and bedrooms, the map zoomed and panned (the viewport search is asked and the list
+ * follows), an apartment opened, other dates quoted, three homes compared, the policies read, and the
+ * shared URL opened on a phone-sized screen to find the same search. Each page state is checked with
+ * axe-core (no serious or critical violation) and photographed into test-artifacts/. What the page shows
+ * is compared with what the public GET API answers for the same request (setup:
+ * test/e2e/shared/search-page-browser.ts).
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
-import sharp from 'sharp';
-import { startService } from '../../services/main';
+import type { Browser, Request } from 'playwright-core';
 import { addDays } from '../../services/kernel/engine/dates';
-import { checkState } from '../support/axe';
-import { CHROMIUM_HINT, findChromium } from '../support/chromium';
-import { startFixture, type Fixture } from '../support/fixture';
-import { apiPath, isViewportSearch, money, query, recordedPage, rendered, shownSlugs, waitUntil, type Answer, type RecordedPage } from '../support/search-page';
-
-const CHROMIUM = findChromium();
-const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
-const PER_PAGE = 12;
+import type { Fixture } from '../support/fixture';
+import { apiPath, isViewportSearch, money, query, rendered, shownSlugs, waitUntil, type Answer } from '../support/search-page';
+import { PER_PAGE, searchPageHelpers, startSearchPageWorld } from './shared/search-page-browser';
 
 let fx: Fixture;
 let browser: Browser;
@@ -27,27 +19,8 @@ let market: string;
 let checkIn: string;
 let checkOut: string;
 
-async function api<T>(pathAndQuery: string): Promise<T> {
-  const res = await fx.get(pathAndQuery);
-  expect(res.status).toBe(200);
-  return res.body as T;
-}
-
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error(CHROMIUM_HINT);
-  mkdirSync(ARTIFACTS, { recursive: true });
-  fx = await startFixture({ homes: 320, seed: 5 });
-  checkIn = addDays(fx.today, 30);
-  checkOut = addDays(checkIn, 30);
-  // The market with the most homes for the stay: enough to narrow and to compare.
-  const { markets } = await api<{ markets: Array<{ slug: string }> }>('/api/public/markets');
-  let best = -1;
-  for (const m of markets) {
-    const a = await api<Answer>(`/api/public/search?${query({ market: m.slug, check_in: checkIn, check_out: checkOut, per_page: '1' })}`);
-    if (a.total_count > best) [best, market] = [a.total_count, m.slug];
-  }
-  expect(best).toBeGreaterThan(PER_PAGE);
-  browser = await chromium.launch({ executablePath: CHROMIUM });
+  ({ fx, browser, market, checkIn, checkOut } = await startSearchPageWorld());
 }, 240_000);
 
 afterAll(async () => {
@@ -55,8 +28,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const newPage = (width: number, height: number): Promise<RecordedPage> => recordedPage(browser, fx, width, height);
-const check = (page: Page, shot: string): Promise<void> => checkState(page, path.join(ARTIFACTS, shot));
+const { api, newPage, check } = searchPageHelpers(() => ({ fx, browser }));
 
 describe('the search page at /', () => {
   it('takes a person from a market search through the map, an apartment, a quote and a comparison, and a shared URL restores the search', async () => {
@@ -74,7 +46,12 @@ describe('the search page at /', () => {
       expect(new URL(page.url()).searchParams.get('market')).toBe(market);
       const first = await api<Answer>(`/api/public/search?${query({ market, check_in: checkIn, check_out: checkOut, page: '1', per_page: String(PER_PAGE) })}`);
       expect(await shownSlugs(page)).toEqual(first.homes.map((h) => h.slug));
-      expect(await page.locator('#results-heading').textContent()).toBe(`${first.total_count} homes in ${await page.locator('#f-market option:checked').textContent().then((t) => t!.replace('All of ', ''))}`);
+      expect(await page.locator('#results-heading').textContent()).toBe(
+        `${first.total_count} homes in ${await page
+          .locator('#f-market option:checked')
+          .textContent()
+          .then((t) => t!.replace('All of ', ''))}`,
+      );
       const card = page.locator('.result').first();
       expect(await card.locator('.amount').textContent()).toBe(money(first.homes[0].display_price_with_discount));
       expect(await card.locator('.label').textContent()).toBe(first.homes[0].display_price_label);
@@ -189,7 +166,9 @@ describe('the search page at /', () => {
       await rendered(page);
       expect(new URL(page.url()).searchParams.get('check_in')).toBe(other.start);
       const otherStay = { check_in: other.start, check_out: other.end };
-      const otherQuote = await api<{ available: boolean; display_price_with_discount?: number; unavailable_reason?: string }>(`/api/public/homes/${slug}/quote?${query(otherStay)}`);
+      const otherQuote = await api<{ available: boolean; display_price_with_discount?: number; unavailable_reason?: string }>(
+        `/api/public/homes/${slug}/quote?${query(otherStay)}`,
+      );
       if (otherQuote.available) {
         expect(await page.locator('.quote .amount').textContent()).toBe(money(otherQuote.display_price_with_discount!));
         const reread = await api<{ reservation_link: string }>(`/api/public/homes/${slug}?${query(otherStay)}`);
@@ -221,7 +200,15 @@ describe('the search page at /', () => {
         expect(await box.getAttribute('aria-label')).toBe(`Compare ${h.name}`);
         await box.focus();
         await page.keyboard.press('Space');
-        await waitUntil(page, `new URLSearchParams(location.search).get('compare') === ${JSON.stringify(chosen.slice(0, i + 1).map((c) => c.slug).join(','))}`);
+        await waitUntil(
+          page,
+          `new URLSearchParams(location.search).get('compare') === ${JSON.stringify(
+            chosen
+              .slice(0, i + 1)
+              .map((c) => c.slug)
+              .join(','),
+          )}`,
+        );
         expect(await page.evaluate(`document.activeElement === document.querySelector('#result-${h.slug} .compare-box')`)).toBe(true);
       }
       expect(new URL(page.url()).searchParams.get('compare')).toBe(chosen.map((h) => h.slug).join(','));
@@ -229,7 +216,9 @@ describe('the search page at /', () => {
       await rendered(page);
       expect(await page.locator('.compare-table thead th').allTextContents()).toEqual(chosen.map((h) => h.name));
       const firstRead = await api<{ display_price_with_discount: number }>(`/api/public/homes/${chosen[0].slug}?${query(stay)}`);
-      expect(await page.locator('.compare-table tbody tr').filter({ hasText: 'Price' }).locator('td').first().textContent()).toContain(money(firstRead.display_price_with_discount));
+      expect(await page.locator('.compare-table tbody tr').filter({ hasText: 'Price' }).locator('td').first().textContent()).toContain(
+        money(firstRead.display_price_with_discount),
+      );
       await check(page, 'page-6-compare.png');
 
       // 7. The policy answers.
@@ -266,145 +255,5 @@ describe('the search page at /', () => {
     } finally {
       await page.close();
     }
-  });
-
-  it('can be used with the keyboard alone: search from the form, open a result, and the apartment heading takes the focus', async () => {
-    const { page } = await newPage(1024, 768);
-    try {
-      await page.goto(fx.url + '/');
-      await rendered(page);
-      const tabTo = async (matches: string): Promise<void> => {
-        for (let i = 0; i < 40; i++) {
-          await page.keyboard.press('Tab');
-          if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(matches)}) ?? false`)) return;
-        }
-        throw new Error(`Tab never reached ${matches}`);
-      };
-      await tabTo('#f-market');
-      // A select takes the first letters of an option: type the market's label.
-      const label = (await page.locator(`#f-market option[value="${market}"]`).textContent())!;
-      await page.keyboard.type(label);
-      expect(await page.inputValue('#f-market')).toBe(market);
-      await tabTo('button[type=submit]');
-      await page.keyboard.press('Enter');
-      await rendered(page);
-      expect(await page.locator('.result').count()).toBeGreaterThan(0);
-      await tabTo('.result h3 a');
-      const slug = await page.evaluate("document.activeElement?.closest('.result')?.getAttribute('data-slug')");
-      await page.keyboard.press('Enter');
-      await rendered(page);
-      expect(new URL(page.url()).searchParams.get('home')).toBe(slug);
-      expect(await page.evaluate('document.activeElement?.id')).toBe('home-heading');
-      // The browser's back button restores the search.
-      await page.goBack();
-      await rendered(page);
-      expect(new URL(page.url()).searchParams.get('home')).toBeNull();
-      expect(await page.locator('.result').count()).toBeGreaterThan(0);
-      await check(page, 'page-keyboard.png');
-    } finally {
-      await page.close();
-    }
-  });
-
-  it('searches a Flex stay: the tier goes out as check_out=indefinite with committed_nights, and the list is the API\'s', async () => {
-    // Flex stays need a long open stretch: the first move-in date and tier that finds some in the market.
-    let found: { moveIn: string; tier: string; answer: Answer } | undefined;
-    for (const days of [1, 3, 7, 14, 30, 60]) {
-      for (const tier of ['180', '270', '365']) {
-        const moveIn = addDays(fx.today, days);
-        const answer = await api<Answer>(`/api/public/search?${query({ market, check_in: moveIn, check_out: 'indefinite', committed_nights: tier, page: '1', per_page: String(PER_PAGE) })}`);
-        if (!found && answer.total_count > 0) found = { moveIn, tier, answer };
-      }
-      if (found) break;
-    }
-    expect(found).toBeDefined();
-    const { moveIn, tier, answer: flex } = found!;
-    const { page } = await newPage(1100, 800);
-    try {
-      await page.goto(fx.url + '/');
-      await rendered(page);
-      await page.selectOption('#f-market', market);
-      await page.getByRole('radio', { name: 'Flex (open-ended)' }).check();
-      expect(await page.locator('#f-check-out').isVisible()).toBe(false);
-      await page.fill('#f-check-in', moveIn);
-      await page.selectOption('#f-flex', tier);
-      const asked = page.waitForRequest((r) => r.url().includes('/api/public/search?'));
-      await page.getByRole('button', { name: 'Search' }).click();
-      const sent = new URL((await asked).url()).searchParams;
-      expect([sent.get('check_in'), sent.get('check_out'), sent.get('committed_nights')]).toEqual([moveIn, 'indefinite', tier]);
-      await rendered(page);
-      expect(new URL(page.url()).searchParams.get('flex')).toBe(tier);
-      expect(await shownSlugs(page)).toEqual(flex.homes.map((h) => h.slug));
-      expect(await page.locator('.result .label').first().textContent()).toBe(flex.homes[0].display_price_label);
-      await check(page, 'page-flex.png');
-      // A resized window moves the map (Leaflet refits it) but is nobody's search of a new area.
-      const moved: string[] = [];
-      page.on('request', (r) => {
-        if (isViewportSearch(r)) moved.push(r.url());
-      });
-      await page.setViewportSize({ width: 760, height: 700 });
-      await page.waitForTimeout(1_000);
-      expect(moved).toEqual([]);
-      expect(new URL(page.url()).searchParams.get('area')).toBeNull();
-    } finally {
-      await page.close();
-    }
-  });
-
-  it('draws a national map area as clusters with their counts, and a click on one zooms in and asks the viewport search there', async () => {
-    const national = { sw_latitude: '24.5', sw_longitude: '-125', ne_latitude: '49.5', ne_longitude: '-66.9', zoom: '4' };
-    const answer = await api<Answer & { clusters?: Array<{ tile: string; count: number }> }>(`/api/public/map-search?${query(national)}`);
-    expect(answer.total_count).toBeGreaterThan(250);
-    const clusters = answer.clusters ?? [];
-    expect(clusters.length).toBeGreaterThan(1);
-    const { page } = await newPage(1280, 860);
-    try {
-      await page.goto(`${fx.url}/?area=24.5,-125,49.5,-66.9,4`);
-      await rendered(page);
-      const markers = page.locator('.leaflet-marker-icon.cluster');
-      expect(await markers.count()).toBe(clusters.length);
-      expect(await page.locator('.leaflet-marker-icon.pin').count()).toBe(0);
-      const counts = await markers.evaluateAll((els) => els.map((e) => Number(e.textContent)));
-      expect(counts.reduce((a, b) => a + b, 0)).toBe(answer.total_count);
-      expect(await page.locator('#results-heading').textContent()).toBe(`${answer.total_count} homes in the map area`);
-      await check(page, 'page-clusters.png');
-      const biggest = [...clusters].sort((a, b) => b.count - a.count)[0];
-      const zoomedIn = page.waitForRequest(isViewportSearch);
-      await page.locator(`.cluster[data-tile="${biggest.tile}"]`).click();
-      expect(Number(new URL((await zoomedIn).url()).searchParams.get('zoom'))).toBeGreaterThan(4);
-      await rendered(page);
-    } finally {
-      await page.close();
-    }
-  });
-
-  it('draws the tiles of MAP_TILE_URL, with their attribution, instead of the offline basemap', async () => {
-    const tiled = await startService({ ...fx.config, mapTileUrl: 'https://tiles.example.test/{z}/{x}/{y}.png', mapTileAttribution: 'Tiles by Example' });
-    const { page, requests } = await newPage(1100, 800);
-    try {
-      const tile = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#dde6d5' } }).png().toBuffer();
-      await page.route('https://tiles.example.test/**', (route) => route.fulfill({ contentType: 'image/png', body: tile }));
-      await page.goto(`${tiled.url}/?market=${market}`);
-      await rendered(page);
-      await page.locator('.pin').first().waitFor();
-      await page.locator('img.leaflet-tile-loaded').first().waitFor();
-      const tiles = requests.filter((u) => u.startsWith('https://tiles.example.test/'));
-      expect(tiles.length).toBeGreaterThan(0);
-      for (const u of tiles) expect(u).toMatch(/^https:\/\/tiles\.example\.test\/\d+\/\d+\/\d+\.png$/);
-      expect(requests.filter((u) => u.includes('/app/us-states.json'))).toEqual([]);
-      expect(await page.locator('.leaflet-control-attribution').textContent()).toContain('Tiles by Example');
-    } finally {
-      await page.close();
-      await tiled.close();
-    }
-  });
-
-  it('answers a client that does not ask for HTML with the JSON index, as before', async () => {
-    const res = await fx.get('/');
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(res.body).toMatchObject({ service: 'furnished-catalog' });
-    const page = await fetch(fx.url + '/', { headers: { Accept: 'text/html' } });
-    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await page.text()).toContain('<script src="/app/page.js" defer>');
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The foundation through real HTTP and the SDK's MCP Client: markets, policies, status, the
- * derived documents, transport rules (405, CORS, errors), against real ES and Mongo-wire servers.
+ * The basic public routes through real HTTP and the SDK's MCP Client: markets, policies, status, the
+ * transport rules (404, 405, CORS, malformed JSON-RPC, body limit), the tool list and GET = tools/call,
+ * and the derived documents (openapi.json, the tools markdown), against real ES and Mongo-wire servers.
  */
 import { startFixture, type Fixture } from '../support/fixture';
 import { POLICY_TOPICS } from '../../services/policies/content';
@@ -173,7 +174,12 @@ describe('POST /mcp/public with the SDK client', () => {
       expect(t.title).toBeTruthy();
       expect(t.outputSchema).toBeTruthy();
       expect(t.annotations).toEqual(
-        expect.objectContaining({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean), openWorldHint: expect.any(Boolean) }),
+        expect.objectContaining({
+          readOnlyHint: expect.any(Boolean),
+          destructiveHint: expect.any(Boolean),
+          idempotentHint: expect.any(Boolean),
+          openWorldHint: expect.any(Boolean),
+        }),
       );
     }
   });

@@ -1,0 +1,175 @@
+/**
+ * The search page at / in headless Chromium: used with the keyboard alone, a Flex search, the national
+ * map's clusters, the tiles of MAP_TILE_URL, and the JSON index for a client that does not ask for HTML.
+ * Each page state is checked with axe-core (no serious or critical violation) and photographed into
+ * test-artifacts/. What the page shows is compared with what the public GET API answers for the same
+ * request (setup: test/e2e/shared/search-page-browser.ts).
+ */
+import sharp from 'sharp';
+import { startService } from '../../services/main';
+import { addDays } from '../../services/kernel/engine/dates';
+import type { Fixture } from '../support/fixture';
+import { isViewportSearch, query, rendered, shownSlugs, type Answer } from '../support/search-page';
+import type { Browser } from 'playwright-core';
+import { PER_PAGE, searchPageHelpers, startSearchPageWorld } from './shared/search-page-browser';
+
+let fx: Fixture;
+let browser: Browser;
+let market: string;
+
+beforeAll(async () => {
+  ({ fx, browser, market } = await startSearchPageWorld());
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await fx?.close();
+});
+
+const { api, newPage, check } = searchPageHelpers(() => ({ fx, browser }));
+
+describe('the search page at /', () => {
+  it('can be used with the keyboard alone: search from the form, open a result, and the apartment heading takes the focus', async () => {
+    const { page } = await newPage(1024, 768);
+    try {
+      await page.goto(fx.url + '/');
+      await rendered(page);
+      const tabTo = async (matches: string): Promise<void> => {
+        for (let i = 0; i < 40; i++) {
+          await page.keyboard.press('Tab');
+          if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(matches)}) ?? false`)) return;
+        }
+        throw new Error(`Tab never reached ${matches}`);
+      };
+      await tabTo('#f-market');
+      // A select takes the first letters of an option: type the market's label.
+      const label = (await page.locator(`#f-market option[value="${market}"]`).textContent())!;
+      await page.keyboard.type(label);
+      expect(await page.inputValue('#f-market')).toBe(market);
+      await tabTo('button[type=submit]');
+      await page.keyboard.press('Enter');
+      await rendered(page);
+      expect(await page.locator('.result').count()).toBeGreaterThan(0);
+      await tabTo('.result h3 a');
+      const slug = await page.evaluate("document.activeElement?.closest('.result')?.getAttribute('data-slug')");
+      await page.keyboard.press('Enter');
+      await rendered(page);
+      expect(new URL(page.url()).searchParams.get('home')).toBe(slug);
+      expect(await page.evaluate('document.activeElement?.id')).toBe('home-heading');
+      // The browser's back button restores the search.
+      await page.goBack();
+      await rendered(page);
+      expect(new URL(page.url()).searchParams.get('home')).toBeNull();
+      expect(await page.locator('.result').count()).toBeGreaterThan(0);
+      await check(page, 'page-keyboard.png');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("searches a Flex stay: the tier goes out as check_out=indefinite with committed_nights, and the list is the API's", async () => {
+    // Flex stays need a long open stretch: the first move-in date and tier that finds some in the market.
+    let found: { moveIn: string; tier: string; answer: Answer } | undefined;
+    for (const days of [1, 3, 7, 14, 30, 60]) {
+      for (const tier of ['180', '270', '365']) {
+        const moveIn = addDays(fx.today, days);
+        const answer = await api<Answer>(
+          `/api/public/search?${query({ market, check_in: moveIn, check_out: 'indefinite', committed_nights: tier, page: '1', per_page: String(PER_PAGE) })}`,
+        );
+        if (!found && answer.total_count > 0) found = { moveIn, tier, answer };
+      }
+      if (found) break;
+    }
+    expect(found).toBeDefined();
+    const { moveIn, tier, answer: flex } = found!;
+    const { page } = await newPage(1100, 800);
+    try {
+      await page.goto(fx.url + '/');
+      await rendered(page);
+      await page.selectOption('#f-market', market);
+      await page.getByRole('radio', { name: 'Flex (open-ended)' }).check();
+      expect(await page.locator('#f-check-out').isVisible()).toBe(false);
+      await page.fill('#f-check-in', moveIn);
+      await page.selectOption('#f-flex', tier);
+      const asked = page.waitForRequest((r) => r.url().includes('/api/public/search?'));
+      await page.getByRole('button', { name: 'Search' }).click();
+      const sent = new URL((await asked).url()).searchParams;
+      expect([sent.get('check_in'), sent.get('check_out'), sent.get('committed_nights')]).toEqual([moveIn, 'indefinite', tier]);
+      await rendered(page);
+      expect(new URL(page.url()).searchParams.get('flex')).toBe(tier);
+      expect(await shownSlugs(page)).toEqual(flex.homes.map((h) => h.slug));
+      expect(await page.locator('.result .label').first().textContent()).toBe(flex.homes[0].display_price_label);
+      await check(page, 'page-flex.png');
+      // A resized window moves the map (Leaflet refits it) but is nobody's search of a new area.
+      const moved: string[] = [];
+      page.on('request', (r) => {
+        if (isViewportSearch(r)) moved.push(r.url());
+      });
+      await page.setViewportSize({ width: 760, height: 700 });
+      await page.waitForTimeout(1_000);
+      expect(moved).toEqual([]);
+      expect(new URL(page.url()).searchParams.get('area')).toBeNull();
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws a national map area as clusters with their counts, and a click on one zooms in and asks the viewport search there', async () => {
+    const national = { sw_latitude: '24.5', sw_longitude: '-125', ne_latitude: '49.5', ne_longitude: '-66.9', zoom: '4' };
+    const answer = await api<Answer & { clusters?: Array<{ tile: string; count: number }> }>(`/api/public/map-search?${query(national)}`);
+    expect(answer.total_count).toBeGreaterThan(250);
+    const clusters = answer.clusters ?? [];
+    expect(clusters.length).toBeGreaterThan(1);
+    const { page } = await newPage(1280, 860);
+    try {
+      await page.goto(`${fx.url}/?area=24.5,-125,49.5,-66.9,4`);
+      await rendered(page);
+      const markers = page.locator('.leaflet-marker-icon.cluster');
+      expect(await markers.count()).toBe(clusters.length);
+      expect(await page.locator('.leaflet-marker-icon.pin').count()).toBe(0);
+      const counts = await markers.evaluateAll((els) => els.map((e) => Number(e.textContent)));
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(answer.total_count);
+      expect(await page.locator('#results-heading').textContent()).toBe(`${answer.total_count} homes in the map area`);
+      await check(page, 'page-clusters.png');
+      const biggest = [...clusters].sort((a, b) => b.count - a.count)[0];
+      const zoomedIn = page.waitForRequest(isViewportSearch);
+      await page.locator(`.cluster[data-tile="${biggest.tile}"]`).click();
+      expect(Number(new URL((await zoomedIn).url()).searchParams.get('zoom'))).toBeGreaterThan(4);
+      await rendered(page);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws the tiles of MAP_TILE_URL, with their attribution, instead of the offline basemap', async () => {
+    const tiled = await startService({ ...fx.config, mapTileUrl: 'https://tiles.example.test/{z}/{x}/{y}.png', mapTileAttribution: 'Tiles by Example' });
+    const { page, requests } = await newPage(1100, 800);
+    try {
+      const tile = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#dde6d5' } })
+        .png()
+        .toBuffer();
+      await page.route('https://tiles.example.test/**', (route) => route.fulfill({ contentType: 'image/png', body: tile }));
+      await page.goto(`${tiled.url}/?market=${market}`);
+      await rendered(page);
+      await page.locator('.pin').first().waitFor();
+      await page.locator('img.leaflet-tile-loaded').first().waitFor();
+      const tiles = requests.filter((u) => u.startsWith('https://tiles.example.test/'));
+      expect(tiles.length).toBeGreaterThan(0);
+      for (const u of tiles) expect(u).toMatch(/^https:\/\/tiles\.example\.test\/\d+\/\d+\/\d+\.png$/);
+      expect(requests.filter((u) => u.includes('/app/us-states.json'))).toEqual([]);
+      expect(await page.locator('.leaflet-control-attribution').textContent()).toContain('Tiles by Example');
+    } finally {
+      await page.close();
+      await tiled.close();
+    }
+  });
+
+  it('answers a client that does not ask for HTML with the JSON index, as before', async () => {
+    const res = await fx.get('/');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({ service: 'furnished-catalog' });
+    const page = await fetch(fx.url + '/', { headers: { Accept: 'text/html' } });
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('<script src="/app/page.js" defer>');
+  });
+});
