@@ -110,6 +110,10 @@ async function photosSettled(images: Locator): Promise<void> {
 async function screenshot(page: Page, file: string): Promise<void> {
   const height = (await page.frames()[1].evaluate('Math.ceil(document.documentElement.getBoundingClientRect().height)')) as number;
   await page.waitForFunction(`parseInt(document.getElementById('view').style.height) >= ${height}`);
+  // Chromium's capture beyond the viewport narrows a cross-origin frame for a moment, which the widget's
+  // auto-resize answers (a blank shot): the page is made as tall as the frame instead.
+  const size = page.viewportSize();
+  if (size && height > size.height) await page.setViewportSize({ width: size.width, height });
   await page.screenshot({ path: path.join(ARTIFACTS, file), fullPage: true });
 }
 
