@@ -59,6 +59,7 @@ function draggable(map: SVGSVGElement, projection: GeoProjection, move: MoveOpti
   map.addEventListener('pointerup', end);
   map.addEventListener('pointercancel', end);
   map.setAttribute('tabindex', '0');
+  map.setAttribute('aria-keyshortcuts', Object.keys(KEY_STEPS).join(' '));
   map.addEventListener('keydown', (event) => {
     const step = KEY_STEPS[event.key];
     if (!step) return;

@@ -58,7 +58,7 @@ async function searchView(bounds: Bounds): Promise<void> {
 }
 
 async function toggleScreen(): Promise<void> {
-  mode = await host.requestDisplayMode(mode === 'fullscreen' ? 'inline' : 'fullscreen');
+  mode = await host.requestDisplayMode(mode === 'fullscreen' ? 'inline' : 'fullscreen').catch(() => mode);
   document.documentElement.dataset.displayMode = mode;
   if (shown) render(shown);
 }
