@@ -110,3 +110,14 @@ export async function sentToHost(page: Page): Promise<Array<{ method?: string; i
 export async function openedLinks(page: Page): Promise<string[]> {
   return page.evaluate('window.__links');
 }
+
+/**
+ * A full-page screenshot of the host page. Chromium's capture beyond the viewport narrows a cross-origin
+ * frame for a moment, which the widget's auto-resize answers (a blank shot): the page is first made as
+ * tall as the frame (`height`).
+ */
+export async function fullPageShot(page: Page, height: number, file: string): Promise<void> {
+  const size = page.viewportSize();
+  if (size && height > size.height) await page.setViewportSize({ width: size.width, height });
+  await page.screenshot({ path: file, fullPage: true });
+}
