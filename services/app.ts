@@ -11,7 +11,7 @@ import { SERVER_CARD_PATH, serverCard, serverJson } from './docs/discovery';
 import { openApiDocument } from './docs/openapi';
 import { toolsMarkdown } from './docs/tools-markdown';
 import { parseMediaFile, PhotoStore } from './media/photos';
-import { TOOLS } from './tools/registry';
+import { modelTools, TOOLS } from './tools/registry';
 import type { Tool } from './tools/tool';
 import { errorMiddleware } from './transports/http/errors';
 import { fixedDocument, httpCaching, sendFixed } from './transports/http/caching';
@@ -112,9 +112,11 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   api.get('/status', async (ctx) => {
     ctx.body = publicStatus(await report());
   });
-  const openapi = fixedDocument(openApiDocument(tools, deps.config.publicBaseUrl));
-  const listed = fixedDocument(toolsList(tools));
-  const markdown = fixedDocument(toolsMarkdown(tools), 'text/markdown; charset=utf-8');
+  // The documents list the tools a model may call; a widget's own tool is the tool server's alone.
+  const documented = modelTools(tools);
+  const openapi = fixedDocument(openApiDocument(documented, deps.config.publicBaseUrl));
+  const listed = fixedDocument(toolsList(documented));
+  const markdown = fixedDocument(toolsMarkdown(documented), 'text/markdown; charset=utf-8');
   api.get('/openapi.json', (ctx) => {
     sendFixed(ctx, openapi);
   });

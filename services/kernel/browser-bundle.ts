@@ -4,9 +4,9 @@
  * its callers (services/widgets/bundle.ts, services/web/assets.ts).
  */
 import path from 'node:path';
-import { build, type Loader } from 'esbuild';
+import { build, type Loader, type Plugin } from 'esbuild';
 
-export async function bundleForBrowser(appDir: string, entry: string, loader: Record<string, Loader> = {}): Promise<string> {
+export async function bundleForBrowser(appDir: string, entry: string, loader: Record<string, Loader> = {}, plugins: Plugin[] = []): Promise<string> {
   const out = await build({
     entryPoints: [path.join(appDir, entry)],
     bundle: true,
@@ -17,6 +17,7 @@ export async function bundleForBrowser(appDir: string, entry: string, loader: Re
     minify: true,
     legalComments: 'none',
     loader,
+    plugins,
     outdir: 'out',
     tsconfig: path.join(appDir, 'tsconfig.json'),
     logLevel: 'silent',

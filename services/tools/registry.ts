@@ -1,6 +1,7 @@
 /**
  * The one tool registry. Both transports and the three documents (tools.json, the tools
- * markdown, openapi.json) are derived from this list; nothing else names a tool.
+ * markdown, openapi.json) are derived from this list; nothing else names a tool. The documents
+ * take the tools a model may call (modelTools): a widget's own tool is listed by the tool server only.
  */
 import { availabilityOverviewTool } from './availability-overview';
 import { bookingIntentTool } from './booking-intent';
@@ -15,6 +16,7 @@ import { policiesFaqTool } from './policies-faq';
 import { searchApartmentsTool } from './search-apartments';
 import { searchOnMapTool } from './search-on-map';
 import { searchPropertiesTool } from './search-properties';
+import { searchMapViewportTool } from './search-map-viewport';
 import type { Tool } from './tool';
 
 export const TOOLS: readonly Tool[] = [
@@ -31,4 +33,10 @@ export const TOOLS: readonly Tool[] = [
   bookingIntentTool,
   getMarketInfoTool,
   policiesFaqTool,
+  searchMapViewportTool,
 ];
+
+/** The tools a model may call: all but the widgets' own (appOnly). */
+export function modelTools(tools: readonly Tool[]): readonly Tool[] {
+  return tools.filter((t) => !t.appOnly);
+}

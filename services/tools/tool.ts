@@ -99,6 +99,11 @@ export interface ToolDescription {
   cost?: number;
   /** The interactive-app widget hosts show the result in (MCP Apps), named in the tool's `_meta`. */
   widget?: WidgetDefinition;
+  /**
+   * Called by a widget only (MCP Apps `_meta.ui.visibility: ['app']`): listed in tools/list for hosts,
+   * which do not show it to the model, and left out of the documents (tools.json, markdown, openapi.json).
+   */
+  appOnly?: boolean;
 }
 
 /** A tool as its author writes it: handlers typed by the tool's own argument (I) and result (O) types. */

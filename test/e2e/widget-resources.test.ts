@@ -76,10 +76,14 @@ describe('tools/list and GET /api/public/tools.json', () => {
     for (const { widget, tool } of WIDGETS) {
       expect(tools.find((t) => t.name === tool)?._meta).toEqual({ ui: { resourceUri: widget.uri }, 'openai/outputTemplate': widget.uri });
     }
-    const others = tools.filter((t) => !WIDGETS.some((w) => w.tool === t.name));
+    // The map widget's own tool is listed for hosts, app-only (MCP Apps visibility), with no widget of its own.
+    expect(tools.find((t) => t.name === 'search_map_viewport')?._meta).toEqual({ ui: { visibility: ['app'] } });
+    const modelVisible = tools.filter((t) => t.name !== 'search_map_viewport');
+    const others = modelVisible.filter((t) => !WIDGETS.some((w) => w.tool === t.name));
     expect(others.length).toBeGreaterThan(0);
     for (const t of others) expect(t._meta).toBeUndefined();
+    // tools.json is the list a model may be given: the app-only tool is not in it.
     const json = await fx.get('/api/public/tools.json');
-    expect(json.body).toEqual({ tools });
+    expect(json.body).toEqual({ tools: modelVisible });
   });
 });

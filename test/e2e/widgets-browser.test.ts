@@ -12,7 +12,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { startService, type RunningService } from '../../services/main';
 import { CARD_GRID_WIDGET, MAP_WIDGET } from '../../services/widgets/catalog';
 import { startFixture, type Fixture } from '../support/fixture';
-import { hostMessages, showInHost, type HostedResult } from '../support/widget-host';
+import { fullPageShot, hostMessages, showInHost, type HostedResult } from '../support/widget-host';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 
 const CHROMIUM = findChromium();
@@ -110,7 +110,7 @@ async function photosSettled(images: Locator): Promise<void> {
 async function screenshot(page: Page, file: string): Promise<void> {
   const height = (await page.frames()[1].evaluate('Math.ceil(document.documentElement.getBoundingClientRect().height)')) as number;
   await page.waitForFunction(`parseInt(document.getElementById('view').style.height) >= ${height}`);
-  await page.screenshot({ path: path.join(ARTIFACTS, file), fullPage: true });
+  await fullPageShot(page, height, path.join(ARTIFACTS, file));
 }
 
 const homesOf = (result: HostedResult): Home[] => (result.structuredContent as { homes: Home[] }).homes;

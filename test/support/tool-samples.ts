@@ -55,6 +55,14 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
       { sw_latitude: 24, sw_longitude: -125, ne_latitude: 50, ne_longitude: -66, zoom: 4, start_date: stay.start, end_date: stay.end },
     ]);
   },
+  // The map widget's own tool: a viewport, with or without the search's filters (what a pan or zoom sends).
+  search_map_viewport: (s) => {
+    const stay = s.stay();
+    return s.pick([
+      { sw_latitude: 24, sw_longitude: -125, ne_latitude: 50, ne_longitude: -66, zoom: 4 },
+      { sw_latitude: 30, sw_longitude: -100, ne_latitude: 42, ne_longitude: -80, zoom: 5, start_date: stay.start, end_date: stay.end, min_bedrooms: 1 },
+    ]);
+  },
   search_properties_tool: (s) => {
     const stay = s.stay();
     return s.pick([

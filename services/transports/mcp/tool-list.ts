@@ -1,11 +1,11 @@
 /** The `tools/list` entries, derived from the registry (also served as tools.json). */
 import type { Tool } from '../../tools/tool';
 
-/** Where a host finds the tool's widget: MCP Apps' key and ChatGPT's older one, the same `ui://` URI. */
-export type ListedToolMeta = {
-  ui: { resourceUri: string };
-  'openai/outputTemplate': string;
-};
+/**
+ * Where a host finds the tool's widget: MCP Apps' key and ChatGPT's older one, the same `ui://` URI;
+ * or, for a widget's own tool, MCP Apps' visibility that keeps it from the model.
+ */
+export type ListedToolMeta = { ui: { resourceUri: string }; 'openai/outputTemplate': string } | { ui: { visibility: ['app'] } };
 
 export interface ListedTool {
   name: string;
@@ -26,6 +26,7 @@ export function listedTool(tool: Tool): ListedTool {
     outputSchema: tool.outputSchema as ListedTool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
     ...(tool.widget ? { _meta: { ui: { resourceUri: tool.widget.uri }, 'openai/outputTemplate': tool.widget.uri } } : {}),
+    ...(tool.appOnly ? { _meta: { ui: { visibility: ['app'] } } } : {}),
   };
 }
 

@@ -1,11 +1,12 @@
 /** The card-grid widget of search_apartments_tool: one card per home of the result page. */
-import { connectHost, type ToolResultPayload } from './bridge';
+import { connectHost, type ToolResultPayload } from './host';
 import { el, mount, onActivate } from './dom';
+import { reserveLink } from './reserve-link';
 import { askAbout, embeddedHeroes, formatPrice, homeFacts, placeName, readHomes, type SearchHome, type SearchPage } from './results';
 
-// Shown until the host delivers the result (ChatGPT's globals may already hold it: connectHost renders at once).
+// Shown until the host delivers the result.
 mount(el('p', { class: 'notice' }, 'Waiting for the search result…'));
-const bridge = connectHost('furnished-catalog-cards', render);
+const host = connectHost('furnished-catalog-cards', { onResult: render });
 
 const noPhoto = (): HTMLElement => el('div', { class: 'photo placeholder' }, 'No photo');
 
@@ -38,7 +39,8 @@ function card(home: SearchHome, photo: string | undefined, select: (home: Search
     ),
   );
   onActivate(node, () => select(home, node));
-  return node;
+  // The link beside the card, not inside it: the card is a button, and a link in a button is not reachable.
+  return el('div', { class: 'tile' }, node, reserveLink(home, host));
 }
 
 function render(result: ToolResultPayload): void {
@@ -52,7 +54,7 @@ function render(result: ToolResultPayload): void {
     for (const other of document.querySelectorAll('.card.selected')) other.classList.remove('selected');
     node.classList.add('selected');
     status.replaceChildren('Selected: ', el('strong', {}, home.name), ` · ${home.slug}`);
-    bridge.sendMessage(askAbout(home));
+    host.sendMessage(askAbout(home));
   };
   const photos = embeddedHeroes(result);
   const heading = el(

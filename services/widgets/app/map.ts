@@ -1,218 +1,90 @@
 /**
- * The map widget of search_apartments_on_map: one pin per home over a US basemap drawn from
- * us-atlas (states at 1:10m) with d3-geo, all bundled in; no tile server, no network. When the
- * server switches the map off (map_view.enabled false) it says so with the reason and lists the homes.
+ * The map widget of search_apartments_on_map: one pin per home (or one marker per cluster) over a US
+ * basemap drawn offline (./map-draw.ts). Where the host proxies tool calls, a drag, the arrow keys
+ * or the zoom buttons search the new view through search_map_viewport (no model turn); where it
+ * offers fullscreen, a button asks for it. When the server switches the map off (map_view.enabled
+ * false) it says so with the reason and lists the homes.
  */
-import { geoAlbersUsa, geoCircle, geoMercator, geoPath, type GeoProjection } from 'd3-geo';
-import { feature, mesh } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
-import statesAtlas from 'us-atlas/states-10m.json';
-import { connectHost, type ToolResultPayload } from './bridge';
-import { el, mount, onActivate, svg } from './dom';
-import { askAbout, clusterPrice, formatPrice, homeFacts, placeName, readHomes, type MapCluster, type MapResult, type SearchHome } from './results';
+import type { McpUiDisplayMode } from '@modelcontextprotocol/ext-apps';
+import { el, mount } from './dom';
+import { connectHost, type ToolArguments, type ToolResultPayload } from './host';
+import { mapControls, type ScreenOptions } from './map-controls';
+import { drawMap, type MapStatus } from './map-draw';
+import { frame, viewportArgs, type Bounds } from './map-frame';
+import { clusterDetail, detail, homeList, notice } from './map-status';
+import { askAbout, placeName, readHomes, type MapResult } from './results';
 
-const WIDTH = 720;
-const HEIGHT = 440;
-const PIN_RADIUS = 6;
-const CLUSTER_MIN_RADIUS = 11;
-const CLUSTER_MAX_RADIUS = 26;
-/**
- * Smallest span shown, in degrees: the basemap is at 1:10,000,000, so the map frames a region (coast,
- * state lines) rather than streets it does not have.
- */
-const MIN_SPAN_DEGREES = 1.2;
-const MILES_PER_DEGREE = 69.09;
+/** The map's own search (app-only: hosts do not show it to the model). */
+export const VIEWPORT_TOOL = 'search_map_viewport';
+/** The arguments that say where to search: a move replaces them with its viewport; the filters stay. */
+const PLACE_ARGS = new Set(['market', 'scope', 'near_latitude', 'near_longitude', 'near_radius_miles', 'near_label', 'sw_latitude', 'sw_longitude', 'ne_latitude', 'ne_longitude', 'zoom']);
 
-const atlas = statesAtlas as unknown as Topology<{ states: GeometryCollection; nation: GeometryCollection }>;
-const land = feature(atlas, atlas.objects.nation);
-const stateBorders = mesh(atlas, atlas.objects.states, (a, b) => a !== b);
+let input: ToolArguments = {};
+let shown: MapResult | null = null;
+let mode: McpUiDisplayMode = 'inline';
+let modes: readonly McpUiDisplayMode[] = [];
+let moves = 0;
+let setStatus: (node: HTMLElement) => void = () => undefined;
 
-// Shown until the host delivers the result (ChatGPT's globals may already hold it: connectHost renders at once).
+// Shown until the host delivers the result.
 mount(el('p', { class: 'notice' }, 'Waiting for the search result…'));
-const bridge = connectHost('furnished-catalog-map', render);
+const host = connectHost(
+  'furnished-catalog-map',
+  {
+    onResult: (payload) => show(payload),
+    onInput: (args) => {
+      input = args;
+    },
+    onDisplayMode: (next, available) => {
+      const changed = next !== mode || available.length !== modes.length;
+      [mode, modes] = [next, available];
+      if (changed && shown) render(shown);
+    },
+  },
+  ['inline', 'fullscreen'],
+);
 
-type Point = [number, number];
-
-/** A Mercator projection framing the pins (and the searched circle, or the viewport searched) with a margin. */
-function frame(homes: SearchHome[], near: MapResult['near'], viewport?: MapResult['viewport']): GeoProjection {
-  const lons = homes.map((h) => h.longitude);
-  const lats = homes.map((h) => h.latitude);
-  if (viewport) {
-    lons.push(viewport.sw_longitude, viewport.ne_longitude);
-    lats.push(viewport.sw_latitude, viewport.ne_latitude);
+/** Searches the view a move asks for; the answer to the latest move is the one drawn. */
+async function searchView(bounds: Bounds): Promise<void> {
+  const move = ++moves;
+  setStatus(notice('Searching this area…'));
+  const filters = Object.fromEntries(Object.entries(input).filter(([name]) => !PLACE_ARGS.has(name)));
+  try {
+    const payload = await host.callTool(VIEWPORT_TOOL, { ...filters, ...viewportArgs(bounds) });
+    if (move === moves) show(payload, true);
+  } catch {
+    if (move === moves) setStatus(notice('This area could not be searched; try again.'));
   }
-  if (near) {
-    const dLat = near.radius_miles / MILES_PER_DEGREE;
-    const dLon = dLat / Math.cos((near.latitude * Math.PI) / 180);
-    lons.push(near.longitude - dLon, near.longitude + dLon);
-    lats.push(near.latitude - dLat, near.latitude + dLat);
-  }
-  const span = (values: number[]): Point => {
-    const lo = Math.min(...values);
-    const hi = Math.max(...values);
-    const pad = Math.max(0, MIN_SPAN_DEGREES - (hi - lo)) / 2;
-    return [lo - pad, hi + pad];
-  };
-  const [west, east] = span(lons);
-  const [south, north] = span(lats);
-  return geoMercator()
-    .fitExtent([[28, 28], [WIDTH - 28, HEIGHT - 28]], { type: 'MultiPoint', coordinates: [[west, south], [east, north]] })
-    .clipExtent([[0, 0], [WIDTH, HEIGHT]]);
 }
 
-/** Screen points of the pins; homes of one building are spread on a small ring so each stays clickable. */
-function pinPositions(homes: SearchHome[], projection: GeoProjection): Point[] {
-  const at = homes.map((h): Point => projection([h.longitude, h.latitude]) ?? [-100, -100]);
-  const groups = new Map<string, number[]>();
-  at.forEach(([x, y], i) => {
-    const key = `${Math.round(x)},${Math.round(y)}`;
-    groups.set(key, [...(groups.get(key) ?? []), i]);
-  });
-  for (const members of groups.values()) {
-    if (members.length < 2) continue;
-    const ring = PIN_RADIUS * 1.4 + members.length * 1.6;
-    members.forEach((index, k) => {
-      const angle = (2 * Math.PI * k) / members.length;
-      const [x, y] = at[index];
-      at[index] = [x + ring * Math.cos(angle), y + ring * Math.sin(angle)];
-    });
-  }
-  return at;
+async function toggleScreen(): Promise<void> {
+  mode = await host.requestDisplayMode(mode === 'fullscreen' ? 'inline' : 'fullscreen').catch(() => mode);
+  document.documentElement.dataset.displayMode = mode;
+  if (shown) render(shown);
 }
 
-/** Each display city's name beside its homes. */
-function cityLabels(homes: SearchHome[], projection: GeoProjection): SVGGElement {
-  const labels = svg('g', { class: 'city-labels', 'aria-hidden': 'true' });
-  const byCity = new Map<string, SearchHome[]>();
-  for (const h of homes) byCity.set(h.city, [...(byCity.get(h.city) ?? []), h]);
-  for (const [city, members] of byCity) {
-    const lon = members.reduce((s, h) => s + h.longitude, 0) / members.length;
-    const lat = Math.max(...members.map((h) => h.latitude));
-    const at = projection([lon, lat]);
-    if (!at) continue;
-    const label = svg('text', { x: at[0].toFixed(1), y: (at[1] - PIN_RADIUS * 1.4 - members.length * 1.6 - 12).toFixed(1) });
-    label.textContent = city;
-    labels.append(label);
-  }
-  return labels;
-}
-
-/** A small US outline in the corner with a dot where the map is. */
-function inset(homes: SearchHome[]): SVGSVGElement {
-  const box = svg('svg', { class: 'inset', viewBox: '0 0 160 100', 'aria-hidden': 'true' });
-  const projection = geoAlbersUsa().fitExtent([[4, 4], [156, 96]], land);
-  box.append(svg('path', { class: 'land', d: geoPath(projection)(land) ?? '' }));
-  const lon = homes.reduce((s, h) => s + h.longitude, 0) / homes.length;
-  const lat = homes.reduce((s, h) => s + h.latitude, 0) / homes.length;
-  const spot = projection([lon, lat]);
-  if (spot) box.append(svg('circle', { class: 'here', cx: spot[0], cy: spot[1], r: 4 }));
-  return box;
-}
-
-function clusterDetail(c: MapCluster): HTMLElement {
-  return el('div', { class: 'detail status', role: 'status', 'data-testid': 'selection' }, el('strong', {}, `${c.count} apartments here`), ` ${clusterPrice(c)}`.trimEnd());
-}
-
-function detail(home: SearchHome | null, clustered = false): HTMLElement {
-  const box = el('div', { class: 'detail status', role: 'status', 'data-testid': 'selection' });
-  if (!home) box.append(clustered ? 'Click a cluster to see how many apartments it holds and their lowest price.' : 'Click a pin to ask about that apartment.');
-  else box.append(el('strong', {}, home.name), ` · ${home.slug}`, el('br'), `${homeFacts(home)} · ${formatPrice(home)} ${home.display_price_label}`);
-  return box;
-}
-
-/**
- * One marker per cluster, sized by its count and labelled with it: when more homes match a viewport
- * than the 250 pins, the clusters show where all of them are.
- */
-function clusterMarkers(clusters: MapCluster[], projection: GeoProjection, status: { cluster(c: MapCluster): void }): SVGGElement {
-  const group = svg('g', { class: 'clusters' });
-  const largest = Math.max(...clusters.map((c) => c.count));
-  for (const c of clusters) {
-    const at = projection([c.longitude, c.latitude]);
-    if (!at) continue;
-    const r = CLUSTER_MIN_RADIUS + (CLUSTER_MAX_RADIUS - CLUSTER_MIN_RADIUS) * Math.sqrt(c.count / largest);
-    const marker = svg('g', { class: 'cluster', tabindex: 0, role: 'button', 'data-count': c.count, 'data-tile': c.tile, 'aria-label': `${c.count} apartments` });
-    marker.append(svg('circle', { cx: at[0].toFixed(1), cy: at[1].toFixed(1), r: r.toFixed(1) }));
-    const label = svg('text', { x: at[0].toFixed(1), y: (at[1] + 4).toFixed(1) });
-    label.textContent = String(c.count);
-    const title = svg('title');
-    title.textContent = `${c.count} apartments ${clusterPrice(c)}`.trim();
-    marker.append(label, title);
-    onActivate(marker, () => status.cluster(c));
-    group.append(marker);
-  }
-  return group;
-}
-
-function drawMap(result: MapResult, status: { show(home: SearchHome): void; cluster(c: MapCluster): void }): HTMLElement {
-  const homes = result.homes;
-  const projection = frame(homes, result.near, result.viewport);
-  const path = geoPath(projection);
-  const map = svg('svg', { class: 'map', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': `Map of ${homes.length} apartments` });
-  map.append(svg('rect', { class: 'water', width: WIDTH, height: HEIGHT }));
-  map.append(svg('path', { class: 'land', d: path(land) ?? '' }));
-  map.append(svg('path', { class: 'borders', d: path(stateBorders) ?? '' }));
-  if (result.near) {
-    const circle = geoCircle().center([result.near.longitude, result.near.latitude]).radius(result.near.radius_miles / MILES_PER_DEGREE)();
-    map.append(svg('path', { class: 'near', d: path(circle) ?? '' }));
-  }
-  if (result.clusters && result.clusters.length > 0) {
-    // Clusters stand for every match; the pins (the first 250) would hide them.
-    map.append(clusterMarkers(result.clusters, projection, status));
-    return el('div', { class: 'map-frame' }, map, homes.length ? inset(homes) : null);
-  }
-  const pins = svg('g', { class: 'pins' });
-  pinPositions(homes, projection).forEach(([x, y], i) => {
-    const home = homes[i];
-    const pin = svg('circle', { class: 'pin', cx: x.toFixed(1), cy: y.toFixed(1), r: PIN_RADIUS, tabindex: 0, role: 'button', 'data-slug': home.slug, 'aria-label': home.name });
-    const title = svg('title');
-    title.textContent = `${home.name} · ${formatPrice(home)}`;
-    pin.append(title);
-    onActivate(pin, () => {
-      for (const other of pins.querySelectorAll('.pin.selected')) other.classList.remove('selected');
-      pin.classList.add('selected');
-      pins.append(pin); // drawn last, so on top
-      status.show(home);
-    });
-    pins.append(pin);
-  });
-  map.append(pins, cityLabels(homes, projection));
-  return el('div', { class: 'map-frame' }, map, homes.length ? inset(homes) : null);
-}
-
-function homeList(homes: SearchHome[], status: { show(home: SearchHome): void }): HTMLElement {
-  return el(
-    'ul',
-    { class: 'home-list' },
-    ...homes.map((home) => {
-      const item = el('li', { role: 'button', tabindex: '0', 'data-slug': home.slug }, el('strong', {}, home.name), ` · ${homeFacts(home)} · ${formatPrice(home)}`);
-      onActivate(item, () => status.show(home));
-      return item;
-    }),
-  );
-}
-
-function render(payload: ToolResultPayload): void {
+function show(payload: ToolResultPayload, moved = false): void {
   const result = readHomes<MapResult>(payload);
-  if (!result) {
-    mount(el('p', { class: 'notice error' }, 'This result has no apartments to show.'));
-    return;
-  }
-  let box = detail(null, (result.clusters?.length ?? 0) > 0 && result.map_view.enabled);
-  const status = {
-    show(home: SearchHome): void {
-      const next = detail(home);
-      box.replaceWith(next);
-      box = next;
-      bridge.sendMessage(askAbout(home));
-    },
-    cluster(c: MapCluster): void {
-      const next = clusterDetail(c);
-      box.replaceWith(next);
-      box = next;
-    },
-  };
+  if (result) render(result);
+  else if (moved && shown) setStatus(notice('This area could not be searched; try again.'));
+  else mount(el('p', { class: 'notice error' }, 'This result has no apartments to show.'));
+}
+
+function render(result: MapResult): void {
+  shown = result;
   const clustered = (result.clusters?.length ?? 0) > 0;
+  let box = detail(null, host, clustered && result.map_view.enabled);
+  setStatus = (next) => {
+    box.replaceWith(next);
+    box = next;
+  };
+  const status: MapStatus = {
+    show(home) {
+      setStatus(detail(home, host));
+      host.sendMessage(askAbout(home));
+    },
+    cluster: (c) => setStatus(clusterDetail(c)),
+  };
   const more = clustered
     ? `${result.total_count} matches in ${result.clusters!.length} clusters`
     : `${result.count} on the map${result.total_count > result.count ? ` (the first ${result.count} of ${result.total_count} matches)` : ''}`;
@@ -232,6 +104,15 @@ function render(payload: ToolResultPayload): void {
     mount(heading, off, homeList(result.homes, status), box);
     return;
   }
-  const body = result.homes.length ? drawMap(result, status) : el('p', { class: 'notice' }, 'No apartment matches this search.');
-  mount(heading, body, box);
+  // A view searched by a move stays on screen with no home in it, so the map can move on from there.
+  if (!result.homes.length && !result.viewport) {
+    mount(heading, el('p', { class: 'notice' }, 'No apartment matches this search.'), box);
+    return;
+  }
+  const projection = frame(result.homes, result.near, result.viewport);
+  const drawn = drawMap(result, projection, status);
+  const screen: ScreenOptions | null = modes.includes('fullscreen') ? { fullscreen: mode === 'fullscreen', toggle: () => void toggleScreen() } : null;
+  const controls = mapControls(drawn.map, projection, host.canCallTools() ? { onMove: (b) => void searchView(b) } : null, screen);
+  if (controls) drawn.frame.append(controls);
+  mount(heading, drawn.frame, box);
 }

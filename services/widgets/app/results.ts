@@ -1,7 +1,7 @@
 /** The two search results as the widgets read them; the types come from the tools' output schemas. */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { mapOutputSchema, searchOutputSchema } from '../../contracts/search-output';
-import type { ToolResultPayload } from './bridge';
+import type { ToolResultPayload } from './host';
 
 export type SearchPage = FromSchema<typeof searchOutputSchema>;
 export type MapResult = FromSchema<typeof mapOutputSchema>;
