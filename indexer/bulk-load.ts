@@ -8,7 +8,10 @@ import { INDEXER_BULK_DEFAULTS } from '../services/kernel/config';
 import { bulkHeartbeat } from './heartbeat';
 
 export class IndexingFailedError extends Error {
-  constructor(message: string, readonly dropped: number) {
+  constructor(
+    message: string,
+    readonly dropped: number,
+  ) {
     super(message);
     this.name = 'IndexingFailedError';
   }

@@ -66,7 +66,8 @@ export type CompactionOutcome = CompactionNeed | 'retired' | { failed: string };
 
 /** What a merge came to, in words (the worker's log and `npm run reindex` say it alike). */
 export function describeCompaction(outcome: CompactionOutcome): string {
-  if (typeof outcome === 'object') return `merging the live index after the run failed (${outcome.failed}); it stays correct, and the next run that writes tries again`;
+  if (typeof outcome === 'object')
+    return `merging the live index after the run failed (${outcome.failed}); it stays correct, and the next run that writes tries again`;
   const said: Record<CompactionNeed | 'retired', string> = {
     fragmented: 'live index merged back to one segment per shard',
     tidy: 'live index already one segment per shard',

@@ -64,16 +64,13 @@ function flexStays(home: HomeRecord, groups: readonly StayStartGroup[], today: s
     }
     if (spans.length === 0) return [];
     const price = displayPrice(home, { kind: 'flex', start_date: today, committed_nights: cn });
-    return [{ committed_nights: cn, move_in: ranges(spans), price: price.display_price_with_discount, price_without_discount: price.display_price_without_discount }];
+    return [
+      { committed_nights: cn, move_in: ranges(spans), price: price.display_price_with_discount, price_without_discount: price.display_price_without_discount },
+    ];
   });
 }
 
-export function toHomeDocument(
-  record: HomeRecord,
-  property: PropertyRecord,
-  market: MarketRecord,
-  today: string,
-): HomeDocument {
+export function toHomeDocument(record: HomeRecord, property: PropertyRecord, market: MarketRecord, today: string): HomeDocument {
   const home = withBuildingRules(record, property);
   const availability = computeAvailability(home, today);
   const stay = referenceStay(home, today);

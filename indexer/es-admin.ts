@@ -20,7 +20,13 @@ const MINIMUM_KEYS_SCHEME = 'minimum keys from night 1';
  * fields it lacks), cards it would misread, documents on other shards or minimum keys a search no longer asks for, so the indexer rebuilds it instead of updating it
  * (docs/decisions.md, "Indexer").
  */
-export const MAPPING_VERSION = createHash('sha256').update(JSON.stringify(mapping)).update(CARD_LAYOUT).update(ROUTING_SCHEME).update(MINIMUM_KEYS_SCHEME).digest('hex').slice(0, 16);
+export const MAPPING_VERSION = createHash('sha256')
+  .update(JSON.stringify(mapping))
+  .update(CARD_LAYOUT)
+  .update(ROUTING_SCHEME)
+  .update(MINIMUM_KEYS_SCHEME)
+  .digest('hex')
+  .slice(0, 16);
 
 /** `homes-20261122t031700123z`: sortable, unique per run, lowercase as ES requires. */
 export function timestampedIndexName(prefix: string, now: Date): string {

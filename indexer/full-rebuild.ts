@@ -10,15 +10,7 @@ import type { CompactionOutcome } from './compaction';
 import type { IndexReplicas } from '../services/kernel/config';
 import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
-import {
-  aliasTargets,
-  createHomesIndex,
-  deleteIndexes,
-  finishLoading,
-  orphanIndexes,
-  swapAlias,
-  timestampedIndexName,
-} from './es-admin';
+import { aliasTargets, createHomesIndex, deleteIndexes, finishLoading, orphanIndexes, swapAlias, timestampedIndexName } from './es-admin';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { homeBytesBySlice, loadLookups } from './source';
 import { planSlices, readSliceCensus, saveSliceCensus, type SliceCensus } from './id-slices';
@@ -81,7 +73,12 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
     await createHomesIndex(es, next);
     // Every market gets its key first, in the new index: the documents are routed by it (the previous index's keys kept, new markets on the emptiest shards).
     const routingKeys = await ensureRoutingKeys(es, next, lookups.markets.keys(), await readRoutingKeys(es, opts.alias));
-    const documents = pooledDocuments(homeBytesBySlice(c, planSlices(census), (slice, count) => read.push({ bases: slice.bases, count })), { lookups, today, routingKeys }, (reason) => skipped.push(reason), opts.workers);
+    const documents = pooledDocuments(
+      homeBytesBySlice(c, planSlices(census), (slice, count) => read.push({ bases: slice.bases, count })),
+      { lookups, today, routingKeys },
+      (reason) => skipped.push(reason),
+      opts.workers,
+    );
     await bulkLoadPrebuilt(es, next, documents, {
       onDocument: () => {
         sent += 1;

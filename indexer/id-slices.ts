@@ -71,7 +71,7 @@ export function planSlices(census: SliceCensus | null, target = SLICE_TARGET): I
     const sameFirst = g.bases.every((b) => firstClassOf(b) === firstClassOf(g.bases[0]));
     if (g.count <= target && sameFirst && (g.bases.length === 1 || firstClassOf(g.bases[0]) >= 0)) grouped.set(g.bases[0], g);
   }
-  for (let b = 0; b < BASE_SLICES; ) {
+  for (let b = 0; b < BASE_SLICES;) {
     const g = grouped.get(b);
     // A census group is kept only when it is exactly the next run of base slices.
     if (g && g.bases.every((x, i) => x === b + i)) {
@@ -85,7 +85,12 @@ export function planSlices(census: SliceCensus | null, target = SLICE_TARGET): I
   const slices: IdSlice[] = [];
   let current: { bases: number[]; count: number } | null = null;
   for (const u of units) {
-    const joins = current !== null && u.count !== null && firstClassOf(u.bases[0]) >= 0 && firstClassOf(u.bases[0]) === firstClassOf(current.bases[0]) && current.count + u.count <= target;
+    const joins =
+      current !== null &&
+      u.count !== null &&
+      firstClassOf(u.bases[0]) >= 0 &&
+      firstClassOf(u.bases[0]) === firstClassOf(current.bases[0]) &&
+      current.count + u.count <= target;
     if (joins && current) {
       current.bases.push(...u.bases);
       current.count += u.count!;
@@ -111,8 +116,11 @@ const isCensus = (v: unknown): v is SliceCensus =>
   Array.isArray(v) &&
   v.every(
     (g) =>
-      typeof g === 'object' && g !== null && Number.isInteger((g as { count: unknown }).count) &&
-      Array.isArray((g as { bases: unknown }).bases) && (g as { bases: unknown[] }).bases.length > 0 &&
+      typeof g === 'object' &&
+      g !== null &&
+      Number.isInteger((g as { count: unknown }).count) &&
+      Array.isArray((g as { bases: unknown }).bases) &&
+      (g as { bases: unknown[] }).bases.length > 0 &&
       (g as { bases: unknown[] }).bases.every((b) => Number.isInteger(b) && (b as number) >= 0 && (b as number) < BASE_SLICES),
   );
 

@@ -33,7 +33,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (err: unknown) => {
-  process.stderr.write(`import failed: ${(err as Error).message}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`import failed: ${(err as Error).message}\n`);
+    process.exit(1);
+  },
+);

@@ -30,11 +30,7 @@ async function writeRecord(c: Collections, parsed: Extract<ParsedLine, { ok: tru
     const h = parsed.record;
     if (!known.markets.has(h.market_slug)) throw new Error(`unknown market_slug "${h.market_slug}"`);
     if (!known.properties.has(h.property_id)) throw new Error(`unknown property_id "${h.property_id}"`);
-    await c.homes.updateOne(
-      { _id: h._id },
-      { $set: { ...h, updated_at: now, deleted_at: null }, $setOnInsert: { created_at: now } },
-      { upsert: true },
-    );
+    await c.homes.updateOne({ _id: h._id }, { $set: { ...h, updated_at: now, deleted_at: null }, $setOnInsert: { created_at: now } }, { upsert: true });
     changed.homes.add(h._id);
   }
 }

@@ -26,7 +26,10 @@ export class LeaseLostError extends Error {
 }
 
 export class LeaseHeldError extends Error {
-  constructor(readonly heldBy: string, readonly until: Date) {
+  constructor(
+    readonly heldBy: string,
+    readonly until: Date,
+  ) {
     super(`another indexer (${heldBy}) holds the lease until ${until.toISOString()}`);
     this.name = 'LeaseHeldError';
   }
@@ -69,8 +72,7 @@ export async function acquireLease(
     const held = String(current?.holder ?? 'unknown');
     const taken =
       holderIsDeadHere(held, host) &&
-      (await state.updateOne({ _id: LEASE_ID, holder: held }, { $set: { holder, expires_at: expiry(), acquired_at: now() } }))
-        .modifiedCount === 1;
+      (await state.updateOne({ _id: LEASE_ID, holder: held }, { $set: { holder, expires_at: expiry(), acquired_at: now() } })).modifiedCount === 1;
     if (!taken) throw new LeaseHeldError(held, (current?.expires_at as Date) ?? now());
   }
   return {

@@ -54,7 +54,11 @@ export function nightBands(home: PricingInputs): Array<[number, number]> {
 class SeasonalNights {
   readonly prefix: Float64Array;
   readonly changes: number[];
-  constructor(home: PricingInputs, readonly origin: number, length: number) {
+  constructor(
+    home: PricingInputs,
+    readonly origin: number,
+    length: number,
+  ) {
     const pct = new Float64Array(length);
     const changes = new Set<number>();
     for (const p of home.seasonal_discounts) {
@@ -93,14 +97,20 @@ class BandBounds {
   private readonly rent: number;
   private readonly fee: number;
   private readonly offer: { start: number; end: number; factor: number } | null;
-  constructor(private readonly home: PricingInputs, private readonly season: SeasonalNights | null, private readonly a: number, private readonly b: number) {
+  constructor(
+    private readonly home: PricingInputs,
+    private readonly season: SeasonalNights | null,
+    private readonly a: number,
+    private readonly b: number,
+  ) {
     const monthly = a >= NIGHTS_PER_MONTH;
     this.unit = monthly ? NIGHTS_PER_MONTH : 1;
     const ratePerNight = monthly ? home.monthly_rate_cents / NIGHTS_PER_MONTH : home.nightly_rate_cents;
     this.rent = ratePerNight * (1 - lengthOfStayPercent(home, a) / 100);
     this.fee = home.fees.monthly_service_fee_cents / NIGHTS_PER_MONTH;
     const o = home.special_offer;
-    this.offer = o === null ? null : { start: toDayNumber(o.start_date), end: toDayNumber(o.end_date), factor: 1 - specialOfferPercent(home, o.start_date) / 100 };
+    this.offer =
+      o === null ? null : { start: toDayNumber(o.start_date), end: toDayNumber(o.end_date), factor: 1 - specialOfferPercent(home, o.start_date) / 100 };
   }
 
   at(s: number): [number, number] {
@@ -229,10 +239,18 @@ function bandGroups(home: PricingInputs, groups: readonly StayStartGroup[], toda
   const starts = groups.map((g) => ({ minimum: g.minimum_nightly_stay, runs: g.fixed_move_in }));
   const seasons = home.seasonal_discounts.map((p) => ({ start: toDayNumber(p.start_date), end: toDayNumber(p.end_date) }));
   for (const [a, b] of nightBands(home)) {
-    const runs = clipRuns(starts.filter((g) => g.minimum <= b).flatMap((g) => g.runs), origin, until);
+    const runs = clipRuns(
+      starts.filter((g) => g.minimum <= b).flatMap((g) => g.runs),
+      origin,
+      until,
+    );
     if (runs.length === 0) continue;
     // A stay of at most b nights from day s touches a season [ps, pe) when ps - b < s < pe.
-    const reach = clipRuns(seasons.map((p) => ({ start: p.start + 1 - b, end: p.end })), origin, until);
+    const reach = clipRuns(
+      seasons.map((p) => ({ start: p.start + 1 - b, end: p.end })),
+      origin,
+      until,
+    );
     const band = new BandBounds(home, season, a, b);
     out.push({ nights: { gte: a, lte: b }, groups: groupEntries(entries(band, runs, reach, offerCuts)) });
   }

@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     const rate = seconds > 0 ? Math.round(run.documents / seconds) : run.documents;
     process.stdout.write(
       (run.skipped > 0 ? `warning: ${run.skipped} home(s) skipped, e.g. ${run.skipped_examples.join('; ')}\n` : '') +
-      `${run.kind} reindex done: ${run.documents} documents indexed, ${run.deleted} removed, ${run.skipped} skipped, ` +
+        `${run.kind} reindex done: ${run.documents} documents indexed, ${run.deleted} removed, ${run.skipped} skipped, ` +
         `${seconds.toFixed(1)} s, ${rate} documents/s; alias ${config.homesAlias} -> ${run.alias_target}\n`,
     );
     if (merge) {
@@ -69,7 +69,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (err) => {
-  process.stderr.write(`reindex failed: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`reindex failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -44,8 +44,7 @@ export function startSchedule(es: Client, c: Collections, config: Config, log: L
       else if (err instanceof LeaseHeldError) {
         if (kind === 'full') fullPending = true;
         log.info({ reason: err.message }, 'lease held elsewhere; skipping');
-      }
-      else log.error({ err }, `${kind} indexer run failed; the alias keeps serving the previous index`);
+      } else log.error({ err }, `${kind} indexer run failed; the alias keeps serving the previous index`);
     } finally {
       running = false;
     }

@@ -96,12 +96,7 @@ export function buildDocument(home: HomeRecord, lookups: Lookups, today: string)
  * The document of a home, reading (by `_id`) a building or market the lookups do not hold yet;
  * `skipped` when a reference is really missing (the caller reports the home).
  */
-export async function documentOrSkip(
-  c: Collections,
-  home: HomeRecord,
-  lookups: Lookups,
-  today: string,
-): Promise<HomeDocument | { skipped: string }> {
+export async function documentOrSkip(c: Collections, home: HomeRecord, lookups: Lookups, today: string): Promise<HomeDocument | { skipped: string }> {
   if (!lookups.properties.has(home.property_id)) {
     const p = await c.properties.findOne({ _id: home.property_id });
     if (p) lookups.properties.set(p._id, p);

@@ -10,8 +10,9 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel, 'indexer');
   const es = createEsClient(config.esUrl);
   // A worker started while MongoDB is away (a restart during an outage) waits for it rather than exiting.
-  const mongo = await untilConnected(() => connectMongo(config.mongoUrl, config.mongoDb), (err) =>
-    log.warn({ err: (err as Error).message }, 'MongoDB does not answer yet; trying again in 2 s'),
+  const mongo = await untilConnected(
+    () => connectMongo(config.mongoUrl, config.mongoDb),
+    (err) => log.warn({ err: (err as Error).message }, 'MongoDB does not answer yet; trying again in 2 s'),
   );
   const schedule = startSchedule(es, mongo.collections, config, log);
   await schedule.runNow('incremental');

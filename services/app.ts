@@ -157,7 +157,12 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   const card = fixedDocument(serverCard(deps.config.publicBaseUrl, MCP_PATH, CAPABILITIES));
   for (const path of [SERVER_CARD_PATH, `${SERVER_CARD_PATH}.json`]) {
     root.get(path, (ctx) => {
-      ctx.set({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET', 'Access-Control-Allow-Headers': 'Content-Type', 'Cache-Control': 'public, max-age=3600' });
+      ctx.set({
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Allow-Methods': 'GET',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Cache-Control': 'public, max-age=3600',
+      });
       sendFixed(ctx, card);
     });
   }

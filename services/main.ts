@@ -36,10 +36,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(
-  config: Config = loadConfig(),
-  opts: { logDestination?: DestinationStream } = {},
-): Promise<RunningService> {
+export async function startService(config: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
   const log = createLogger(config.logLevel, 'service', opts.logDestination);
   // Start-up may wait for the stores; requests may not (STORE_DEADLINE_MS).
   const setup = await connectMongo(config.mongoUrl, config.mongoDb);
@@ -75,7 +72,9 @@ export async function startService(
     clock: () => new Date(),
   };
   if (config.requestState.generated) {
-    log.warn('REQUEST_STATE_SECRETS is not set: a random key signs the guest confirmations of this copy only; set it (the same on every copy) when running more than one');
+    log.warn(
+      'REQUEST_STATE_SECRETS is not set: a random key signs the guest confirmations of this copy only; set it (the same on every copy) when running more than one',
+    );
   }
   await deps.routingKeys.warm();
   const ready = sharedReadiness(deps);
@@ -99,7 +98,7 @@ export async function startService(
     { trustedProxies: config.trustedProxies },
     config.trustedProxies.length > 0
       ? 'client addresses: X-Forwarded-For is believed only from the peers in TRUSTED_PROXIES'
-      : 'client addresses: the peer\'s own (TRUSTED_PROXIES is empty, so X-Forwarded-For is ignored)',
+      : "client addresses: the peer's own (TRUSTED_PROXIES is empty, so X-Forwarded-For is ignored)",
   );
   log.info({ url, adminUrl, publicBaseUrl: config.publicBaseUrl }, 'catalog service listening');
   return {

@@ -36,7 +36,15 @@ export interface IntentBudget {
 export function createIntentBudget(cfg: BookingIntentConfig, store?: { client: MongoClient; dbName: string }): IntentBudget {
   const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
     store
-      ? new RateLimiterMongo({ storeClient: store.client, dbName: store.dbName, tableName: RATE_LIMITS_COLLECTION, keyPrefix, points, duration, disableIndexesCreation: true })
+      ? new RateLimiterMongo({
+          storeClient: store.client,
+          dbName: store.dbName,
+          tableName: RATE_LIMITS_COLLECTION,
+          keyPrefix,
+          points,
+          duration,
+          disableIndexesCreation: true,
+        })
       : new RateLimiterMemory({ keyPrefix, points, duration });
   const address = make(ADDRESS_PREFIX, cfg.addressPoints, cfg.addressWindowSeconds);
   const email = make(EMAIL_PREFIX, cfg.emailPoints, cfg.emailWindowSeconds);

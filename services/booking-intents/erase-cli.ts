@@ -32,7 +32,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (err: unknown) => {
-  process.stderr.write(`erase-guest failed: ${(err as Error).message}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`erase-guest failed: ${(err as Error).message}\n`);
+    process.exit(1);
+  },
+);

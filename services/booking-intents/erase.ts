@@ -35,6 +35,7 @@ export async function eraseGuest(c: Collections, rawEmail: string): Promise<Eras
 export function describeErased(e: Erased): string {
   return (
     `erased: ${e.intents} booking-intent record(s) holding ${e.calls} call(s) (stays and consents), ` +
-    `${e.budgetCounts} write-budget count(s)` + (e.intents + e.budgetCounts === 0 ? ' - nothing was kept for this email' : '')
+    `${e.budgetCounts} write-budget count(s)` +
+    (e.intents + e.budgetCounts === 0 ? ' - nothing was kept for this email' : '')
   );
 }

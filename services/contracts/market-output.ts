@@ -81,7 +81,12 @@ export const marketInfoOutputSchema = {
       properties: {
         slug: { type: 'string' },
         market: { type: 'object', properties: { slug: { type: 'string' }, name: { type: 'string' } }, required: ['slug', 'name'], additionalProperties: false },
-        city: { type: 'object', properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } }, required: ['slug', 'name', 'state'], additionalProperties: false },
+        city: {
+          type: 'object',
+          properties: { slug: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } },
+          required: ['slug', 'name', 'state'],
+          additionalProperties: false,
+        },
         neighborhood: {
           type: 'object',
           properties: { id: { type: 'string' }, slug: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' } },

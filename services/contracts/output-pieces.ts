@@ -66,10 +66,7 @@ export const petPolicySchema = {
 } as const;
 
 const score = (what: string) =>
-  [
-    { type: 'integer', minimum: 0, maximum: 100, description: `${what} score; omitted until computed.` },
-    { type: 'string' },
-  ] as const;
+  [{ type: 'integer', minimum: 0, maximum: 100, description: `${what} score; omitted until computed.` }, { type: 'string' }] as const;
 const [walk, walkText] = score('Walk');
 const [transit, transitText] = score('Transit');
 const [bike, bikeText] = score('Bike');
@@ -118,4 +115,3 @@ export const placeSchema = {
 
 /** `display_city` of an answer: the display city searched, or null when a market was (docs/contract.md, search_apartments_tool rule 10). */
 export const displayCitySchema = { anyOf: [placeSchema, { type: 'null' }] } as const;
-

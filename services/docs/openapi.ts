@@ -41,9 +41,7 @@ function operation(tool: Tool): Schema {
   return {
     operationId: tool.name,
     summary: route.summary,
-    description: route.requiredOneOf
-      ? `${tool.description} Required: ${route.requiredOneOf.map((g) => g.join(' + ')).join(', or ')}.`
-      : tool.description,
+    description: route.requiredOneOf ? `${tool.description} Required: ${route.requiredOneOf.map((g) => g.join(' + ')).join(', or ')}.` : tool.description,
     ...(route.requiredOneOf ? { 'x-required-one-of': route.requiredOneOf } : {}),
     parameters,
     responses: {
@@ -71,7 +69,10 @@ export function openApiDocument(tools: readonly Tool[], baseUrl: string): Schema
   const doc = (summary: string, type: string): Schema => ({
     get: {
       summary,
-      responses: { 200: { description: 'Success', content: { [type]: { schema: { type: type === 'application/json' ? 'object' : 'string' } } } }, ...apiErrors },
+      responses: {
+        200: { description: 'Success', content: { [type]: { schema: { type: type === 'application/json' ? 'object' : 'string' } } } },
+        ...apiErrors,
+      },
     },
   });
   paths['/api/public/status'] = {
@@ -98,7 +99,10 @@ export function openApiDocument(tools: readonly Tool[], baseUrl: string): Schema
       operationId: 'livez',
       summary: 'Liveness: 200 while the process answers',
       responses: {
-        200: { description: 'Alive', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] } } } },
+        200: {
+          description: 'Alive',
+          content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] } } },
+        },
         ...opsErrors,
       },
     },

@@ -13,7 +13,9 @@ import type { IsoDate } from '../kernel/inventory/records';
 export async function availabilityRangesOf(deps: Pick<Deps, 'mongo'>, ids: readonly string[], today: IsoDate): Promise<Map<string, RangeSegment[]>> {
   if (ids.length === 0) return new Map();
   const homes = await deps.mongo.homes.find({ _id: { $in: [...ids] } }).toArray();
-  const properties = new Map((await deps.mongo.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray()).map((p) => [p._id, p]));
+  const properties = new Map(
+    (await deps.mongo.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray()).map((p) => [p._id, p]),
+  );
   return new Map(
     homes.map((h) => {
       const p = properties.get(h.property_id);

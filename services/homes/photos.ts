@@ -42,12 +42,12 @@ export function mediaItems(home: HomeRecord, property: PropertyRecord, baseUrl: 
   return orderedPhotos(home, property)
     .slice(0, MEDIA_PHOTOS)
     .map(({ id, source }, position) => ({
-    url: photoUrl(baseUrl, id),
-    widget_url: widgetPhotoUrl(baseUrl, id),
-    type: 'photo',
-    source,
-    position,
-  }));
+      url: photoUrl(baseUrl, id),
+      widget_url: widgetPhotoUrl(baseUrl, id),
+      type: 'photo',
+      source,
+      position,
+    }));
 }
 
 /** The id of the hero photo, or null. */

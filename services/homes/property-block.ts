@@ -20,9 +20,7 @@ export function propertyBlock(p: PropertyRecord): PropertyBlock {
     description: p.description,
     ...(p.rating ? { member_rating: { average: p.rating.average, count: p.rating.count } } : {}),
     ...(s.walk_score !== undefined ? { walk_score: s.walk_score, walk_score_description: s.walk_score_description } : {}),
-    ...(s.transit_score !== undefined
-      ? { transit_score: s.transit_score, transit_score_description: s.transit_score_description }
-      : {}),
+    ...(s.transit_score !== undefined ? { transit_score: s.transit_score, transit_score_description: s.transit_score_description } : {}),
     ...(s.bike_score !== undefined ? { bike_score: s.bike_score, bike_score_description: s.bike_score_description } : {}),
   };
 }

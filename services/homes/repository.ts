@@ -14,10 +14,7 @@ export interface HomeContext {
 export async function findHome(deps: Deps, slug: string): Promise<HomeContext | null> {
   const home = await deps.mongo.homes.findOne({ slug });
   if (!home || !home.published || home.deleted_at !== null) return null;
-  const [property, market] = await Promise.all([
-    deps.mongo.properties.findOne({ _id: home.property_id }),
-    deps.markets.bySlug(home.market_slug),
-  ]);
+  const [property, market] = await Promise.all([deps.mongo.properties.findOne({ _id: home.property_id }), deps.markets.bySlug(home.market_slug)]);
   if (!property || !market) return null;
   return { home: withBuildingRules(home, property), property, market };
 }
@@ -30,9 +27,7 @@ export async function loadHome(deps: Deps, slug: string): Promise<HomeContext> {
 
 /** Several homes by slug at once (unique slug index, `$in`), with their buildings; unknown ones are absent. */
 export async function findHomes(deps: Deps, slugs: readonly string[]): Promise<Map<string, HomeContext>> {
-  const homes = (await deps.mongo.homes.find({ slug: { $in: [...new Set(slugs)] } }).toArray()).filter(
-    (h) => h.published && h.deleted_at === null,
-  );
+  const homes = (await deps.mongo.homes.find({ slug: { $in: [...new Set(slugs)] } }).toArray()).filter((h) => h.published && h.deleted_at === null);
   const propertyIds = [...new Set(homes.map((h) => h.property_id))];
   const properties = propertyIds.length
     ? new Map((await deps.mongo.properties.find({ _id: { $in: propertyIds } }).toArray()).map((p) => [p._id, p]))

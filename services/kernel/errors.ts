@@ -1,10 +1,5 @@
 import { errors as esErrors } from '@elastic/elasticsearch';
-import {
-  MongoNetworkError,
-  MongoNotConnectedError,
-  MongoServerSelectionError,
-  MongoTopologyClosedError,
-} from 'mongodb';
+import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 
 /**
  * The one typed error every handler throws. Each transport renders it: the GET API as

@@ -22,10 +22,14 @@ export class PolicyCache {
 
   constructor(c: Collections, ttlMs: number) {
     const order = new Map<string, number>(POLICY_TOPICS.map((t, i) => [t, i]));
-    this.current = cachedSnapshot(async () => {
-      const docs = await c.policies.find({}, { limit: 100 }).toArray();
-      return docs.sort((a, b) => (order.get(a._id) ?? 99) - (order.get(b._id) ?? 99));
-    }, ttlMs, (docs) => docs.length === 0);
+    this.current = cachedSnapshot(
+      async () => {
+        const docs = await c.policies.find({}, { limit: 100 }).toArray();
+        return docs.sort((a, b) => (order.get(a._id) ?? 99) - (order.get(b._id) ?? 99));
+      },
+      ttlMs,
+      (docs) => docs.length === 0,
+    );
   }
 
   async read(topic?: string): Promise<PolicyRecord[]> {

@@ -18,7 +18,9 @@ import { APARTMENT_PAGE_DEPTH, OVERVIEW_PAGE } from '../kernel/limits/pages';
 
 /** The shared filters the overview takes: all but those marked (S) (docs/contract.md, "Filters"). */
 const { near_latitude, near_longitude, near_radius_miles, ...overviewFilters } = sharedFilterProperties;
-void near_latitude; void near_longitude; void near_radius_miles;
+void near_latitude;
+void near_longitude;
+void near_radius_miles;
 
 /** The deepest apartment a page may reach: the apartment search's. */
 export const OVERVIEW_MAX_DEPTH = APARTMENT_PAGE_DEPTH;
@@ -36,17 +38,36 @@ const inputSchema = {
     max_price: { ...priceLimitSchema, description: 'Maximum base monthly rate, USD.' },
     sort_by: { type: 'string', enum: SEARCH_SORTS, default: 'availability', description: 'Order of the apartments; rating_desc puts unrated last.' },
     include_ranges: { type: 'boolean', default: false, description: 'True adds the raw occupancy ranges of each apartment (av.r).' },
-    nights: { type: 'integer', minimum: 1, maximum: 365, description: "Drops apartments whose minimum stay (av.ms) exceeds this many nights." },
-    page: { type: 'integer', minimum: 1, maximum: OVERVIEW_MAX_DEPTH, default: 1, description: `1-indexed page; page × per_page at most ${OVERVIEW_MAX_DEPTH.toLocaleString('en-US')}.` },
-    per_page: { type: 'integer', minimum: 1, default: OVERVIEW_PAGE.default, description: `Apartments per page; default ${OVERVIEW_PAGE.default}, capped at ${OVERVIEW_PAGE.max}.` },
+    nights: { type: 'integer', minimum: 1, maximum: 365, description: 'Drops apartments whose minimum stay (av.ms) exceeds this many nights.' },
+    page: {
+      type: 'integer',
+      minimum: 1,
+      maximum: OVERVIEW_MAX_DEPTH,
+      default: 1,
+      description: `1-indexed page; page × per_page at most ${OVERVIEW_MAX_DEPTH.toLocaleString('en-US')}.`,
+    },
+    per_page: {
+      type: 'integer',
+      minimum: 1,
+      default: OVERVIEW_PAGE.default,
+      description: `Apartments per page; default ${OVERVIEW_PAGE.default}, capped at ${OVERVIEW_PAGE.max}.`,
+    },
   },
   additionalProperties: false,
 } as const;
 
 const windowSchema = {
   type: 'object',
-  description: 'A bookable window: s start, e end (absent = open-ended), n nights (absent = open-ended), mi move-in at start, mo move-out at end, ms its minimum when stricter than av.ms.',
-  properties: { s: { type: 'string' }, e: { type: 'string' }, n: { type: 'integer' }, mi: { type: 'boolean' }, mo: { type: 'boolean' }, ms: { type: 'integer' } },
+  description:
+    'A bookable window: s start, e end (absent = open-ended), n nights (absent = open-ended), mi move-in at start, mo move-out at end, ms its minimum when stricter than av.ms.',
+  properties: {
+    s: { type: 'string' },
+    e: { type: 'string' },
+    n: { type: 'integer' },
+    mi: { type: 'boolean' },
+    mo: { type: 'boolean' },
+    ms: { type: 'integer' },
+  },
   required: ['s', 'mi', 'mo'],
   additionalProperties: false,
 } as const;
@@ -76,8 +97,14 @@ const outputSchema = {
           u: { type: 'string' },
           av: {
             type: 'object',
-            description: 'ms minimum stay (floor), ed earliest available date (never past), w bookable windows, r raw ranges. A stay of N nights fits a window when N <= n and N >= (window ms, else av.ms).',
-            properties: { ms: { type: 'integer' }, ed: { type: 'string' }, w: { type: 'array', items: windowSchema }, r: { type: 'array', items: rangeSchema } },
+            description:
+              'ms minimum stay (floor), ed earliest available date (never past), w bookable windows, r raw ranges. A stay of N nights fits a window when N <= n and N >= (window ms, else av.ms).',
+            properties: {
+              ms: { type: 'integer' },
+              ed: { type: 'string' },
+              w: { type: 'array', items: windowSchema },
+              r: { type: 'array', items: rangeSchema },
+            },
             required: ['ms', 'w'],
             additionalProperties: false,
           },
@@ -129,7 +156,10 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
     const perPage = Math.min(args.per_page ?? OVERVIEW_PAGE.default, OVERVIEW_PAGE.max);
     const page = args.page ?? 1;
     if (page * perPage > OVERVIEW_MAX_DEPTH) {
-      throw badRequest('invalid_parameters', `page × per_page reaches past apartment ${OVERVIEW_MAX_DEPTH.toLocaleString('en-US')}; narrow the search with filters (a city, bedrooms, nights) or page with a larger per_page.`);
+      throw badRequest(
+        'invalid_parameters',
+        `page × per_page reaches past apartment ${OVERVIEW_MAX_DEPTH.toLocaleString('en-US')}; narrow the search with filters (a city, bedrooms, nights) or page with a larger per_page.`,
+      );
     }
     const { min_price, max_price, sort_by, include_ranges, nights } = args;
     const filters = sharedFiltersOf(args);
@@ -138,7 +168,13 @@ export const availabilityOverviewTool = defineTool<FromSchema<typeof inputSchema
       { location, filters, nights, minPrice: min_price, maxPrice: max_price, sort: sort_by ?? 'availability', page, perPage },
       request.signal,
     );
-    const ranges = include_ranges ? await availabilityRangesOf(deps, docs.map((d) => d.home_id), today) : null;
+    const ranges = include_ranges
+      ? await availabilityRangesOf(
+          deps,
+          docs.map((d) => d.home_id),
+          today,
+        )
+      : null;
     const homes = docs.map((d) => {
       const home = compactHome(d, deps.config.siteBaseUrl, today);
       const r = ranges?.get(d.home_id);

@@ -20,15 +20,14 @@ const CONSENT_STATEMENT =
   'that the operator may contact them, and explicitly agreed. Never submit someone else’s details.';
 
 /** The question the client's form shows the guest, before the quoted details. */
-const CONFIRMATION_QUESTION =
-  'Save these contact details with the furnished-apartment operator for this booking, and let its team contact you about it? ';
+const CONFIRMATION_QUESTION = 'Save these contact details with the furnished-apartment operator for this booking, and let its team contact you about it? ';
 
 const inputSchema = {
   type: 'object',
   properties: {
     email: { type: 'string', format: 'email', maxLength: 254, description: "The guest's email: one record per email, used for follow-up." },
     phone: { type: 'string', maxLength: 40, description: 'Optional phone, E.164 preferred (+15551234567); US numbers without a country code are read as US.' },
-    name: { type: 'string', minLength: 1, maxLength: 200, description: "Optional guest full name." },
+    name: { type: 'string', minLength: 1, maxLength: 200, description: 'Optional guest full name.' },
     home_slug: { type: 'string', minLength: 1, maxLength: 200, description: 'Optional apartment the guest intends to book.' },
     start_date: { ...isoDateSchema, description: 'Optional move-in date, YYYY-MM-DD.' },
     end_date: endDateSchema,
@@ -66,7 +65,6 @@ const outputSchema = {
 } as const;
 
 type IntentResult = FromSchema<typeof outputSchema>;
-
 
 export const CONSENT_RULE =
   'guest_consent must be true: tell the guest which details will be saved (email, plus phone and name if given) and ' +
@@ -135,7 +133,12 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
     if (intent.name) details.name = intent.name;
     return {
       // Each value quoted: a name cannot pass itself off as another detail.
-      message: CONFIRMATION_QUESTION + Object.entries(details).map(([label, value]) => `${label}: ${JSON.stringify(value)}`).join('; ') + '.',
+      message:
+        CONFIRMATION_QUESTION +
+        Object.entries(details)
+          .map(([label, value]) => `${label}: ${JSON.stringify(value)}`)
+          .join('; ') +
+        '.',
       wordingVersion: wordingVersion(CONFIRMATION_QUESTION),
       details,
     };

@@ -44,13 +44,7 @@ function requestedStay(ctx: HomeContext, dates: StayDates<number>, committedNigh
   return dates.kind === 'start_only' ? checkStartOnly(ctx.home, dates.start_date, today) : null;
 }
 
-export function apartmentDetail(
-  ctx: HomeContext,
-  dates: StayDates<number>,
-  committedNights: number | undefined,
-  deps: Deps,
-  today: string,
-): ApartmentDetail {
+export function apartmentDetail(ctx: HomeContext, dates: StayDates<number>, committedNights: number | undefined, deps: Deps, today: string): ApartmentDetail {
   const { home, property, market } = ctx;
   const base = deps.config.publicBaseUrl;
   const check = requestedStay(ctx, dates, committedNights, today);

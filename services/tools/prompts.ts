@@ -74,10 +74,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
 ];
 
 /** The prompt's messages, or a sentence naming what is missing or unknown. */
-export function promptMessages(
-  prompt: PromptDefinition,
-  args: Record<string, string>,
-): { role: 'user'; content: { type: 'text'; text: string } }[] | string {
+export function promptMessages(prompt: PromptDefinition, args: Record<string, string>): { role: 'user'; content: { type: 'text'; text: string } }[] | string {
   const known = new Set(prompt.arguments.map((a) => a.name));
   const unknown = Object.keys(args).filter((k) => !known.has(k));
   if (unknown.length) return `Unknown argument ${unknown.join(', ')} for prompt ${prompt.name}; it takes ${[...known].join(', ')}.`;

@@ -15,7 +15,12 @@ const inputSchema = {
   properties: {
     ...searchArgProperties,
     page: { type: 'integer', minimum: 1, maximum: SEARCH_MAX_PAGE, default: 1, description: '1-indexed page; fetch later pages while page <= total_pages.' },
-    per_page: { type: 'integer', minimum: 1, default: SEARCH_PAGE.default, description: `Apartments per page; default ${SEARCH_PAGE.default}, capped at ${SEARCH_PAGE.max}.` },
+    per_page: {
+      type: 'integer',
+      minimum: 1,
+      default: SEARCH_PAGE.default,
+      description: `Apartments per page; default ${SEARCH_PAGE.default}, capped at ${SEARCH_PAGE.max}.`,
+    },
     include_hero_images: {
       type: 'boolean',
       description:
@@ -53,8 +58,23 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     path: '/search',
     renames: { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' },
     query: [
-      'market', 'committed_nights', 'max_bedrooms', 'min_bathrooms', 'min_price', 'max_price', 'price_unit', ...Object.keys(FLAG_FIELDS),
-      'near_latitude', 'near_longitude', 'near_radius_miles', 'near_label', 'min_rating', 'guest_rating', 'sort_by', 'page', 'per_page',
+      'market',
+      'committed_nights',
+      'max_bedrooms',
+      'min_bathrooms',
+      'min_price',
+      'max_price',
+      'price_unit',
+      ...Object.keys(FLAG_FIELDS),
+      'near_latitude',
+      'near_longitude',
+      'near_radius_miles',
+      'near_label',
+      'min_rating',
+      'guest_rating',
+      'sort_by',
+      'page',
+      'per_page',
     ],
     // docs/contract.md, "HTTP routes": GET search takes `market` (required); the tool's `scope` has no GET form.
     required: ['market'],

@@ -25,7 +25,10 @@ export const searchArgProperties = {
   ...sharedFilterProperties,
   min_price: { ...priceLimitSchema, description: 'USD budget floor, compared with the all-in price for the dates (unit: price_unit).' },
   max_price: { ...priceLimitSchema, description: 'USD budget ceiling, compared with the all-in price for the dates (unit: price_unit).' },
-  start_date: { ...isoDateSchema, description: `Move-in date, YYYY-MM-DD, at most ${SEARCH_STAY_POLICY.startAhead.days} days ahead. Omit for an undated search.` },
+  start_date: {
+    ...isoDateSchema,
+    description: `Move-in date, YYYY-MM-DD, at most ${SEARCH_STAY_POLICY.startAhead.days} days ahead. Omit for an undated search.`,
+  },
   end_date: { ...endDateSchema, description: 'Move-out date (YYYY-MM-DD), or "indefinite" for a Flex stay. Needs start_date.' },
   committed_nights: {
     ...committedNightsSchema,

@@ -49,7 +49,14 @@ export interface RunOptions {
 }
 
 /** The search's homes `[offset, offset + size)`, shaped, with the envelope but for its place. */
-export async function runSearch(deps: Deps, params: SearchParams, today: IsoDate, offset: number, size: number, options: RunOptions = {}): Promise<SearchAnswer> {
+export async function runSearch(
+  deps: Deps,
+  params: SearchParams,
+  today: IsoDate,
+  offset: number,
+  size: number,
+  options: RunOptions = {},
+): Promise<SearchAnswer> {
   const near = nearPoint(params.filters);
   const found = await searchApartments(deps, params, offset, size, today, { record: options.record, aggs: options.aggs });
   const ctx = { publicBaseUrl: deps.config.publicBaseUrl, siteBaseUrl: deps.config.siteBaseUrl, today, stay: params.stay, near };

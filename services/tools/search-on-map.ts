@@ -104,8 +104,21 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
     path: '/map-search',
     renames: { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' },
     query: [
-      'market', 'committed_nights', 'max_bedrooms', 'min_bathrooms', 'min_price', 'max_price', 'price_unit', ...Object.keys(FLAG_FIELDS),
-      'near_latitude', 'near_longitude', 'near_radius_miles', 'near_label', 'min_rating', 'guest_rating', 'sort_by',
+      'market',
+      'committed_nights',
+      'max_bedrooms',
+      'min_bathrooms',
+      'min_price',
+      'max_price',
+      'price_unit',
+      ...Object.keys(FLAG_FIELDS),
+      'near_latitude',
+      'near_longitude',
+      'near_radius_miles',
+      'near_label',
+      'min_rating',
+      'guest_rating',
+      'sort_by',
       ...Object.keys(viewportProperties),
     ],
     // GET has no `scope`: a market, or a viewport standing in for it.
@@ -114,7 +127,8 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
   },
   modelText: ({ homes, clusters, ...envelope }) => ({
     ...envelope,
-    note: PINS_NOTE + (clusters && clusters.length > CLUSTERS_IN_BRIEF ? ` The ${CLUSTERS_IN_BRIEF} largest of ${clusters.length} clusters are listed here.` : ''),
+    note:
+      PINS_NOTE + (clusters && clusters.length > CLUSTERS_IN_BRIEF ? ` The ${CLUSTERS_IN_BRIEF} largest of ${clusters.length} clusters are listed here.` : ''),
     homes: homes.map(brief),
     ...(clusters ? { clusters: clusters.slice(0, CLUSTERS_IN_BRIEF) } : {}),
   }),

@@ -43,10 +43,22 @@ const inputSchema = {
     sort_by: {
       type: 'string',
       enum: BUILDING_SORTS,
-      description: 'recommended (default: buildings with a special offer, then the best rated), price_asc, price_desc (by from_price), rating_desc, distance (needs near_latitude/near_longitude, else recommended).',
+      description:
+        'recommended (default: buildings with a special offer, then the best rated), price_asc, price_desc (by from_price), rating_desc, distance (needs near_latitude/near_longitude, else recommended).',
     },
-    page: { type: 'integer', minimum: 1, maximum: BUILDING_WINDOW, default: 1, description: '1-indexed page of buildings; fetch later pages while page <= total_pages.' },
-    per_page: { type: 'integer', minimum: 1, default: BUILDING_PAGE.default, description: `Buildings per page; default ${BUILDING_PAGE.default}, at most ${BUILDING_PAGE.max}.` },
+    page: {
+      type: 'integer',
+      minimum: 1,
+      maximum: BUILDING_WINDOW,
+      default: 1,
+      description: '1-indexed page of buildings; fetch later pages while page <= total_pages.',
+    },
+    per_page: {
+      type: 'integer',
+      minimum: 1,
+      default: BUILDING_PAGE.default,
+      description: `Buildings per page; default ${BUILDING_PAGE.default}, at most ${BUILDING_PAGE.max}.`,
+    },
   },
   additionalProperties: false,
 } as const;
@@ -77,7 +89,7 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
     'guest cares about the building (amenities, rating, location) or wants to see what sizes a building offers. ' +
     'Pass market (a city or market slug from list_markets_tool) or scope; optionally start_date and end_date ' +
     '(or "indefinite" with committed_nights); without start_date every upcoming unit is browsed. Filters as in ' +
-    'search_apartments_tool, with min/max_price as monthly limits on each unit\'s final price, min_square_footage, ' +
+    "search_apartments_tool, with min/max_price as monthly limits on each unit's final price, min_square_footage, " +
     'and guest_rating as a bucket or a number. Each card has from_price (the cheapest matching unit), bed_groups ' +
     '(cheapest first), up to three units per bedroom count (open them with get_apartment_tool), units open at other ' +
     'dates, the offer saving and distance_miles for a near_latitude/near_longitude search (a true circle, default ' +

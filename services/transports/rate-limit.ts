@@ -51,7 +51,12 @@ export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = 
           // ensureIndexes (kernel/store/collections.ts) makes them at start.
           disableIndexesCreation: true,
         });
-        return new BlockCounter({ consume: (key, n) => within(count.consume(key, n), RATE_LIMIT_STORE_WAIT_MS) }, points, blockFor(points), RATE_LIMIT_STORE_WAIT_MS);
+        return new BlockCounter(
+          { consume: (key, n) => within(count.consume(key, n), RATE_LIMIT_STORE_WAIT_MS) },
+          points,
+          blockFor(points),
+          RATE_LIMIT_STORE_WAIT_MS,
+        );
       })
     : null;
 

@@ -20,7 +20,9 @@ const APP_DIR = path.join(__dirname, 'app');
 const ZOD_LOCALES_LEFT_OUT: Plugin = {
   name: 'zod-locales-left-out',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'left-out' } : undefined));
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'left-out' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };

@@ -27,7 +27,8 @@ export const MAP_WIDGET: WidgetDefinition = {
   uri: 'ui://furnished-catalog/search-map.html',
   name: 'search-map',
   title: 'Apartment map',
-  description: 'The homes of a search_apartments_on_map result as pins over a US map (drawn offline); a click asks about that apartment. Says so when the map view is off.',
+  description:
+    'The homes of a search_apartments_on_map result as pins over a US map (drawn offline); a click asks about that apartment. Says so when the map view is off.',
   entry: 'map.ts',
 };
 

@@ -7,23 +7,94 @@ import type { Placement } from './markets';
 import type { Rng } from './prng';
 
 const NAME_WORDS = [
-  'Harlow', 'Ellery', 'Marlowe', 'Avery', 'Sterling', 'Beacon', 'Linden', 'Hawthorne', 'Alder', 'Cedar',
-  'Juniper', 'Summit', 'Meridian', 'Crescent', 'Arbor', 'Atlas', 'Vantage', 'Foundry', 'Monarch', 'Regent',
-  'Ashford', 'Bristol', 'Carlton', 'Dalton', 'Emerson', 'Fairmont', 'Grayson', 'Kingsley', 'Lennox', 'Norwood',
-  'Preston', 'Rowan', 'Sawyer', 'Thornton', 'Vesper', 'Whitman', 'Larkin', 'Mercer', 'Halston', 'Sloane',
-  'Calloway', 'Wren', 'Aspen', 'Sable', 'Quarry', 'Granary', 'Tannery', 'Lumen', 'Oriel', 'Bellamy',
+  'Harlow',
+  'Ellery',
+  'Marlowe',
+  'Avery',
+  'Sterling',
+  'Beacon',
+  'Linden',
+  'Hawthorne',
+  'Alder',
+  'Cedar',
+  'Juniper',
+  'Summit',
+  'Meridian',
+  'Crescent',
+  'Arbor',
+  'Atlas',
+  'Vantage',
+  'Foundry',
+  'Monarch',
+  'Regent',
+  'Ashford',
+  'Bristol',
+  'Carlton',
+  'Dalton',
+  'Emerson',
+  'Fairmont',
+  'Grayson',
+  'Kingsley',
+  'Lennox',
+  'Norwood',
+  'Preston',
+  'Rowan',
+  'Sawyer',
+  'Thornton',
+  'Vesper',
+  'Whitman',
+  'Larkin',
+  'Mercer',
+  'Halston',
+  'Sloane',
+  'Calloway',
+  'Wren',
+  'Aspen',
+  'Sable',
+  'Quarry',
+  'Granary',
+  'Tannery',
+  'Lumen',
+  'Oriel',
+  'Bellamy',
 ];
 
 const EXTRA_AMENITIES = [
-  'Package lockers', 'Rooftop deck', 'Bike storage', 'Resident lounge', 'Coworking space', 'Doorman',
-  'Courtyard', 'EV charging', 'Storage units', 'Grill area', 'Concierge', 'Controlled access', 'Sauna',
-  'Business center', 'Game room', 'Media room',
+  'Package lockers',
+  'Rooftop deck',
+  'Bike storage',
+  'Resident lounge',
+  'Coworking space',
+  'Doorman',
+  'Courtyard',
+  'EV charging',
+  'Storage units',
+  'Grill area',
+  'Concierge',
+  'Controlled access',
+  'Sauna',
+  'Business center',
+  'Game room',
+  'Media room',
 ];
 
 export function buildingStories(rng: Rng, urban: number): number {
-  if (urban >= 0.8) return rng.weighted([[rng.int(4, 6), 3], [rng.int(7, 15), 4], [rng.int(16, 45), 3]]);
-  if (urban >= 0.5) return rng.weighted([[rng.int(3, 5), 4], [rng.int(6, 12), 4], [rng.int(13, 25), 1]]);
-  return rng.weighted([[rng.int(2, 4), 6], [rng.int(5, 8), 3]]);
+  if (urban >= 0.8)
+    return rng.weighted([
+      [rng.int(4, 6), 3],
+      [rng.int(7, 15), 4],
+      [rng.int(16, 45), 3],
+    ]);
+  if (urban >= 0.5)
+    return rng.weighted([
+      [rng.int(3, 5), 4],
+      [rng.int(6, 12), 4],
+      [rng.int(13, 25), 1],
+    ]);
+  return rng.weighted([
+    [rng.int(2, 4), 6],
+    [rng.int(5, 8), 3],
+  ]);
 }
 
 /** A building name; in dense cities sometimes just its street address, as in "340 Broadway". */
@@ -78,18 +149,23 @@ export function buildingAmenities(rng: Rng, f: BuildingFeatures): string[] {
   return list;
 }
 
-export function buildingDescription(name: string, stories: number, placement: Placement, amenities: string[],
-  f: BuildingFeatures): string {
+export function buildingDescription(name: string, stories: number, placement: Placement, amenities: string[], f: BuildingFeatures): string {
   const kind = stories >= 13 ? 'high-rise' : stories >= 5 ? 'mid-rise' : stories >= 3 ? 'low-rise' : 'two-story';
   const highlights = amenities.slice(0, 3).map((a) => a.toLowerCase());
-  const pets = f.allows_cats && f.allows_dogs ? 'Cats and dogs are welcome in many units.'
-    : f.allows_cats ? 'Cats are welcome in many units; dogs are not allowed.'
-      : f.allows_dogs ? 'Dogs are welcome in many units; cats are not allowed.'
-        : 'The building is pet-free.';
-  return `${name} is a ${stories}-story ${kind} building in ${placement.neighborhood.name}, ${placement.city.name}. `
-    + `${placement.neighborhood.description} Residents enjoy ${highlights.slice(0, -1).join(', ')} and ${highlights[highlights.length - 1]}. `
-    + `${pets} Every apartment comes fully furnished, with fast Wi-Fi, a stocked kitchen and linens, `
-    + 'ready for stays from a few nights to a year or more.';
+  const pets =
+    f.allows_cats && f.allows_dogs
+      ? 'Cats and dogs are welcome in many units.'
+      : f.allows_cats
+        ? 'Cats are welcome in many units; dogs are not allowed.'
+        : f.allows_dogs
+          ? 'Dogs are welcome in many units; cats are not allowed.'
+          : 'The building is pet-free.';
+  return (
+    `${name} is a ${stories}-story ${kind} building in ${placement.neighborhood.name}, ${placement.city.name}. ` +
+    `${placement.neighborhood.description} Residents enjoy ${highlights.slice(0, -1).join(', ')} and ${highlights[highlights.length - 1]}. ` +
+    `${pets} Every apartment comes fully furnished, with fast Wi-Fi, a stocked kitchen and linens, ` +
+    'ready for stays from a few nights to a year or more.'
+  );
 }
 
 /** Null for about a fifth of buildings (unrated); otherwise 3.0..5.0 with one decimal. */
@@ -101,9 +177,25 @@ export function buildingRating(rng: Rng): Rating | null {
   return { average, count };
 }
 
-const WALK_BANDS: Array<[number, string]> = [[90, "Walker's Paradise"], [70, 'Very Walkable'], [50, 'Somewhat Walkable'], [0, 'Car-Dependent']];
-const TRANSIT_BANDS: Array<[number, string]> = [[90, "Rider's Paradise"], [70, 'Excellent Transit'], [50, 'Good Transit'], [25, 'Some Transit'], [0, 'Minimal Transit']];
-const BIKE_BANDS: Array<[number, string]> = [[90, "Biker's Paradise"], [70, 'Very Bikeable'], [50, 'Bikeable'], [0, 'Somewhat Bikeable']];
+const WALK_BANDS: Array<[number, string]> = [
+  [90, "Walker's Paradise"],
+  [70, 'Very Walkable'],
+  [50, 'Somewhat Walkable'],
+  [0, 'Car-Dependent'],
+];
+const TRANSIT_BANDS: Array<[number, string]> = [
+  [90, "Rider's Paradise"],
+  [70, 'Excellent Transit'],
+  [50, 'Good Transit'],
+  [25, 'Some Transit'],
+  [0, 'Minimal Transit'],
+];
+const BIKE_BANDS: Array<[number, string]> = [
+  [90, "Biker's Paradise"],
+  [70, 'Very Bikeable'],
+  [50, 'Bikeable'],
+  [0, 'Somewhat Bikeable'],
+];
 
 function band(score: number, bands: Array<[number, string]>): string {
   return bands.find(([floor]) => score >= floor)?.[1] ?? bands[bands.length - 1][1];
@@ -115,7 +207,11 @@ function score(rng: Rng, base: number): number {
 
 /** About a quarter of buildings have no scores yet (`{}`), a few only a walk score. */
 export function locationScores(rng: Rng, urban: number): LocationScores {
-  const kind = rng.weighted([['none', 25], ['walk_only', 5], ['all', 70]] as const);
+  const kind = rng.weighted([
+    ['none', 25],
+    ['walk_only', 5],
+    ['all', 70],
+  ] as const);
   if (kind === 'none') return {};
   const walk = score(rng, 30 + urban * 70);
   const out: LocationScores = { walk_score: walk, walk_score_description: band(walk, WALK_BANDS) };

@@ -44,7 +44,8 @@ export interface CalendarPolicy {
 }
 
 export function calendarPolicy(rng: Rng, span: CalendarSpan): CalendarPolicy {
-  const start = toDayNumber(span.start), end = toDayNumber(span.end);
+  const start = toDayNumber(span.start),
+    end = toDayNumber(span.end);
   const days = new Map<number, RestrictedDay>();
   const restrict = (day: number, flag: 'moveIn' | 'moveOut') => {
     if (day < start || day >= end) return;
@@ -88,7 +89,9 @@ interface Block {
 }
 
 export function buildCalendar(rng: Rng, span: CalendarSpan, today: IsoDate, policy: CalendarPolicy): BookingRange[] {
-  const start = toDayNumber(span.start), end = toDayNumber(span.end), now = toDayNumber(today);
+  const start = toDayNumber(span.start),
+    end = toDayNumber(span.end),
+    now = toDayNumber(today);
   const blocks = policy.offMarket ? offMarketBlocks(rng, start, end, now) : occupancyBlocks(rng, start, end, now, policy.occupancy);
   const last = blocks[blocks.length - 1];
   const ranges: BookingRange[] = [];
@@ -118,7 +121,10 @@ export function buildCalendar(rng: Rng, span: CalendarSpan, today: IsoDate, poli
 /** Open in the past, then held by the owner from a recent day to the horizon. */
 function offMarketBlocks(rng: Rng, start: number, end: number, today: number): Block[] {
   const holdFrom = today - rng.int(1, 20);
-  return [{ start, end: holdFrom, reason: null }, { start: holdFrom, end, reason: 'owner_hold' }];
+  return [
+    { start, end: holdFrom, reason: null },
+    { start: holdFrom, end, reason: 'owner_hold' },
+  ];
 }
 
 /** Alternating open gaps and closed stretches from `start` until `end`, the last one clipped. */
@@ -134,14 +140,29 @@ function occupancyBlocks(rng: Rng, start: number, end: number, today: number, oc
   }
   while (cursor < end) {
     if (open) {
-      const nights = rng.weighted([[rng.int(1, 6), 0.15], [rng.int(7, 45), 0.45], [rng.int(46, 200), 0.5 * (1.2 - occupancy)]]);
+      const nights = rng.weighted([
+        [rng.int(1, 6), 0.15],
+        [rng.int(7, 45), 0.45],
+        [rng.int(46, 200), 0.5 * (1.2 - occupancy)],
+      ]);
       blocks.push({ start: cursor, end: cursor + nights, reason: null });
       cursor += nights;
     } else {
-      const reason = rng.weighted([['reserved', 86], ['owner_hold', 7], ['maintenance', 7]] as const);
-      const nights = reason === 'reserved'
-        ? rng.weighted([[rng.int(3, 14), 4], [rng.int(15, 45), 3.5], [rng.int(46, 90), 2.5 * occupancy + 1]])
-        : reason === 'owner_hold' ? rng.int(5, 30) : rng.int(1, 7);
+      const reason = rng.weighted([
+        ['reserved', 86],
+        ['owner_hold', 7],
+        ['maintenance', 7],
+      ] as const);
+      const nights =
+        reason === 'reserved'
+          ? rng.weighted([
+              [rng.int(3, 14), 4],
+              [rng.int(15, 45), 3.5],
+              [rng.int(46, 90), 2.5 * occupancy + 1],
+            ])
+          : reason === 'owner_hold'
+            ? rng.int(5, 30)
+            : rng.int(1, 7);
       blocks.push({ start: cursor, end: cursor + nights, reason });
       cursor += nights;
       if (reason === 'reserved' && rng.chance(0.15)) {

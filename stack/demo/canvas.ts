@@ -42,7 +42,12 @@ export class Canvas {
   private readonly pixels: Int32Array;
 
   /** `pixels` lets a caller reuse a scratch buffer of width*height words; it is overwritten. */
-  constructor(readonly width: number, readonly height: number, background: Rgb = [255, 255, 255], pixels?: Int32Array) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    background: Rgb = [255, 255, 255],
+    pixels?: Int32Array,
+  ) {
     if (pixels && pixels.length !== width * height) throw new Error('scratch buffer of the wrong size');
     this.pixels = pixels ?? new Int32Array(width * height);
     this.data = new Uint8Array(this.pixels.buffer);
@@ -50,15 +55,19 @@ export class Canvas {
   }
 
   rect(u0: number, v0: number, u1: number, v1: number, fill: Fill, alpha = 1): void {
-    const x0 = this.px(min(u0, u1)), x1 = this.px(max(u0, u1));
-    const y0 = this.py(min(v0, v1)), y1 = this.py(max(v0, v1));
+    const x0 = this.px(min(u0, u1)),
+      x1 = this.px(max(u0, u1));
+    const y0 = this.py(min(v0, v1)),
+      y1 = this.py(max(v0, v1));
     for (let y = y0; y < y1; y++) this.span(y, x0, x1, this.colorAt(fill, y), alpha);
   }
 
   /** Axis-aligned ellipse; ru is a fraction of the width, rv of the height. */
   ellipse(cu: number, cv: number, ru: number, rv: number, fill: Fill, alpha = 1): void {
-    const cx = cu * this.width, cy = cv * this.height;
-    const rx = ru * this.width, ry = rv * this.height;
+    const cx = cu * this.width,
+      cy = cv * this.height;
+    const rx = ru * this.width,
+      ry = rv * this.height;
     if (rx <= 0 || ry <= 0) return;
     for (let y = this.py(cv - rv); y < this.py(cv + rv); y++) {
       const dy = (y + 0.5 - cy) / ry;
@@ -79,7 +88,7 @@ export class Canvas {
       const yc = y + 0.5;
       hits.length = 0;
       for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
-        if ((ys[i] <= yc) !== (ys[j] <= yc)) hits.push(xs[i] + ((yc - ys[i]) / (ys[j] - ys[i])) * (xs[j] - xs[i]));
+        if (ys[i] <= yc !== ys[j] <= yc) hits.push(xs[i] + ((yc - ys[i]) / (ys[j] - ys[i])) * (xs[j] - xs[i]));
       }
       hits.sort((a, b) => a - b);
       const color = this.colorAt(fill, y);
@@ -89,17 +98,31 @@ export class Canvas {
 
   /** A straight stroke `thickness` pixels wide (at 1200 px; scaled with the picture). */
   line(a: Point, b: Point, thickness: number, fill: Fill, alpha = 1): void {
-    const dx = (b[0] - a[0]) * this.width, dy = (b[1] - a[1]) * this.height;
+    const dx = (b[0] - a[0]) * this.width,
+      dy = (b[1] - a[1]) * this.height;
     const len = hypot(dx, dy) || 1;
     const t = (thickness * this.width) / 1200 / 2;
-    const nu = (-dy / len) * t / this.width, nv = (dx / len) * t / this.height;
-    this.polygon([[a[0] + nu, a[1] + nv], [b[0] + nu, b[1] + nv], [b[0] - nu, b[1] - nv], [a[0] - nu, a[1] - nv]], fill, alpha);
+    const nu = ((-dy / len) * t) / this.width,
+      nv = ((dx / len) * t) / this.height;
+    this.polygon(
+      [
+        [a[0] + nu, a[1] + nv],
+        [b[0] + nu, b[1] + nv],
+        [b[0] - nu, b[1] - nv],
+        [a[0] - nu, a[1] - nv],
+      ],
+      fill,
+      alpha,
+    );
   }
 
   private span(y: number, x0: number, x1: number, c: Rgb, alpha: number): void {
-    const from = max(0, x0), to = min(this.width, x1);
+    const from = max(0, x0),
+      to = min(this.width, x1);
     if (to <= from || y < 0 || y >= this.height) return;
-    const r = round(c[0]), g = round(c[1]), b = round(c[2]);
+    const r = round(c[0]),
+      g = round(c[1]),
+      b = round(c[2]);
     if (alpha >= 1) {
       this.pixels.fill(packed(r, g, b), y * this.width + from, y * this.width + to);
       return;

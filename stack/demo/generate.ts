@@ -36,4 +36,3 @@ export function generateInventory(opts: GenerateOptions): DemoInventory {
     homes: { [Symbol.iterator]: () => generateHomes(seed, today, plans) },
   };
 }
-

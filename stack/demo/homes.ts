@@ -9,9 +9,7 @@ import { timestampOn } from './dates';
 import { BEDROOM_PHOTO_IDS, KITCHEN_PHOTO_IDS, LIVING_ROOM_PHOTO_IDS, photoCaption } from './photo-pool';
 import { rngFor, type Rng } from './prng';
 import type { BuildingPlan } from './properties';
-import {
-  FLEX_COMMITMENTS, flexTiers, homeFees, lengthOfStayDiscounts, monthlyRateCents, nightlyRateCents, seasonalDiscounts, specialOffer,
-} from './rates';
+import { FLEX_COMMITMENTS, flexTiers, homeFees, lengthOfStayDiscounts, monthlyRateCents, nightlyRateCents, seasonalDiscounts, specialOffer } from './rates';
 import { availableFrom, minimumStayFloor, minimumStayRules, mustVacateBy } from './stay-rules';
 import { unitLayouts, type UnitLayout } from './unit-layout';
 
@@ -134,7 +132,15 @@ function unitAmenities(rng: Rng, f: UnitFlags): string[] {
 
 /** 0-6 unit photos: a living room first, then bedrooms and the kitchen. */
 function unitPhotos(rng: Rng, bedrooms: number): PhotoRef[] {
-  const count = rng.weighted([[0, 8], [1, 6], [2, 10], [3, 16], [4, 20], [5, 20], [6, 20]]);
+  const count = rng.weighted([
+    [0, 8],
+    [1, 6],
+    [2, 10],
+    [3, 16],
+    [4, 20],
+    [5, 20],
+    [6, 20],
+  ]);
   const order = [LIVING_ROOM_PHOTO_IDS, BEDROOM_PHOTO_IDS, KITCHEN_PHOTO_IDS, BEDROOM_PHOTO_IDS, LIVING_ROOM_PHOTO_IDS, KITCHEN_PHOTO_IDS];
   const used = new Set<string>();
   const photos: PhotoRef[] = [];

@@ -41,10 +41,7 @@ export async function renderPhoto(id: string, width: number, height: number): Pr
 
 /** Both variants of a photo, ready for the `photos` collection. */
 export async function photoBlob(id: string, createdAt: Date = new Date(Date.UTC(2025, 0, 1))): Promise<PhotoBlobRecord> {
-  const [full, widget] = await Promise.all([
-    renderPhoto(id, FULL_SIZE.width, FULL_SIZE.height),
-    renderPhoto(id, WIDGET_SIZE.width, WIDGET_SIZE.height),
-  ]);
+  const [full, widget] = await Promise.all([renderPhoto(id, FULL_SIZE.width, FULL_SIZE.height), renderPhoto(id, WIDGET_SIZE.width, WIDGET_SIZE.height)]);
   return {
     _id: id,
     full,

@@ -5,8 +5,14 @@
  */
 import type { PropertyRecord } from '../../services/kernel/inventory/records';
 import {
-  buildingAmenities, buildingDescription, buildingFeatures, buildingName, buildingRating, buildingStories,
-  locationScores, type BuildingFeatures,
+  buildingAmenities,
+  buildingDescription,
+  buildingFeatures,
+  buildingName,
+  buildingRating,
+  buildingStories,
+  locationScores,
+  type BuildingFeatures,
 } from './building-traits';
 import { addDays } from '../../services/kernel/engine/dates';
 import { timestampOn } from './dates';

@@ -3,9 +3,7 @@
  * cost level and the bedroom count; nightly rent is the monthly rate per night with a
  * short-stay premium of 1.6x.
  */
-import type {
-  Fees, FlexTier, IsoDate, LengthOfStayDiscount, SeasonalDiscount, SpecialOffer,
-} from '../../services/kernel/inventory/records';
+import type { Fees, FlexTier, IsoDate, LengthOfStayDiscount, SeasonalDiscount, SpecialOffer } from '../../services/kernel/inventory/records';
 import type { CalendarSpan } from './calendar';
 import { addDays, daysBetween } from '../../services/kernel/engine/dates';
 import { monthDay } from './dates';
@@ -47,22 +45,33 @@ export function homeFees(rng: Rng, bedrooms: number): Fees {
 
 /** 0-2 seasonal discounts over named seasons inside the calendar span. */
 export function seasonalDiscounts(rng: Rng, span: CalendarSpan): SeasonalDiscount[] {
-  const count = rng.weighted([[0, 50], [1, 35], [2, 15]]);
+  const count = rng.weighted([
+    [0, 50],
+    [1, 35],
+    [2, 15],
+  ]);
   if (count === 0) return [];
   const seasons: Array<[string, string, string]> = [];
   for (let y = Number(span.start.slice(0, 4)); y <= Number(span.end.slice(0, 4)); y++) {
-    seasons.push([`${y}-01-06`, `${y}-03-01`, 'Winter savings'], [`${y}-04-01`, `${y}-05-15`, 'Spring special'],
-      [`${y}-09-10`, `${y}-11-15`, 'Fall savings']);
+    seasons.push([`${y}-01-06`, `${y}-03-01`, 'Winter savings'], [`${y}-04-01`, `${y}-05-15`, 'Spring special'], [`${y}-09-10`, `${y}-11-15`, 'Fall savings']);
   }
   const inside = seasons.filter(([s, e]) => s >= span.start && e <= span.end);
-  return rng.sample(inside, count)
+  return rng
+    .sample(inside, count)
     .sort((a, b) => (a[0] < b[0] ? -1 : 1))
     .map(([start_date, end_date, label]) => ({ start_date, end_date, percent: rng.int(5, 20), label }));
 }
 
 /** Length-of-stay tiers, percentages rising with the threshold; none for about 15% of homes. */
 export function lengthOfStayDiscounts(rng: Rng): LengthOfStayDiscount[] {
-  const thresholds = rng.weighted<number[]>([[[], 15], [[7, 30, 90], 35], [[30, 90], 20], [[7, 28], 10], [[14, 60, 180], 10], [[30], 10]]);
+  const thresholds = rng.weighted<number[]>([
+    [[], 15],
+    [[7, 30, 90], 35],
+    [[30, 90], 20],
+    [[7, 28], 10],
+    [[14, 60, 180], 10],
+    [[30], 10],
+  ]);
   let percent = 0;
   return thresholds.map((min_nights, i) => {
     percent += i === 0 ? rng.int(3, 6) : rng.int(2, 5);
@@ -78,8 +87,16 @@ export function lengthOfStayDiscounts(rng: Rng): LengthOfStayDiscount[] {
 export function flexTiers(rng: Rng, monthlyCents: number, longTermOnly = false): FlexTier[] {
   // A long-term-only home keeps all three tiers, the shortest of which its floor then drops.
   if (!longTermOnly && rng.chance(0.3)) return [];
-  const nights = longTermOnly ? [180, 270, 365]
-    : rng.weighted<number[]>([[[180, 270, 365], 50], [[180, 365], 15], [[270, 365], 10], [[180], 10], [[365], 10], [[180, 270], 5]]);
+  const nights = longTermOnly
+    ? [180, 270, 365]
+    : rng.weighted<number[]>([
+        [[180, 270, 365], 50],
+        [[180, 365], 15],
+        [[270, 365], 10],
+        [[180], 10],
+        [[365], 10],
+        [[180, 270], 5],
+      ]);
   let discount = rng.int(5, 7);
   const tiers = nights.map((committed_nights, i) => {
     if (i > 0) discount += rng.int(2, 4) * (committed_nights === 365 && i === 1 ? 2 : 1);

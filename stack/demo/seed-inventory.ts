@@ -33,11 +33,7 @@ async function insertAll<T extends Document & { _id: string }>(coll: Collection<
   await coll.insertMany(docs as OptionalUnlessRequiredId<T>[], { ordered: false });
 }
 
-export async function seedInventory(
-  c: Collections,
-  input: InventoryInput,
-  onProgress?: (homes: number) => void,
-): Promise<SeedSummary> {
+export async function seedInventory(c: Collections, input: InventoryInput, onProgress?: (homes: number) => void): Promise<SeedSummary> {
   // Dropping is one atomic step per collection; the indexes are recreated right after.
   for (const coll of [c.markets, c.properties, c.homes]) {
     // MongoDB says NamespaceNotFound (code 26); mongo-java-server only its message "ns not found".

@@ -17,7 +17,12 @@ export const LONG_TERM_FLOOR = 210;
 
 /** Floors and their weights: most homes take 3+ nights, many are monthly-only, 1% long-term only. */
 export const MINIMUM_STAY_FLOORS: ReadonlyArray<readonly [number, number]> = [
-  [1, 10], [2, 15], [3, 25], [7, 20], [30, 29], [LONG_TERM_FLOOR, 1],
+  [1, 10],
+  [2, 15],
+  [3, 25],
+  [7, 20],
+  [30, 29],
+  [LONG_TERM_FLOOR, 1],
 ];
 
 export function minimumStayFloor(rng: Rng): number {

@@ -14,8 +14,20 @@ export interface UnitLayout {
 }
 
 export const FIRST_FLOOR_SHARE = 0.15;
-const BEDROOM_WEIGHTS: ReadonlyArray<readonly [number, number]> = [[0, 12], [1, 38], [2, 32], [3, 13], [4, 5]];
-const SQFT_BY_BEDROOMS: ReadonlyArray<readonly [number, number]> = [[380, 600], [550, 850], [850, 1250], [1150, 1700], [1500, 2300]];
+const BEDROOM_WEIGHTS: ReadonlyArray<readonly [number, number]> = [
+  [0, 12],
+  [1, 38],
+  [2, 32],
+  [3, 13],
+  [4, 5],
+];
+const SQFT_BY_BEDROOMS: ReadonlyArray<readonly [number, number]> = [
+  [380, 600],
+  [550, 850],
+  [850, 1250],
+  [1150, 1700],
+  [1500, 2300],
+];
 
 export function unitLayouts(rng: Rng, plan: BuildingPlan): UnitLayout[] {
   const perFloor = new Map<number, number>();
@@ -40,11 +52,16 @@ export function unitLayouts(rng: Rng, plan: BuildingPlan): UnitLayout[] {
 
 function bathroomsFor(rng: Rng, bedrooms: number): number {
   switch (bedrooms) {
-    case 0: return 1;
-    case 1: return rng.chance(0.1) ? 2 : 1;
-    case 2: return rng.chance(0.7) ? 2 : 1;
-    case 3: return rng.chance(0.4) ? 3 : 2;
-    default: return rng.chance(0.7) ? 3 : 2;
+    case 0:
+      return 1;
+    case 1:
+      return rng.chance(0.1) ? 2 : 1;
+    case 2:
+      return rng.chance(0.7) ? 2 : 1;
+    case 3:
+      return rng.chance(0.4) ? 3 : 2;
+    default:
+      return rng.chance(0.7) ? 3 : 2;
   }
 }
 

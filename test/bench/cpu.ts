@@ -31,7 +31,12 @@ export function stackPids(): { es?: number; mongo?: number } {
   if (!existsSync('/proc') || !existsSync(script)) return {};
   try {
     const out = execFileSync('bash', [script, '--pids'], { encoding: 'utf8' });
-    const pids = Object.fromEntries(out.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+    const pids = Object.fromEntries(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=', 2) as [string, string]),
+    );
     const n = (v: string | undefined) => (Number(v) > 0 ? Number(v) : undefined);
     return { es: n(pids.ES_PID), mongo: n(pids.MONGO_PID) };
   } catch {
@@ -42,10 +47,7 @@ export function stackPids(): { es?: number; mongo?: number } {
 /** Milliseconds of processor time per call, by process name (only those whose time could be read). */
 export type CpuPerCall = Partial<Record<string, number>>;
 
-export async function withCpu(
-  pids: Record<string, number | undefined>,
-  load: () => Promise<LoadResult>,
-): Promise<{ result: LoadResult; cpu: CpuPerCall }> {
+export async function withCpu(pids: Record<string, number | undefined>, load: () => Promise<LoadResult>): Promise<{ result: LoadResult; cpu: CpuPerCall }> {
   const watched = Object.entries(pids).filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] > 0);
   const before = watched.map(([, pid]) => cpuTicks(pid));
   const result = await load();

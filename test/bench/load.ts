@@ -35,11 +35,7 @@ export function measured(title: string): boolean {
   return words.length === 0 || words.some((w) => title.toLowerCase().includes(w.toLowerCase()));
 }
 
-export async function runLoad(
-  baseUrl: string,
-  next: () => Probe,
-  opts: { connections: number; seconds: number; slowMs?: number },
-): Promise<LoadResult> {
+export async function runLoad(baseUrl: string, next: () => Probe, opts: { connections: number; seconds: number; slowMs?: number }): Promise<LoadResult> {
   const agent = new Agent({ connections: opts.connections, keepAliveTimeout: 30_000 });
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
@@ -111,5 +107,13 @@ export async function storeLoad(call: () => Promise<void>, connections: number, 
   );
   latencies.sort((a, b) => a - b);
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  return { requests: latencies.length, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], statuses: { '2xx': latencies.length }, slow: 0 };
+  return {
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1],
+    statuses: { '2xx': latencies.length },
+    slow: 0,
+  };
 }

@@ -11,7 +11,10 @@ import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { homeRouting, readRoutingKeys, type RoutingKeys } from '../../services/kernel/store/home-routing';
 
 /** A market's body as the service sends it: routed to the market's shard. */
-const routed = <B extends object>(keys: RoutingKeys, market: string, build: (slug: string) => B): B & { routing: string } => ({ ...build(market), routing: homeRouting(market, keys) });
+const routed = <B extends object>(keys: RoutingKeys, market: string, build: (slug: string) => B): B & { routing: string } => ({
+  ...build(market),
+  routing: homeRouting(market, keys),
+});
 import { measured, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 import { CpuTable, stackPids, withCpu, withCpuAt16, type CpuPerCall } from './cpu';
@@ -25,9 +28,13 @@ const mcp = (name: string, args: Record<string, unknown>): Probe => ({
 
 /** Closed-loop load straight against Elasticsearch with the same request bodies. */
 async function esLoad(ctx: BenchContext, body: () => estypes.SearchRequest, connections: number, seconds: number): Promise<LoadResult> {
-  return storeLoad(async () => {
-    await ctx.es.search({ index: ctx.config.homesAlias, ...body() });
-  }, connections, seconds);
+  return storeLoad(
+    async () => {
+      await ctx.es.search({ index: ctx.config.homesAlias, ...body() });
+    },
+    connections,
+    seconds,
+  );
 }
 
 export async function marketToolsBench(ctx: BenchContext, seconds: number): Promise<void> {
@@ -41,7 +48,13 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
     const homes = await ctx.mongo.homes.find({ slug: { $in: slugs } }).toArray();
     await ctx.mongo.properties.find({ _id: { $in: [...new Set(homes.map((h) => h.property_id))] } }).toArray();
   };
-  const shapes: Array<{ title: string; service: () => Probe; es?: () => estypes.SearchRequest; store?: () => Promise<void>; floor?: { probe: () => Probe; label: string } }> = [
+  const shapes: Array<{
+    title: string;
+    service: () => Probe;
+    es?: () => estypes.SearchRequest;
+    store?: () => Promise<void>;
+    floor?: { probe: () => Probe; label: string };
+  }> = [
     {
       // The same city and page through the service and straight to ES (the tool's default sort).
       title: 'availability overview of a city, a page of 50',
@@ -52,7 +65,13 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
       es: () => {
         const [city, page] = overviewPick();
         const m = cityMarket.get(city)!;
-        const body = buildOverviewBody({ location: { market: m, city: m.cities.find((c) => c.slug === city)! }, filters: {}, sort: 'availability', page, perPage: 50 });
+        const body = buildOverviewBody({
+          location: { market: m, city: m.cities.find((c) => c.slug === city)! },
+          filters: {},
+          sort: 'availability',
+          page,
+          perPage: 50,
+        });
         // Routed to the market's shard, as the service sends it.
         return { ...body, routing: homeRouting(m.slug, keys) };
       },
@@ -73,7 +92,10 @@ export async function marketToolsBench(ctx: BenchContext, seconds: number): Prom
       title: 'compare 3 apartments (MongoDB only)',
       service: () => mcp('compare_apartments_tool', { home_slugs: [ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()] }),
       store: compareReads,
-      floor: { probe: () => ({ method: 'POST', path: '/compare', body: JSON.stringify([ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()]) }), label: 'bare Node proxy' },
+      floor: {
+        probe: () => ({ method: 'POST', path: '/compare', body: JSON.stringify([ctx.sample.slug(), ctx.sample.slug(), ctx.sample.slug()]) }),
+        label: 'bare Node proxy',
+      },
     },
   ];
   ctx.say('## Market tools and the availability overview (service, and the same ES requests sent straight to ES)');

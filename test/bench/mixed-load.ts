@@ -37,8 +37,9 @@ export async function mixedLoadBench(ctx: BenchContext, seconds: number): Promis
   ctx.say(row(`${TOOLS.length} tools, ${probes.length} request shapes`, result));
   ctx.say('');
   ctx.say(
-    `Answers by status: ${Object.entries(result.statuses).map(([k, v]) => `${k} ${v}`).join(', ')}; ` +
-      `slower than 1 s: **${result.slow}** (target 0); 5xx: **${result.statuses['5xx'] ?? 0}** (target 0).`,
+    `Answers by status: ${Object.entries(result.statuses)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; ` + `slower than 1 s: **${result.slow}** (target 0); 5xx: **${result.statuses['5xx'] ?? 0}** (target 0).`,
   );
   ctx.say('');
 }

@@ -137,7 +137,7 @@ async function recovery(url: string, probe: () => Probe): Promise<number> {
 async function shedAllServer(): Promise<{ url: string; pid: number; close: () => Promise<void> }> {
   const script =
     "const s=require('node:http').createServer((q,r)=>{q.resume();r.writeHead(503,{'content-type':'application/json','retry-after':'1'});" +
-    "r.end('{\"error\":{\"code\":\"service_unavailable\",\"message\":\"at capacity\"}}')});" +
+    'r.end(\'{"error":{"code":"service_unavailable","message":"at capacity"}}\')});' +
     "s.maxConnections=1024;s.listen(0,'127.0.0.1',()=>console.log(s.address().port))";
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
@@ -164,7 +164,9 @@ export async function overloadBench(ctx: BenchContext, seconds: number): Promise
       `**${Math.round(capacity)}/s** (p99 ${fmt(full.p99)} ms). RSS before: ${idleRss.toFixed(0)} MB.`,
   );
   ctx.say('');
-  ctx.say('| offered | sent | admitted | admitted p50 / p99 ms (target p99 ≤ 3 × unloaded) | shed 429/503 (p50 / p99 ms) | shed without Retry-After | other 5xx | errors | max RSS MB | full service again after |');
+  ctx.say(
+    '| offered | sent | admitted | admitted p50 / p99 ms (target p99 ≤ 3 × unloaded) | shed 429/503 (p50 / p99 ms) | shed without Retry-After | other 5xx | errors | max RSS MB | full service again after |',
+  );
   ctx.say('|---|---|---|---|---|---|---|---|---|---|');
   const cores: string[] = [];
   const factors = (process.env.BENCH_OVERLOAD_FACTORS ?? '2,4').split(',').map(Number);
@@ -178,7 +180,11 @@ export async function overloadBench(ctx: BenchContext, seconds: number): Promise
         `${fmt(percentile(o.admitted, 50))} / **${fmt(p99)}** (${(p99 / unloaded.p99).toFixed(1)} ×) | ${o.shed} (${fmt(percentile(o.shedMs, 50))} / ${fmt(percentile(o.shedMs, 99))}) | ${o.shedWithoutRetryAfter} | ${o.other5xx} | ${o.errors} | ` +
         `${o.maxRssMb.toFixed(0)} | **${back.toFixed(1)} s** | ${met ? 'met' : 'missed'}`,
     );
-    cores.push(`${factor}×: ${Object.entries(o.cores).map(([name, c]) => `${name} ${c.toFixed(2)}`).join(', ')}`);
+    cores.push(
+      `${factor}×: ${Object.entries(o.cores)
+        .map(([name, c]) => `${name} ${c.toFixed(2)}`)
+        .join(', ')}`,
+    );
   }
   const floor = await shedAllServer();
   try {
@@ -188,7 +194,9 @@ export async function overloadBench(ctx: BenchContext, seconds: number): Promise
     ctx.say(
       `Floor: a bare Node server shedding every request at once, offered ${factor}× for ${Math.min(OFFERED_SECONDS, 20)} s: ` +
         `its ${f.shed} answers took p50 ${fmt(percentile(f.shedMs, 50))} / p99 ${fmt(percentile(f.shedMs, 99))} ms, ${f.errors} errors; ` +
-        `cores: ${Object.entries(f.cores).map(([name, c]) => `${name} ${c.toFixed(2)}`).join(', ')}.`,
+        `cores: ${Object.entries(f.cores)
+          .map(([name, c]) => `${name} ${c.toFixed(2)}`)
+          .join(', ')}.`,
     );
   } finally {
     await floor.close();

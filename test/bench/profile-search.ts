@@ -25,7 +25,13 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 15);
   const connections = Number(process.argv[3] ?? 16);
   const dir = path.resolve(process.env.CPU_PROF_DIR ?? 'profiles');
-  const env = { MONGO_DB: 'catalog_bench', HOMES_ALIAS: 'bench-homes', LOG_LEVEL: 'warn', RATE_LIMIT_POINTS: '1000000000', RATE_LIMIT_OVERVIEW_POINTS: '1000000000' };
+  const env = {
+    MONGO_DB: 'catalog_bench',
+    HOMES_ALIAS: 'bench-homes',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_POINTS: '1000000000',
+    RATE_LIMIT_OVERVIEW_POINTS: '1000000000',
+  };
   const config = loadConfig({ ...process.env, MONGO_DB: 'catalog_bench' });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
   const markets = (await mongo.collections.markets.find({}).toArray()).map((m) => m.slug);
@@ -40,7 +46,12 @@ async function main(): Promise<void> {
       return {
         method: 'POST',
         path: '/mcp/public',
-        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'availability_overview_tool', arguments: { market: process.env.OV_MARKET ?? markets[i % markets.length], page: 1 + (i % 3) } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'availability_overview_tool', arguments: { market: process.env.OV_MARKET ?? markets[i % markets.length], page: 1 + (i % 3) } },
+        }),
       };
     }
     const start = addDays(today, 1 + ((i * 37) % 300));
@@ -49,7 +60,8 @@ async function main(): Promise<void> {
       const slug = homeSlugs[(i * 7919) % homeSlugs.length];
       if (shape === 'apartment') return { path: `/api/public/homes/${slug}` };
       const params: Record<string, unknown> = { name: 'get_apartment_tool', arguments: { slug } };
-      if (shape === 'apartment-mcp') return { method: 'POST', path: '/mcp/public', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params }) };
+      if (shape === 'apartment-mcp')
+        return { method: 'POST', path: '/mcp/public', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params }) };
       params._meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
       return {
         method: 'POST',
@@ -59,10 +71,22 @@ async function main(): Promise<void> {
       };
     }
     if (shape === 'buildings') {
-      const args = { market: markets[i % markets.length], start_date: start, end_date: addDays(start, 30 + ((i * 13) % 90)), sort_by: ['recommended', 'price_asc', 'rating_desc'][i % 3] };
-      return { method: 'POST', path: '/mcp/public', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_properties_tool', arguments: args } }) };
+      const args = {
+        market: markets[i % markets.length],
+        start_date: start,
+        end_date: addDays(start, 30 + ((i * 13) % 90)),
+        sort_by: ['recommended', 'price_asc', 'rating_desc'][i % 3],
+      };
+      return {
+        method: 'POST',
+        path: '/mcp/public',
+        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_properties_tool', arguments: args } }),
+      };
     }
-    if (shape === 'flex') return { path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=indefinite&committed_nights=${[180, 270, 365][i % 3]}` };
+    if (shape === 'flex')
+      return {
+        path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=indefinite&committed_nights=${[180, 270, 365][i % 3]}`,
+      };
     return { path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=${addDays(start, 2 + ((i * 13) % 120))}` };
   };
   const before = new Set(readdirSync(dir, { withFileTypes: false }).map(String));
@@ -83,12 +107,18 @@ async function main(): Promise<void> {
     // PROFILE_BY=package: self time by package (node_modules/<name>) or project folder, to see where a layer's cost goes.
     const key =
       process.env.PROFILE_BY === 'package'
-        ? file.startsWith('nm/') ? file.split('/').slice(0, file.startsWith('nm/@') ? 3 : 2).join('/') : file.split('/').slice(0, 2).join('/') || `(${n.callFrame.functionName || 'native'})`
+        ? file.startsWith('nm/')
+          ? file
+              .split('/')
+              .slice(0, file.startsWith('nm/@') ? 3 : 2)
+              .join('/')
+          : file.split('/').slice(0, 2).join('/') || `(${n.callFrame.functionName || 'native'})`
         : `${n.callFrame.functionName || '(anonymous)'} ${file}:${n.callFrame.lineNumber}`;
     self.set(key, (self.get(key) ?? 0) + 1);
   }
   const total = prof.samples.length;
-  for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40)) process.stdout.write(`${((v / total) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
+  for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    process.stdout.write(`${((v / total) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
   process.stdout.write(`profile: ${path.join(dir, file)}\n`);
 }
 

@@ -21,13 +21,18 @@ export async function rateLimitBench(ctx: BenchContext, seconds: number): Promis
   for (const connections of [1, 16]) {
     for (const shape of shapes) {
       const results: Record<string, LoadResult> = {};
-      for (const [name, svc] of [['in memory', memory], ['shared (MongoDB)', shared]] as const) {
+      for (const [name, svc] of [
+        ['in memory', memory],
+        ['shared (MongoDB)', shared],
+      ] as const) {
         results[name] = await runLoad(svc.url, shape.probe, { connections, seconds });
         lines.push(row(`${shape.title}, limits ${name}, c=${connections}`, results[name]));
       }
       const a = results['in memory'];
       const b = results['shared (MongoDB)'];
-      added.push(`- ${shape.title}, c=${connections}: p50 +${(b.p50 - a.p50).toFixed(2)} ms, throughput ${Math.round((b.rps / a.rps) * 100)} % of in-memory limits`);
+      added.push(
+        `- ${shape.title}, c=${connections}: p50 +${(b.p50 - a.p50).toFixed(2)} ms, throughput ${Math.round((b.rps / a.rps) * 100)} % of in-memory limits`,
+      );
     }
   }
   for (const l of lines) say(l);

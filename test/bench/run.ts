@@ -106,7 +106,14 @@ async function main(): Promise<void> {
   let floor: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   const variants: Array<Awaited<ReturnType<typeof startServiceProcess>>> = [];
   const ctx: BenchContext = {
-    config, deps: svc.deps, es, mongo: mongo.collections, homes: o.homes, today, sample, say,
+    config,
+    deps: svc.deps,
+    es,
+    mongo: mongo.collections,
+    homes: o.homes,
+    today,
+    sample,
+    say,
     async service() {
       service ??= await startServiceProcess(serviceEnv);
       return service;

@@ -26,7 +26,6 @@ export interface Sample {
   fork(label: string): Sample;
 }
 
-
 export function sampleInventory(opts: { seed: number; homes: number; today: string }, rngSeed = 20261122): Sample {
   const inv = generateInventory(opts);
   const slugs: string[] = [];

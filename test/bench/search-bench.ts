@@ -42,7 +42,14 @@ async function capture(ctx: BenchContext, shape: Shape): Promise<Captured> {
   if (shape.buildings) {
     const args = shape.args();
     const q = await readBuildingQuery(ctx.deps, args, ctx.today);
-    const page = await searchBuildings(ctx.deps, esTransport(ctx.es, ctx.config.homesAlias, { market: q.location.market.slug, record, routingKeys: ctx.deps.routingKeys }), q, 0, 10, ctx.today);
+    const page = await searchBuildings(
+      ctx.deps,
+      esTransport(ctx.es, ctx.config.homesAlias, { market: q.location.market.slug, record, routingKeys: ctx.deps.routingKeys }),
+      q,
+      0,
+      10,
+      ctx.today,
+    );
     return { args, requests, priced: page.stats.priced };
   }
   const args = shape.args();
@@ -59,10 +66,14 @@ const probe = (args: SearchArgs): Probe => ({
 /** Closed-loop load replaying each captured search's requests, one after the other, straight to ES. */
 async function esReplay(ctx: BenchContext, queries: Captured[], connections: number, seconds: number): Promise<LoadResult> {
   let k = 0;
-  return storeLoad(async () => {
-    const q = queries[k++ % queries.length];
-    for (const trip of q.requests) await sendRoundTrip(ctx.es, ctx.config.homesAlias, trip);
-  }, connections, seconds);
+  return storeLoad(
+    async () => {
+      const q = queries[k++ % queries.length];
+      for (const trip of q.requests) await sendRoundTrip(ctx.es, ctx.config.homesAlias, trip);
+    },
+    connections,
+    seconds,
+  );
 }
 
 function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
@@ -76,7 +87,14 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
     { title: 'dated market search (default sort)', args: () => ({ market: s.pick(markets).slug, ...dates() }) },
     {
       title: 'dated city search, 3 filters + max_price',
-      args: () => ({ market: city().slug, ...dates(), min_bedrooms: 1, air_conditioned: true, self_check_in: true, max_price: s.pick([150, 200, 250, 3500, 4500, 6000]) }),
+      args: () => ({
+        market: city().slug,
+        ...dates(),
+        min_bedrooms: 1,
+        air_conditioned: true,
+        self_check_in: true,
+        max_price: s.pick([150, 200, 250, 3500, 4500, 6000]),
+      }),
     },
     {
       title: 'dated radius search (3 mi around a city point)',
@@ -88,7 +106,12 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
     },
     {
       title: 'Flex search with a tier',
-      args: () => ({ market: s.pick(markets).slug, start_date: addDays(ctx.today, s.int(1, 300)), end_date: 'indefinite', committed_nights: s.pick([180, 270, 365]) }),
+      args: () => ({
+        market: s.pick(markets).slug,
+        start_date: addDays(ctx.today, s.int(1, 300)),
+        end_date: 'indefinite',
+        committed_nights: s.pick([180, 270, 365]),
+      }),
     },
     {
       title: 'building search (dated city search, a page of 10 buildings)',
@@ -110,9 +133,13 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
   // The floor of any search on this machine: a routed request that matches nothing, through the same client.
   const routing = markets[markets.length - 1].slug;
   for (const connections of [1, 16]) {
-    const empty = await storeLoad(async () => {
-      await ctx.es.search({ index: ctx.config.homesAlias, routing, request_cache: false, size: 0, query: { match_none: {} } });
-    }, connections, seconds);
+    const empty = await storeLoad(
+      async () => {
+        await ctx.es.search({ index: ctx.config.homesAlias, routing, request_cache: false, size: 0, query: { match_none: {} } });
+      },
+      connections,
+      seconds,
+    );
     ctx.say(row(`floor: a routed search that matches nothing, ES alone, c=${connections}`, empty));
   }
   for (const shape of shapes(ctx, markets)) {
@@ -131,10 +158,14 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
     for (const connections of [1, 16]) {
       const service = await ctx.service();
       const viaService = await withCpuAt16(connections, { store: es, service: service.pid, bench: process.pid }, () =>
-        runLoad(service.url, () => {
-          const q = queries[k++ % queries.length];
-          return shape.buildings ? mcpProbe(q.args as BuildingArgs) : probe(q.args as SearchArgs);
-        }, { connections, seconds }),
+        runLoad(
+          service.url,
+          () => {
+            const q = queries[k++ % queries.length];
+            return shape.buildings ? mcpProbe(q.args as BuildingArgs) : probe(q.args as SearchArgs);
+          },
+          { connections, seconds },
+        ),
       );
       ctx.say(row(`${shape.title}, service, c=${connections}`, viaService.result));
       const alone = await withCpuAt16(connections, { store: es, bench: process.pid }, () => esReplay(ctx, queries, connections, seconds));
@@ -146,10 +177,14 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
     // It answers what ES found (for the building search, more than the cards the service answers).
     const floor = await ctx.floor();
     const proxied = (connections: number) =>
-      runLoad(floor.url, () => {
-        const q = queries[k++ % queries.length];
-        return { method: 'POST', path: '/es', body: JSON.stringify(q.requests) };
-      }, { connections, seconds });
+      runLoad(
+        floor.url,
+        () => {
+          const q = queries[k++ % queries.length];
+          return { method: 'POST', path: '/es', body: JSON.stringify(q.requests) };
+        },
+        { connections, seconds },
+      );
     ctx.say(row(`${shape.title}, bare Node proxy, c=1`, await proxied(1)));
     const viaFloor = await withCpu({ store: es, floor: floor.pid, bench: process.pid }, () => proxied(16));
     ctx.say(row(`${shape.title}, bare Node proxy, c=16`, viaFloor.result));

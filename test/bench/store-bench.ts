@@ -101,7 +101,9 @@ export async function indexingBench(ctx: BenchContext): Promise<void> {
       `target ≤ 180 s; alone ≤ 60 s), alias swap included; reads during it: ${r.ok} answered, **${r.failed} failed**; processor time: ${full.cpu}`,
   );
   const [built] = await es.cat.indices({ index: config.homesAlias, format: 'json', bytes: 'b' });
-  say(`- the rebuilt index: ${Number(built['docs.count']).toLocaleString('en-US')} Lucene documents, ${(Number(built['store.size']) / 2 ** 20).toFixed(0)} MB on disk`);
+  say(
+    `- the rebuilt index: ${Number(built['docs.count']).toLocaleString('en-US')} Lucene documents, ${(Number(built['store.size']) / 2 ** 20).toFixed(0)} MB on disk`,
+  );
 
   const idle = await timed(() => runIndexerJob('incremental', es, mongo, config));
   say(`- incremental run with nothing changed: **${(idle.s * 1000).toFixed(0)} ms** (target ≤ 1 s)`);
@@ -114,11 +116,13 @@ export async function indexingBench(ctx: BenchContext): Promise<void> {
   }
   await recordChanges(mongo.inventoryChanges, 'bench', { homes: changed });
   let merge: Promise<CompactionOutcome> | undefined;
-  const inc = await timed(() => runIndexerJob('incremental', es, mongo, config, {
-    onCompaction: (m) => {
-      merge = m;
-    },
-  }));
+  const inc = await timed(() =>
+    runIndexerJob('incremental', es, mongo, config, {
+      onCompaction: (m) => {
+        merge = m;
+      },
+    }),
+  );
   // The merge the run started, waited for: the sections after this one read the index as it ends up.
   const merged = await timed(async () => merge);
   const copies = await shardCopies(es, config.homesAlias);
@@ -183,7 +187,11 @@ export async function idleBench(ctx: BenchContext, seconds: number): Promise<voi
   const pids = stackPids();
   const hz = clockTicks();
   const svc = await ctx.service();
-  const local = [['Elasticsearch', pids.es], ['Mongo-wire server', pids.mongo], ['service process', svc.pid]] as const;
+  const local = [
+    ['Elasticsearch', pids.es],
+    ['Mongo-wire server', pids.mongo],
+    ['service process', svc.pid],
+  ] as const;
   const before = local.map(([, pid]) => (pid ? (cpuTicks(pid) ?? 0) : 0));
   await new Promise((r) => setTimeout(r, seconds * 1_000));
   const pct = (cpuSeconds: number): string => `${((cpuSeconds / seconds) * 100).toFixed(2)} %`;

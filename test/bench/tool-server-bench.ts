@@ -81,6 +81,6 @@ export async function toolServerBench(ctx: BenchContext, seconds: number): Promi
   }
   for (const line of lines) say(line);
   say('');
-  say('Target: at concurrency 16, tools/call of get_apartment_tool and get_quote_tool keeps at least 80 % of the same GET\'s throughput.');
+  say("Target: at concurrency 16, tools/call of get_apartment_tool and get_quote_tool keeps at least 80 % of the same GET's throughput.");
   say('');
 }

@@ -41,8 +41,8 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
   // A city-zoom viewport (zoom 12: about 0.35° × 0.2° on a screen) around a display city, a little off its centre.
   const cityBox = (): MapArgs => {
     const c = s.pick(cities);
-    const lat = c.latitude + (s.int(-20, 20) / 1000);
-    const lon = c.longitude + (s.int(-20, 20) / 1000);
+    const lat = c.latitude + s.int(-20, 20) / 1000;
+    const lon = c.longitude + s.int(-20, 20) / 1000;
     return { sw_latitude: lat - 0.1, sw_longitude: lon - 0.17, ne_latitude: lat + 0.1, ne_longitude: lon + 0.17, zoom: 12 };
   };
   const dates = (): { start_date: string; end_date: string } => {
@@ -52,7 +52,10 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
   return [
     { title: 'viewport at city zoom (12), undated', args: cityBox },
     { title: 'viewport at city zoom (12), dated', args: () => ({ ...cityBox(), ...dates() }) },
-    { title: 'viewport at national zoom (4), undated: clusters over every home', args: () => ({ ...NATIONAL, sort_by: s.pick(['price_asc', 'newest', 'rating_desc'] as const) }) },
+    {
+      title: 'viewport at national zoom (4), undated: clusters over every home',
+      args: () => ({ ...NATIONAL, sort_by: s.pick(['price_asc', 'newest', 'rating_desc'] as const) }),
+    },
     { title: 'viewport at national zoom (4), dated: clusters over every home', args: () => ({ ...NATIONAL, ...dates() }) },
   ];
 }
@@ -84,10 +87,14 @@ export async function viewportBench(ctx: BenchContext, seconds: number): Promise
       const service = await ctx.service();
       const viaService = await runLoad(service.url, () => probe(queries[k++ % queries.length].args), { connections, seconds });
       ctx.say(row(`${shape.title}, service, c=${connections}`, viaService));
-      const alone = await storeLoad(async () => {
-        const q = queries[k++ % queries.length];
-        for (const trip of q.requests) await sendRoundTrip(ctx.es, ctx.config.homesAlias, trip);
-      }, connections, seconds);
+      const alone = await storeLoad(
+        async () => {
+          const q = queries[k++ % queries.length];
+          for (const trip of q.requests) await sendRoundTrip(ctx.es, ctx.config.homesAlias, trip);
+        },
+        connections,
+        seconds,
+      );
       ctx.say(row(`${shape.title}, ES alone, c=${connections}`, alone));
     }
   }

@@ -56,7 +56,13 @@ export function chaosStack(opts: { nodes: number; esPort: number; mongoPort: num
     execFileSync('bash', [path.join(STACK, script), ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 15 * 60_000 });
   const run = async (script: string, args: string[] = []): Promise<string> =>
     (await promisify(execFile)('bash', [path.join(STACK, script), ...args], { env, encoding: 'utf8', timeout: 10 * 60_000 })).stdout;
-  const values = (out: string): Record<string, string> => Object.fromEntries(out.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  const values = (out: string): Record<string, string> =>
+    Object.fromEntries(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=', 2) as [string, string]),
+    );
   const started = values(runNow('start.sh'));
   return {
     esUrl: started.ES_URL,

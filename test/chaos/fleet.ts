@@ -61,7 +61,9 @@ const tsx = (script: string): [string, string[]] => [process.execPath, ['--impor
 
 export function serviceCopy(name: string, port: number, env: Record<string, string>): Managed {
   const [cmd, args] = tsx('services/main.ts');
-  return managed(name, cmd, args, { ...env, PORT: String(port), ADMIN_PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production' }, () => answers200(`http://127.0.0.1:${port}/readyz`));
+  return managed(name, cmd, args, { ...env, PORT: String(port), ADMIN_PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production' }, () =>
+    answers200(`http://127.0.0.1:${port}/readyz`),
+  );
 }
 
 /** A worker is ready once it runs: its schedule needs no port. */

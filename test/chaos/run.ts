@@ -216,10 +216,14 @@ async function main(): Promise<void> {
             return victim ? { victim, holder: l.holder, since: new Date(l.acquired_at).getTime() } : null;
           };
           // A rebuild that has just begun (under a second ago), so that two seconds later it is still going.
-          await until('a full rebuild just begun', async () => {
-            const r = await rebuilding();
-            return r !== null && Date.now() - r.since < 1_000;
-          }, 5 * 60_000);
+          await until(
+            'a full rebuild just begun',
+            async () => {
+              const r = await rebuilding();
+              return r !== null && Date.now() - r.since < 1_000;
+            },
+            5 * 60_000,
+          );
           mark('a full rebuild under way');
           await sleep(2_000);
           // Still the same run, two seconds into it: the kill lands in the middle of a rebuild.
@@ -228,15 +232,23 @@ async function main(): Promise<void> {
           const killedAt = new Date();
           await held.victim.kill('SIGKILL');
           mark(`killed ${held.victim.name}`);
-          await until('the other worker takes the lease', async () => {
-            const l = await lease();
-            return Boolean(l && l.holder !== held.holder && l.holder.startsWith('indexer-full|'));
-          }, 5 * 60_000);
+          await until(
+            'the other worker takes the lease',
+            async () => {
+              const l = await lease();
+              return Boolean(l && l.holder !== held.holder && l.holder.startsWith('indexer-full|'));
+            },
+            5 * 60_000,
+          );
           mark('the other worker took the lease');
-          await until('a full rebuild finished after the kill', async () => {
-            const full = (await mongo.collections.indexerState.findOne({ _id: 'freshness' }))?.last_full_run as { finished_at?: Date } | undefined;
-            return Boolean(full?.finished_at && full.finished_at > killedAt);
-          }, 5 * 60_000);
+          await until(
+            'a full rebuild finished after the kill',
+            async () => {
+              const full = (await mongo.collections.indexerState.findOne({ _id: 'freshness' }))?.last_full_run as { finished_at?: Date } | undefined;
+              return Boolean(full?.finished_at && full.finished_at > killedAt);
+            },
+            5 * 60_000,
+          );
           mark('a full rebuild finished by the other worker');
           await held.victim.start();
           mark('killed worker restarted');
@@ -300,7 +312,9 @@ async function main(): Promise<void> {
         `Elasticsearch 3 nodes (512 MB heap each), one replica; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; ${Math.round(totalmem() / 2 ** 30)} GiB.`,
     );
     say('');
-    say(`Before the faults (${baselineMs / 1000} s, after ${warmupMs / 1000} s of warm-up): ${baseline.requests} requests, p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms, ${baseline.failedReads} failed reads.`);
+    say(
+      `Before the faults (${baselineMs / 1000} s, after ${warmupMs / 1000} s of warm-up): ${baseline.requests} requests, p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms, ${baseline.failedReads} failed reads.`,
+    );
     say('');
     const failureLines: string[] = [];
     const noteFailures = (title: string, f: WindowFigures): void => {
@@ -325,7 +339,9 @@ async function main(): Promise<void> {
         .map(([k, v]) => `${k} +${(v / 1000).toFixed(1)} s`)
         .join('; ');
       const lastFailure = f.lastFailureAfter === null ? '' : `; last failed read at +${(f.lastFailureAfter / 1000).toFixed(1)} s`;
-      say(`| ${r.title} | ${f.requests} | ${statuses} | ${f.failedReads} | ${fmt(during.p99)} | ${recovery}${lastFailure} | ${miss ? `**missed**: ${miss}` : 'met'} |`);
+      say(
+        `| ${r.title} | ${f.requests} | ${statuses} | ${f.failedReads} | ${fmt(during.p99)} | ${recovery}${lastFailure} | ${miss ? `**missed**: ${miss}` : 'met'} |`,
+      );
     }
     if (failureLines.length > 0) {
       say('');
@@ -342,22 +358,35 @@ async function main(): Promise<void> {
       t[a.outcome] = (t[a.outcome] ?? 0) + 1;
       byTool.set(key, t);
     }
-    for (const [k, v] of [...byTool.entries()].sort()) say(`- ${k}: ${Object.entries(v).map(([o, n]) => `${o} ${n}`).join(', ')}`);
+    for (const [k, v] of [...byTool.entries()].sort())
+      say(
+        `- ${k}: ${Object.entries(v)
+          .map(([o, n]) => `${o} ${n}`)
+          .join(', ')}`,
+      );
 
     log('load stopped; waiting for the indexer to finish its run');
     // Stopped between two runs: the lease free, and not at a minute's turn, when the schedule starts one.
-    await until('the indexer between runs', async () => {
-      const l = await lease();
-      const second = new Date().getSeconds();
-      return (!l || l.expires_at <= new Date()) && second >= 5 && second <= 50;
-    }, 5 * 60_000).catch(() => log('the indexer did not pause within 5 min; stopping it anyway'));
+    await until(
+      'the indexer between runs',
+      async () => {
+        const l = await lease();
+        const second = new Date().getSeconds();
+        return (!l || l.expires_at <= new Date()) && second >= 5 && second <= 50;
+      },
+      5 * 60_000,
+    ).catch(() => log('the indexer did not pause within 5 min; stopping it anyway'));
     for (const w of workers) await w.kill('SIGTERM');
     const a = await audit(es, mongo.collections, { alias: config.homesAlias, prefix: config.homesIndexPrefix, acknowledged: traffic.acknowledged });
     say('');
     say('## After the run');
     say('');
-    say(`- booking intents acknowledged: ${a.acknowledged} (${a.emails} emails); missing: ${a.missing.length}; stored twice: ${a.duplicated.length}; one email, two ids: ${a.split.length}`);
-    say(`- alias → ${a.aliasTargets.join(', ') || 'nothing'} (${a.health}): ${a.indexedDocuments} documents for ${a.homesToIndex} published, undeleted homes in MongoDB`);
+    say(
+      `- booking intents acknowledged: ${a.acknowledged} (${a.emails} emails); missing: ${a.missing.length}; stored twice: ${a.duplicated.length}; one email, two ids: ${a.split.length}`,
+    );
+    say(
+      `- alias → ${a.aliasTargets.join(', ') || 'nothing'} (${a.health}): ${a.indexedDocuments} documents for ${a.homesToIndex} published, undeleted homes in MongoDB`,
+    );
     say(`- indexes left beside it: ${a.leftovers.length ? a.leftovers.join(', ') : 'none'}`);
     say(`- ${a.ok ? 'nothing lost, nothing duplicated, the alias on a complete index' : '**the audit failed**'}`);
     if (!a.ok) failedTargets += 1;

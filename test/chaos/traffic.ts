@@ -69,7 +69,13 @@ export function startTraffic(baseUrl: string, sample: Sample, opts: { connection
       const email = repeat ? sample.pick(acknowledged).email : `chaos-${opts.runId}-${(bookings += 1)}@example.com`;
       const stay = sample.stay();
       const args = { email, guest_consent: true, home_slug: sample.slug(), start_date: stay.start, end_date: stay.end };
-      return { kind: 'write', transport: 'mcp', tool: 'booking_intent_tool', email, ...toolCall('booking_intent_tool', args, sample.pick(['legacy', 'modern'])) };
+      return {
+        kind: 'write',
+        transport: 'mcp',
+        tool: 'booking_intent_tool',
+        email,
+        ...toolCall('booking_intent_tool', args, sample.pick(['legacy', 'modern'])),
+      };
     }
     const tool = sample.pick(readTools);
     const route = GET_SAMPLES[tool];
@@ -102,7 +108,17 @@ export function startTraffic(baseUrl: string, sample: Sample, opts: { connection
         outcome = /timeout/i.test(String((err as Error).name) + String((err as Error).message)) ? 'timeout' : 'error';
         detail = `${(err as Error).name}: ${(err as Error).message}`.slice(0, 120);
       }
-      answers.push({ at, ms: Number(process.hrtime.bigint() - t) / 1e6, kind: call.kind, transport: call.transport, tool: call.tool, status, outcome, retryAfter, detail });
+      answers.push({
+        at,
+        ms: Number(process.hrtime.bigint() - t) / 1e6,
+        kind: call.kind,
+        transport: call.transport,
+        tool: call.tool,
+        status,
+        outcome,
+        retryAfter,
+        detail,
+      });
     }
   };
   const running = Promise.all(Array.from({ length: opts.connections }, client));

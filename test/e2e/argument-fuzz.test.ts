@@ -22,9 +22,27 @@ afterAll(async () => {
 
 /** Raw JSON texts: numbers JSON can carry but JavaScript cannot hold exactly, and every wrong type. */
 const HOSTILE_VALUES = [
-  '1e400', '-1e400', '1e300', '-1e300', '9007199254740993', '2147483648', '-1', '0', '0.5',
-  '""', JSON.stringify('x'.repeat(5_000)), '"2027-02-30"', '"99999-01-01"', '"indefinite"', '"\\u0000"',
-  'null', 'true', '{}', '[]', '[1,2,3,4,5,6]', '{"display_city":{}}',
+  '1e400',
+  '-1e400',
+  '1e300',
+  '-1e300',
+  '9007199254740993',
+  '2147483648',
+  '-1',
+  '0',
+  '0.5',
+  '""',
+  JSON.stringify('x'.repeat(5_000)),
+  '"2027-02-30"',
+  '"99999-01-01"',
+  '"indefinite"',
+  '"\\u0000"',
+  'null',
+  'true',
+  '{}',
+  '[]',
+  '[1,2,3,4,5,6]',
+  '{"display_city":{}}',
 ];
 
 /** GET values: query strings carry text only. */
@@ -67,19 +85,22 @@ function failures(answers: Array<{ what: string } & Answer>): string[] {
 }
 
 describe('hostile arguments on the tool server', () => {
-  it.each(TOOLS.flatMap((t) => (['2025-11-25', '2026-07-28'] as const).map((era) => [t.name, era] as const)))('%s (%s) answers every extreme or mistyped argument without a 5xx or an internal error', async (name, era) => {
-    const tool = TOOLS.find((t) => t.name === name)!;
-    const keys = Object.keys((tool.inputSchema as { properties: Record<string, unknown> }).properties);
-    const answers: Array<{ what: string } & Answer> = [];
-    for (const key of keys) {
-      for (const raw of HOSTILE_VALUES) {
-        const base = TOOL_SAMPLES[name](samples);
-        answers.push({ what: `${name} ${key}=${raw.slice(0, 40)}`, ...(await rawToolCall(name, withRawValue(base, key, raw), era)) });
+  it.each(TOOLS.flatMap((t) => (['2025-11-25', '2026-07-28'] as const).map((era) => [t.name, era] as const)))(
+    '%s (%s) answers every extreme or mistyped argument without a 5xx or an internal error',
+    async (name, era) => {
+      const tool = TOOLS.find((t) => t.name === name)!;
+      const keys = Object.keys((tool.inputSchema as { properties: Record<string, unknown> }).properties);
+      const answers: Array<{ what: string } & Answer> = [];
+      for (const key of keys) {
+        for (const raw of HOSTILE_VALUES) {
+          const base = TOOL_SAMPLES[name](samples);
+          answers.push({ what: `${name} ${key}=${raw.slice(0, 40)}`, ...(await rawToolCall(name, withRawValue(base, key, raw), era)) });
+        }
       }
-    }
-    expect(answers.length).toBe(keys.length * HOSTILE_VALUES.length);
-    expect(failures(answers)).toEqual([]);
-  });
+      expect(answers.length).toBe(keys.length * HOSTILE_VALUES.length);
+      expect(failures(answers)).toEqual([]);
+    },
+  );
 });
 
 describe('hostile query strings on the GET API', () => {

@@ -73,21 +73,37 @@ describe('availability_overview_tool', () => {
     const seen: string[] = [];
     for (let page = 1; page <= first.total_pages; page++) seen.push(...(await ok({ market: marketSlug, per_page: 7, page })).homes.map((h) => h.sl));
     expect(new Set(seen).size).toBe(seen.length);
-    expect(seen.sort()).toEqual(inMarket().map((d) => d.slug).sort());
+    expect(seen.sort()).toEqual(
+      inMarket()
+        .map((d) => d.slug)
+        .sort(),
+    );
   });
 
   it('keeps exactly the apartments whose minimum stay fits `nights`, and whose base rate fits the price bounds', async () => {
     const nights = 30;
     const byNights = await ok({ market: marketSlug, nights, per_page: 250 });
-    expect(byNights.homes.map((h) => h.sl).sort()).toEqual(inMarket().filter((d) => d.minimum_nightly_stay <= nights).map((d) => d.slug).sort());
+    expect(byNights.homes.map((h) => h.sl).sort()).toEqual(
+      inMarket()
+        .filter((d) => d.minimum_nightly_stay <= nights)
+        .map((d) => d.slug)
+        .sort(),
+    );
     for (const h of byNights.homes) expect(h.av.ms).toBeLessThanOrEqual(nights);
-    const rates = inMarket().map((d) => d.monthly_rate).sort((a, b) => a - b);
+    const rates = inMarket()
+      .map((d) => d.monthly_rate)
+      .sort((a, b) => a - b);
     const [lo, hi] = [rates[Math.floor(rates.length / 4)], rates[Math.floor((3 * rates.length) / 4)]];
     const byPrice = await ok({ market: marketSlug, min_price: lo, max_price: hi, per_page: 250 });
-    expect(byPrice.homes.map((h) => h.sl).sort()).toEqual(inMarket().filter((d) => d.monthly_rate >= lo && d.monthly_rate <= hi).map((d) => d.slug).sort());
+    expect(byPrice.homes.map((h) => h.sl).sort()).toEqual(
+      inMarket()
+        .filter((d) => d.monthly_rate >= lo && d.monthly_rate <= hi)
+        .map((d) => d.slug)
+        .sort(),
+    );
   });
 
-  it("gives each apartment the windows of its calendar that can host a stay, minimums only when stricter, and never a past date", async () => {
+  it('gives each apartment the windows of its calendar that can host a stay, minimums only when stricter, and never a past date', async () => {
     const body = await ok({ market: marketSlug, per_page: 250 });
     for (const h of body.homes) {
       const read = (await fx.get(`/api/public/homes/${h.sl}`)).body;
@@ -124,7 +140,10 @@ describe('availability_overview_tool', () => {
 
   it.each(Object.entries(FLAG_FIELDS))('takes the shared filter %s=true: exactly the apartments that have it', async (arg, field) => {
     const body = await ok({ market: marketSlug, [arg]: true, per_page: 250 });
-    const expected = inMarket().filter((d) => (d as unknown as Record<string, unknown>)[field] === true).map((d) => d.slug).sort();
+    const expected = inMarket()
+      .filter((d) => (d as unknown as Record<string, unknown>)[field] === true)
+      .map((d) => d.slug)
+      .sort();
     expect(body.homes.map((h) => h.sl).sort()).toEqual(expected);
     expect(body.total_count).toBe(expected.length);
   });
@@ -132,11 +151,16 @@ describe('availability_overview_tool', () => {
   it('takes bedrooms, bathrooms and a true circle around a point', async () => {
     const beds = await ok({ market: marketSlug, min_bedrooms: 1, max_bedrooms: 2, min_bathrooms: 1.5, per_page: 250 });
     expect(beds.homes.map((h) => h.sl).sort()).toEqual(
-      inMarket().filter((d) => d.bedrooms >= 1 && d.bedrooms <= 2 && d.bathrooms >= 1.5).map((d) => d.slug).sort(),
+      inMarket()
+        .filter((d) => d.bedrooms >= 1 && d.bedrooms <= 2 && d.bathrooms >= 1.5)
+        .map((d) => d.slug)
+        .sort(),
     );
     const center = inMarket()[0].location;
     const near = await ok({ market: marketSlug, near_latitude: center.lat, near_longitude: center.lon, near_radius_miles: 2, per_page: 250 });
-    const expected = inMarket().filter((d) => haversineMiles(center, d.location) <= 2 - 1e-6).map((d) => d.slug);
+    const expected = inMarket()
+      .filter((d) => haversineMiles(center, d.location) <= 2 - 1e-6)
+      .map((d) => d.slug);
     const got = near.homes.map((h) => h.sl);
     // Points within a hair of the edge may go either way (ES arc distance vs haversine): everything clearly inside is there, nothing clearly outside.
     for (const slug of expected) expect(got).toContain(slug);
@@ -161,7 +185,12 @@ describe('availability_overview_tool', () => {
     const body = await ok({ market: other, scope: { display_city: citySlug }, per_page: 250 });
     expect(body.display_city?.slug).toBe(citySlug);
     expect(body.market.slug).toBe(marketSlug);
-    expect(body.homes.map((h) => h.sl).sort()).toEqual(docs.filter((d) => d.city_slug === citySlug).map((d) => d.slug).sort());
+    expect(body.homes.map((h) => h.sl).sort()).toEqual(
+      docs
+        .filter((d) => d.city_slug === citySlug)
+        .map((d) => d.slug)
+        .sort(),
+    );
     expect((await ok({ market: marketSlug })).display_city).toBeNull();
   });
 

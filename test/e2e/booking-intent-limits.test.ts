@@ -25,7 +25,12 @@ async function intentFrom(address: string, email: string): Promise<{ isError?: b
   const res = await fetch(`${fx.url}/mcp/public`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'X-Forwarded-For': address },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'booking_intent_tool', arguments: { email, guest_consent: true } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: ++id,
+      method: 'tools/call',
+      params: { name: 'booking_intent_tool', arguments: { email, guest_consent: true } },
+    }),
   });
   const body = (await jsonRpcOf(res)) as { result: { isError?: boolean; content: Array<{ text: string }> } };
   return body.result.isError ? { isError: true, error: JSON.parse(body.result.content[0].text).error } : {};

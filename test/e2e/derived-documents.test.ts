@@ -55,16 +55,23 @@ describe('GET /api/public/openapi.json', () => {
     expect(result.version).toBe('3.1');
     expect(body.info.version).toBe('1.0.0');
     // The validator must be able to say no: a document without info fails.
-    const broken = spawnSync(process.execPath, [path.resolve(__dirname, '../support/validate-openapi.mjs')], { input: JSON.stringify({ ...body, info: undefined }), encoding: 'utf8' });
+    const broken = spawnSync(process.execPath, [path.resolve(__dirname, '../support/validate-openapi.mjs')], {
+      input: JSON.stringify({ ...body, info: undefined }),
+      encoding: 'utf8',
+    });
     expect(JSON.parse(broken.stdout).valid).toBe(false);
   });
 
   it('has every GET route of the registry, and each answers 200 to a request built from its own parameters', async () => {
     const { body } = await fx.get('/api/public/openapi.json');
-    const operations = Object.entries(body.paths as Record<string, { get: { operationId?: string; parameters?: Parameter[]; 'x-required-one-of'?: string[][] } }>).filter(
-      ([, item]) => TOOLS.some((t) => t.name === item.get.operationId),
+    const operations = Object.entries(
+      body.paths as Record<string, { get: { operationId?: string; parameters?: Parameter[]; 'x-required-one-of'?: string[][] } }>,
+    ).filter(([, item]) => TOOLS.some((t) => t.name === item.get.operationId));
+    expect(operations.map(([, item]) => item.get.operationId).sort()).toEqual(
+      TOOLS.filter((t) => t.get)
+        .map((t) => t.name)
+        .sort(),
     );
-    expect(operations.map(([, item]) => item.get.operationId).sort()).toEqual(TOOLS.filter((t) => t.get).map((t) => t.name).sort());
     for (const [path, item] of operations) {
       let url = path;
       const query = new URLSearchParams();
@@ -106,14 +113,31 @@ describe('openapi.json beyond the tools', () => {
 describe('the tool server under malformed JSON-RPC', () => {
   it('answers 200 malformed requests without a single 5xx', async () => {
     const bodies: string[] = [
-      '', '{', '[', 'null', 'true', '42', '"text"', '[]', '{}', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
-      '{"jsonrpc":"2.0"}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":1,"method":42}', '{"jsonrpc":"2.0","id":{},"method":"tools/list"}',
-      '{"jsonrpc":"2.0","id":1,"method":"tools/call"}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}',
-      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":42}}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_markets_tool","arguments":"x"}}',
+      '',
+      '{',
+      '[',
+      'null',
+      'true',
+      '42',
+      '"text"',
+      '[]',
+      '{}',
+      '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+      '{"jsonrpc":"2.0"}',
+      '{"jsonrpc":"2.0","id":1}',
+      '{"jsonrpc":"2.0","id":1,"method":42}',
+      '{"jsonrpc":"2.0","id":{},"method":"tools/list"}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call"}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":42}}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_markets_tool","arguments":"x"}}',
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_markets_tool","arguments":[1,2]}}',
-      '{"jsonrpc":"2.0","id":1,"method":"no/such/method"}', '[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"bad":true}]',
-      `{"jsonrpc":"2.0","id":${'9'.repeat(400)},"method":"tools/list"}`, '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":42}}',
-      '\u0000\u0001\u0002', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_quote_tool","arguments":{"home_slug":null}}}',
+      '{"jsonrpc":"2.0","id":1,"method":"no/such/method"}',
+      '[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"bad":true}]',
+      `{"jsonrpc":"2.0","id":${'9'.repeat(400)},"method":"tools/list"}`,
+      '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":42}}',
+      '\u0000\u0001\u0002',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_quote_tool","arguments":{"home_slug":null}}}',
     ];
     const requests: Array<{ body: string; type: string }> = [];
     for (let i = 0; requests.length < 200; i++) {

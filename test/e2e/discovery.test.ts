@@ -63,7 +63,12 @@ describe('GET /.well-known/mcp/server-card.json', () => {
     expect(headers.get('cache-control')).toBe('public, max-age=3600');
     const res = await fetch(fx.url + '/mcp/public', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'server/discover',
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
@@ -81,7 +86,12 @@ describe('GET /.well-known/mcp/server-card.json', () => {
       const res = await fetch(fx.url + '/mcp/public', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
       });
       const answer = (await jsonRpcOf(res)) as { result?: { protocolVersion: string } };
       if (version === '2026-07-28') continue; // no handshake on 2026-07-28: discover names it (mcp-eras.test.ts)

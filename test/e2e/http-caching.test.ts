@@ -126,7 +126,12 @@ describe('compression', () => {
     const res = await request(`${fx.url}/mcp/public`, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'accept-encoding': 'gzip', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'accept-encoding': 'gzip',
+        'mcp-protocol-version': '2025-11-25',
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');

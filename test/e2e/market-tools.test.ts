@@ -169,7 +169,10 @@ describe('compare_apartments_tool', () => {
   });
 
   it('embeds each hero photo with _meta.home_slug only when asked', async () => {
-    const slugs = docs.filter((d) => d.hero_photo_id).slice(0, 2).map((d) => d.slug);
+    const slugs = docs
+      .filter((d) => d.hero_photo_id)
+      .slice(0, 2)
+      .map((d) => d.slug);
     const plain = await callTool('compare_apartments_tool', { home_slugs: slugs });
     expect((plain.content as Array<{ type: string }>).filter((c) => c.type === 'image')).toEqual([]);
     const withImages = await callTool('compare_apartments_tool', { home_slugs: slugs, include_hero_images: true });

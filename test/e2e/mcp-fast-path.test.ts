@@ -32,7 +32,11 @@ function request(era: Era, name: string, args: Record<string, unknown>, id: numb
   if (era === 'legacy-with-version') headers['mcp-protocol-version'] = '2025-11-25';
   if (era === 'modern') {
     Object.assign(headers, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name });
-    params._meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
+    params._meta = {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+    };
   }
   return { headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }) };
 }
@@ -78,7 +82,11 @@ describe('the answers every caller gets alike come from a prepared buffer, equal
     if (era === 'legacy-with-version') headers['mcp-protocol-version'] = '2025-11-25';
     if (era === 'modern') {
       Object.assign(headers, { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
-      withMeta._meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
+      withMeta._meta = {
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+      };
     }
     return { headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params: withMeta }) };
   }

@@ -69,6 +69,8 @@ describe('Origin and Host', () => {
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 'h-2', method: 'tools/list' }));
     });
     expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.text)).toEqual(expect.objectContaining({ id: 'h-2', error: expect.objectContaining({ message: expect.stringMatching(/Invalid Host/) }) }));
+    expect(JSON.parse(answer.text)).toEqual(
+      expect.objectContaining({ id: 'h-2', error: expect.objectContaining({ message: expect.stringMatching(/Invalid Host/) }) }),
+    );
   });
 });

@@ -100,7 +100,8 @@ describe('metrics', () => {
     expect(count({ method: 'POST', route: '/mcp/public', status: '200' })).toBeGreaterThanOrEqual(2);
 
     const tools = family(families, 'catalog_tool_calls_total');
-    const calls = (tool: string, outcome: string): number => Number(tools.metrics.find((m) => m.labels?.tool === tool && m.labels?.outcome === outcome)?.value ?? 0);
+    const calls = (tool: string, outcome: string): number =>
+      Number(tools.metrics.find((m) => m.labels?.tool === tool && m.labels?.outcome === outcome)?.value ?? 0);
     expect(calls('list_markets_tool', 'ok')).toBeGreaterThanOrEqual(1);
     expect(calls('get_apartment_tool', 'tool_error')).toBeGreaterThanOrEqual(1);
 
@@ -153,7 +154,9 @@ describe('metrics when things go wrong', () => {
     proxies.push(proxy);
     const svc = await another({ ES_URL: `http://127.0.0.1:${await freePort()}`, MONGO_URL: `mongodb://127.0.0.1:${proxy.port}/`, RATE_LIMIT_SHARED: 'false' });
     expect((await fetch(`${svc.url}/api/public/markets`)).status).toBe(503);
-    expect(await seriesValue(svc.adminUrl, 'catalog_store_call_duration_seconds_count{store="elasticsearch",operation="search",outcome="failed"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      await seriesValue(svc.adminUrl, 'catalog_store_call_duration_seconds_count{store="elasticsearch",operation="search",outcome="failed"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect(await seriesValue(svc.adminUrl, 'catalog_store_unavailable_total{store="elasticsearch"}')).toBe(1);
 
     // MongoDB goes down: the pooled connection is cut (the next write on it fails) and new ones are
@@ -216,7 +219,7 @@ describe('access log', () => {
     expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('never writes a booking intent\'s email, phone or name', async () => {
+  it("never writes a booking intent's email, phone or name", async () => {
     const client = await fx.mcp();
     const result = await client.callTool({
       name: 'booking_intent_tool',

@@ -30,7 +30,13 @@ afterAll(async () => {
 });
 
 async function another(env: Record<string, string>, logDestination?: NodeJS.WritableStream): Promise<RunningService> {
-  const config = testConfig({ MONGO_DB: fx.config.mongoDb, HOMES_ALIAS: fx.config.homesAlias, ES_URL: `http://127.0.0.1:${es.port}`, STORE_DEADLINE_MS: '10000', ...env });
+  const config = testConfig({
+    MONGO_DB: fx.config.mongoDb,
+    HOMES_ALIAS: fx.config.homesAlias,
+    ES_URL: `http://127.0.0.1:${es.port}`,
+    STORE_DEADLINE_MS: '10000',
+    ...env,
+  });
   const svc = await startService(config, logDestination ? { logDestination: logDestination as never } : {});
   others.push(svc);
   return svc;

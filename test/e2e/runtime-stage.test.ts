@@ -119,7 +119,15 @@ afterAll(async () => {
 
 describe('the runtime stage of the image', () => {
   it('holds the compiled service and commands, and no TypeScript, tsx, test runner or test code', () => {
-    for (const f of ['dist/services/main.js', 'dist/indexer/worker.js', 'dist/indexer/reindex-cli.js', 'dist/indexer/import-cli.js', 'dist/stack/seed.js', 'dist/stack/start-demo.js', 'dist/mappings/homes.json']) {
+    for (const f of [
+      'dist/services/main.js',
+      'dist/indexer/worker.js',
+      'dist/indexer/reindex-cli.js',
+      'dist/indexer/import-cli.js',
+      'dist/stack/seed.js',
+      'dist/stack/start-demo.js',
+      'dist/mappings/homes.json',
+    ]) {
       expect({ f, exists: existsSync(path.join(stage, f)) }).toEqual({ f, exists: true });
     }
     for (const dev of ['tsx', 'typescript', 'jest', 'ts-jest', 'playwright-core', 'testcontainers']) {
@@ -134,9 +142,16 @@ describe('the runtime stage of the image', () => {
     expect(validate(DOCKERFILE)).toEqual([]);
   });
 
-  it('serves with the image\'s CMD: ready, its HEALTHCHECK passes, and a search answers', async () => {
+  it("serves with the image's CMD: ready, its HEALTHCHECK passes, and a search answers", async () => {
     const port = await freePort();
-    imageCommand(execFormOf(RUNTIME, 'CMD'), { PORT: String(port), HOST: '127.0.0.1', MONGO_DB: config.mongoDb, HOMES_ALIAS: config.homesAlias, ES_URL: config.esUrl, MONGO_URL: config.mongoUrl });
+    imageCommand(execFormOf(RUNTIME, 'CMD'), {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MONGO_DB: config.mongoDb,
+      HOMES_ALIAS: config.homesAlias,
+      ES_URL: config.esUrl,
+      MONGO_URL: config.mongoUrl,
+    });
     const url = `http://127.0.0.1:${port}`;
     await until('readiness', async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : null));
     // The image's health check, run in the container's environment (its PORT).
@@ -160,14 +175,14 @@ describe('the runtime stage of the image', () => {
     expect((await fetch(`${url}/`, { headers: { Accept: 'text/html' } })).headers.get('content-type')).toMatch(/^text\/html/);
   });
 
-  it('runs the worker\'s command from docker-compose.yml (seed if empty, full reindex, node dist/indexer/worker.js): its first incremental run is recorded', async () => {
+  it("runs the worker's command from docker-compose.yml (seed if empty, full reindex, node dist/indexer/worker.js): its first incremental run is recorded", async () => {
     const compose = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
     const line = /^\s*command: (\[.*dist\/indexer\/worker\.js.*\])$/m.exec(compose)?.[1];
     expect(line).toBeDefined();
     const command = JSON.parse(line!) as string[];
     const before = new Date();
     imageCommand(command, { MONGO_DB: config.mongoDb, HOMES_ALIAS: config.homesAlias, ES_URL: config.esUrl, MONGO_URL: config.mongoUrl });
-    const history = await until('the worker\'s first incremental run', async () => {
+    const history = await until("the worker's first incremental run", async () => {
       const h = await readIndexerHistory(mongo.collections.indexerState);
       return h.last_incremental_run && new Date(h.last_incremental_run.finished_at) > before ? h : null;
     });

@@ -24,7 +24,21 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const FLAGS = ['pets', 'cats', 'dogs', 'parking', 'pool', 'gym', 'in_unit_laundry', 'air_conditioned', 'balcony', 'elevator', 'first_floor_unit', 'self_check_in', 'deals_only'];
+const FLAGS = [
+  'pets',
+  'cats',
+  'dogs',
+  'parking',
+  'pool',
+  'gym',
+  'in_unit_laundry',
+  'air_conditioned',
+  'balcony',
+  'elevator',
+  'first_floor_unit',
+  'self_check_in',
+  'deals_only',
+];
 const SORTS = ['price_asc', 'price_desc', 'availability', 'newest', 'rating_desc'];
 
 /**
@@ -58,7 +72,9 @@ function randomSearch(rnd: () => number): ModelArgs {
     Object.assign(args, { near_latitude: h.property.latitude, near_longitude: h.property.longitude, near_radius_miles: pick([0.5, 1, 2.5, 5, 8]) });
   }
   if (rnd() < 0.6) {
-    const prices = expectedResults(world, args, { ignorePrice: true }).map((r) => r.price.display_price_with_discount).sort((a, b) => a - b);
+    const prices = expectedResults(world, args, { ignorePrice: true })
+      .map((r) => r.price.display_price_with_discount)
+      .sort((a, b) => a - b);
     if (prices.length > 0) {
       // A quantile of the prices, often a home's exact price give or take a dollar: limits at the edge of a band.
       const at = (q: number) => prices[Math.min(prices.length - 1, Math.floor(q * prices.length))] + (rnd() < 0.6 ? int(-2, 2) : 0);
@@ -89,15 +105,17 @@ function query(args: ModelArgs, page: number, perPage: number): string {
 }
 
 async function allPages(args: ModelArgs, perPage: number) {
-  const pages: Array<{
-    slug: string;
-    display_price_with_discount: number;
-    display_price_without_discount: number;
-    is_price_monthly: boolean;
-    home_url: string;
-    latitude: number;
-    longitude: number;
-  }[]> = [];
+  const pages: Array<
+    {
+      slug: string;
+      display_price_with_discount: number;
+      display_price_without_discount: number;
+      is_price_monthly: boolean;
+      home_url: string;
+      latitude: number;
+      longitude: number;
+    }[]
+  > = [];
   const first = await fx.get(`/api/public/search?${query(args, 1, perPage)}`);
   expect(first.status).toBe(200);
   pages.push(first.body.homes);
@@ -139,14 +157,21 @@ describe('search_apartments_tool: randomized consistency with the stay engine', 
       const sort = (args.sort_by as string | undefined) ?? 'price_asc';
       for (let k = 0; k < homes.length; k++) {
         const model = bySlug.get(homes[k].slug)!;
-        expect({ label, slug: homes[k].slug, price: homes[k].display_price_with_discount, before: homes[k].display_price_without_discount, monthly: homes[k].is_price_monthly }).toEqual({
+        expect({
+          label,
+          slug: homes[k].slug,
+          price: homes[k].display_price_with_discount,
+          before: homes[k].display_price_without_discount,
+          monthly: homes[k].is_price_monthly,
+        }).toEqual({
           label,
           slug: model.slug,
           price: model.price.display_price_with_discount,
           before: model.price.display_price_without_discount,
           monthly: model.price.is_price_monthly,
         });
-        if (k > 0) expect({ label, at: k, ordered: orderedPair(sort, bySlug.get(homes[k - 1].slug)!, model, world.today) }).toEqual({ label, at: k, ordered: true });
+        if (k > 0)
+          expect({ label, at: k, ordered: orderedPair(sort, bySlug.get(homes[k - 1].slug)!, model, world.today) }).toEqual({ label, at: k, ordered: true });
         compared += 1;
       }
 
@@ -155,15 +180,24 @@ describe('search_apartments_tool: randomized consistency with the stay engine', 
         const url = new URL(homes[0].home_url);
         const stay = bySlug.get(homes[0].slug)!.stay;
         const tier = stay.kind === 'flex' ? `&committed_nights=${stay.committed_nights}` : '';
-        const q = await fx.get(`/api/public/homes/${homes[0].slug}/quote?check_in=${url.searchParams.get('start_date')}&check_out=${url.searchParams.get('end_date')}${tier}`);
-        expect({ label, available: q.body.available, price: q.body.display_price_with_discount }).toEqual({ label, available: true, price: homes[0].display_price_with_discount });
+        const q = await fx.get(
+          `/api/public/homes/${homes[0].slug}/quote?check_in=${url.searchParams.get('start_date')}&check_out=${url.searchParams.get('end_date')}${tier}`,
+        );
+        expect({ label, available: q.body.available, price: q.body.display_price_with_discount }).toEqual({
+          label,
+          available: true,
+          price: homes[0].display_price_with_discount,
+        });
         quoted += 1;
       }
 
       // The map's pins are the first 250 of the list order, with the same fields.
       const mapArgs = { ...args } as Record<string, unknown>;
       const client = await fx.mcp();
-      const map = (await client.callTool({ name: 'search_apartments_on_map', arguments: mapArgs })).structuredContent as { total_count: number; homes: Array<{ slug: string }> };
+      const map = (await client.callTool({ name: 'search_apartments_on_map', arguments: mapArgs })).structuredContent as {
+        total_count: number;
+        homes: Array<{ slug: string }>;
+      };
       expect({ label, total: map.total_count }).toEqual({ label, total: expected.length });
       expect({ label, pins: map.homes.map((h) => h.slug) }).toEqual({ label, pins: slugs.slice(0, 250) });
     }
@@ -181,7 +215,11 @@ describe('search_apartments_on_map: at most 250 pins', () => {
     const expected = expectedResults(world, args);
     expect(expected.length).toBeGreaterThan(250);
     const client = await fx.mcp();
-    const map = (await client.callTool({ name: 'search_apartments_on_map', arguments: args })).structuredContent as { total_count: number; count: number; homes: Array<{ slug: string }> };
+    const map = (await client.callTool({ name: 'search_apartments_on_map', arguments: args })).structuredContent as {
+      total_count: number;
+      count: number;
+      homes: Array<{ slug: string }>;
+    };
     expect(map.total_count).toBe(expected.length);
     expect(map.count).toBe(250);
     const { homes } = await allPages(args, 40);
@@ -195,7 +233,11 @@ describe('radius searches: a true circle', () => {
     for (let i = 0; i < 25; i++) {
       const h = world.homes[Math.floor(rnd() * world.homes.length)];
       const radius = [0.3, 1, 2, 5, 12][i % 5];
-      const args: ModelArgs = { market: h.market.slug, near_latitude: h.property.latitude + (rnd() - 0.5) * 0.02, near_longitude: h.property.longitude + (rnd() - 0.5) * 0.02 };
+      const args: ModelArgs = {
+        market: h.market.slug,
+        near_latitude: h.property.latitude + (rnd() - 0.5) * 0.02,
+        near_longitude: h.property.longitude + (rnd() - 0.5) * 0.02,
+      };
       if (i % 2 === 0) args.near_radius_miles = radius;
       const center = { lat: args.near_latitude as number, lon: args.near_longitude as number };
       const r = (args.near_radius_miles as number | undefined) ?? 5;

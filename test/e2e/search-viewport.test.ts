@@ -90,7 +90,9 @@ function randomFilters(rnd: () => number, viewport: ModelArgs): ModelArgs {
   if (rnd() < 0.3) args.min_bedrooms = int(0, 2);
   if (rnd() < 0.2) args[pick(['pets', 'parking', 'gym', 'air_conditioned'])] = true;
   if (rnd() < 0.4) {
-    const prices = expectedResults(world, args, { ignorePrice: true }).map((r) => r.price.display_price_with_discount).sort((a, b) => a - b);
+    const prices = expectedResults(world, args, { ignorePrice: true })
+      .map((r) => r.price.display_price_with_discount)
+      .sort((a, b) => a - b);
     if (prices.length > 0) args.max_price = prices[Math.floor(prices.length * (0.3 + 0.6 * rnd()))];
   }
   if (rnd() < 0.7) args.sort_by = pick(['price_asc', 'price_desc', 'availability', 'newest', 'rating_desc']);
@@ -107,12 +109,21 @@ function holdsToModel(args: ModelArgs, map: MapAnswer, label: string): void {
   expect(map.count).toBe(Math.min(250, map.total_count));
   for (const pin of map.homes) {
     // Every pin lies inside the rectangle and matches, at the engine's price.
-    expect({ label, slug: pin.slug, inside: insideViewport(args, { latitude: pin.latitude, longitude: pin.longitude }, EDGE) }).toEqual({ label, slug: pin.slug, inside: true });
-    expect({ label, slug: pin.slug, price: pin.display_price_with_discount }).toEqual({ label, slug: pin.slug, price: bySlug.get(pin.slug)?.price.display_price_with_discount });
+    expect({ label, slug: pin.slug, inside: insideViewport(args, { latitude: pin.latitude, longitude: pin.longitude }, EDGE) }).toEqual({
+      label,
+      slug: pin.slug,
+      inside: true,
+    });
+    expect({ label, slug: pin.slug, price: pin.display_price_with_discount }).toEqual({
+      label,
+      slug: pin.slug,
+      price: bySlug.get(pin.slug)?.price.display_price_with_discount,
+    });
   }
   const sort = (args.sort_by as string | undefined) ?? 'price_asc';
   const pins = map.homes.map((p) => bySlug.get(p.slug)!);
-  for (let k = 1; k < pins.length; k++) expect({ label, at: k, ordered: orderedPair(sort, pins[k - 1], pins[k], world.today) }).toEqual({ label, at: k, ordered: true });
+  for (let k = 1; k < pins.length; k++)
+    expect({ label, at: k, ordered: orderedPair(sort, pins[k - 1], pins[k], world.today) }).toEqual({ label, at: k, ordered: true });
   const shown = new Set(map.homes.map((p) => p.slug));
   if (map.total_count <= 250) {
     // Nothing inside that matches is missing.
@@ -132,7 +143,11 @@ function holdsToModel(args: ModelArgs, map: MapAnswer, label: string): void {
 /** A cluster's homes lie in its bounds, inside the viewport; its cheapest price is a model home's there, and none there is cheaper. */
 function clusterHolds(args: ModelArgs, c: Cluster, matches: ModelResult[], label: string): void {
   const box = { sw_latitude: c.bounds.south, sw_longitude: c.bounds.west, ne_latitude: c.bounds.north, ne_longitude: c.bounds.east };
-  expect({ label, tile: c.tile, inViewport: insideViewport(args, { latitude: c.latitude, longitude: c.longitude }, EDGE) }).toEqual({ label, tile: c.tile, inViewport: true });
+  expect({ label, tile: c.tile, inViewport: insideViewport(args, { latitude: c.latitude, longitude: c.longitude }, EDGE) }).toEqual({
+    label,
+    tile: c.tile,
+    inViewport: true,
+  });
   const within = matches.filter((r) => insideViewport(box, { latitude: r.m.property.latitude, longitude: r.m.property.longitude }, EDGE));
   // The bounds of a tile's homes lie inside the tile, so the matches within them are that tile's (at least its count).
   expect({ label, tile: c.tile, enough: within.length >= c.count }).toEqual({ label, tile: c.tile, enough: true });
@@ -140,7 +155,11 @@ function clusterHolds(args: ModelArgs, c: Cluster, matches: ModelResult[], label
   if (c.cheapest_display_price !== undefined) {
     expect({ label, tile: c.tile, cheapest: c.cheapest_display_price }).toEqual({ label, tile: c.tile, cheapest: least });
   } else {
-    expect({ label, tile: c.tile, bound: typeof c.cheapest_display_price_at_least === 'number' && c.cheapest_display_price_at_least <= least }).toEqual({ label, tile: c.tile, bound: true });
+    expect({ label, tile: c.tile, bound: typeof c.cheapest_display_price_at_least === 'number' && c.cheapest_display_price_at_least <= least }).toEqual({
+      label,
+      tile: c.tile,
+      bound: true,
+    });
   }
 }
 
@@ -183,7 +202,11 @@ describe('search_apartments_on_map with a viewport', () => {
 
   it('clusters a dated fixed stay by price: exact cheapest prices where the heads settle them, a named bound elsewhere', async () => {
     // Stays that more than 250 homes of this world (seed 5) can take.
-    for (const [from, nights, sort] of [[90, 30, 'price_asc'], [60, 10, 'price_desc'], [120, 10, 'newest']] as const) {
+    for (const [from, nights, sort] of [
+      [90, 30, 'price_asc'],
+      [60, 10, 'price_desc'],
+      [120, 10, 'newest'],
+    ] as const) {
       const start = addDays(fx.today, from);
       const args: ModelArgs = { ...NATIONAL, start_date: start, end_date: addDays(start, nights), sort_by: sort };
       const map = await both(args);

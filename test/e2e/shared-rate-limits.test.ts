@@ -165,7 +165,11 @@ describe('rate limits across two service processes', () => {
     const store = { client: fx.mongo.client, dbName: fx.config.mongoDb };
     const granted = async (limits: Array<ReturnType<typeof createRateLimits>>, client: string, tries: number): Promise<number> => {
       let n = 0;
-      for (let i = 0; i < tries; i += 1) n += await limits[i % limits.length].consume(client, 'default').then(() => 1, () => 0);
+      for (let i = 0; i < tries; i += 1)
+        n += await limits[i % limits.length].consume(client, 'default').then(
+          () => 1,
+          () => 0,
+        );
       return n;
     };
     const alone = newClient();

@@ -106,7 +106,13 @@ describeLocal('a frozen store (SIGSTOP)', () => {
     // A readiness answer is shared for a second (transports/http/readiness-cache.ts): the last test's healthy one must age out first.
     await new Promise((r) => setTimeout(r, 1_100));
     const answers = await withFrozen(pids!.es, () =>
-      Promise.all([timedGet('/api/public/markets'), timedGet('/api/public/markets?state=NY'), timedGet('/api/public/status'), timedGet('/readyz'), adminStatus()]),
+      Promise.all([
+        timedGet('/api/public/markets'),
+        timedGet('/api/public/markets?state=NY'),
+        timedGet('/api/public/status'),
+        timedGet('/readyz'),
+        adminStatus(),
+      ]),
     );
     expectUnavailable(answers[3]);
     expect(answers[3].body.error.message).toMatch(/elasticsearch/);

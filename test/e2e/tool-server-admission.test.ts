@@ -13,7 +13,10 @@ let clientNo = 0;
 const newClient = (): string => `10.32.0.${++clientNo}`;
 
 const LEGACY_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Protocol-Version': '2025-11-25' };
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'admission-test', version: '1.0.0' } };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'admission-test', version: '1.0.0' },
+};
 
 function modernHeaders(method: string, name?: string): Record<string, string> {
   return { ...LEGACY_HEADERS, 'Mcp-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...(name ? { 'Mcp-Name': name } : {}) };
@@ -26,7 +29,10 @@ async function post(client: string, body: unknown, headers: Record<string, strin
 }
 
 beforeAll(async () => {
-  fx = await startFixture({ homes: 20, env: { RATE_LIMIT_POINTS: String(POINTS), RATE_LIMIT_SHARED: 'false', RATE_LIMIT_WINDOW_SECONDS: '300', TRUSTED_PROXIES: 'loopback' } });
+  fx = await startFixture({
+    homes: 20,
+    env: { RATE_LIMIT_POINTS: String(POINTS), RATE_LIMIT_SHARED: 'false', RATE_LIMIT_WINDOW_SECONDS: '300', TRUSTED_PROXIES: 'loopback' },
+  });
 }, 120_000);
 
 afterAll(async () => {

@@ -154,7 +154,7 @@ describe('the card-grid widget (search_apartments_tool)', () => {
     }
   });
 
-  it('also reads ChatGPT\'s window.openai.toolOutput and sends a follow-up message on a click', async () => {
+  it("also reads ChatGPT's window.openai.toolOutput and sends a follow-up message on a click", async () => {
     const client = await fx.mcp();
     const result = await callTool(client, 'search_apartments_tool', { market: city, per_page: 6, include_hero_images: false });
     const homes = homesOf(result);

@@ -39,7 +39,8 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   fx = await startFixture({ homes: 120, seed: 5 });
   const counts = new Map<string, number>();
-  for (const h of await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray()) counts.set(h.city_slug, (counts.get(h.city_slug) ?? 0) + 1);
+  for (const h of await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray())
+    counts.set(h.city_slug, (counts.get(h.city_slug) ?? 0) + 1);
   city = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
   browser = await chromium.launch({ executablePath: CHROMIUM });
 }, 180_000);
@@ -71,7 +72,12 @@ async function expectValidMessages(page: Page): Promise<void> {
 }
 
 /** A page hosting `uri` with `result`; the host proxies the widget's tool calls to the service and records them. */
-async function hosted(uri: string, tool: string, input: Record<string, unknown>, host: HostOffer): Promise<{ page: Page; result: HostedResult; calls: Call[]; answers: HostedResult[] }> {
+async function hosted(
+  uri: string,
+  tool: string,
+  input: Record<string, unknown>,
+  host: HostOffer,
+): Promise<{ page: Page; result: HostedResult; calls: Call[]; answers: HostedResult[] }> {
   const client = await fx.mcpModern();
   const result = (await client.callTool({ name: tool, arguments: input })) as HostedResult;
   expect(result.isError).toBeFalsy();
@@ -117,16 +123,25 @@ describe('the map moves through search_map_viewport', () => {
       const view = frameOf(page);
       await view.locator('.pin').first().waitFor();
       await view.locator('[data-testid="zoom-out"]').click();
-      await eventually(() => calls.length, (v) => expect(v).toBe(1));
+      await eventually(
+        () => calls.length,
+        (v) => expect(v).toBe(1),
+      );
       const [zoom] = calls;
       expect(zoom.name).toBe('search_map_viewport');
       expect(zoom.arguments).toMatchObject({ min_bedrooms: 0, zoom: expect.any(Number) });
       expect(zoom.arguments.market).toBeUndefined(); // the viewport stands for the place now
       const first = zoom.arguments as { sw_longitude: number; ne_longitude: number; sw_latitude: number; ne_latitude: number };
-      await eventually(() => answers.length, (v) => expect(v).toBe(1));
+      await eventually(
+        () => answers.length,
+        (v) => expect(v).toBe(1),
+      );
       const answer = answers[0].structuredContent as MapAnswer;
       expect(answer.viewport).toBeDefined();
-      await eventually(() => view.locator('.pin, .cluster').count(), (v) => expect(v).toBe(answer.clusters?.length || answer.homes.length));
+      await eventually(
+        () => view.locator('.pin, .cluster').count(),
+        (v) => expect(v).toBe(answer.clusters?.length || answer.homes.length),
+      );
 
       // A drag to the right shows what lies west: the next viewport is further west, as wide.
       const box = (await view.locator('svg.map').boundingBox())!;
@@ -134,13 +149,19 @@ describe('the map moves through search_map_viewport', () => {
       await page.mouse.down();
       await page.mouse.move(box.x + 40 + box.width / 4, box.y + box.height / 2, { steps: 5 });
       await page.mouse.up();
-      await eventually(() => calls.length, (v) => expect(v).toBe(2));
+      await eventually(
+        () => calls.length,
+        (v) => expect(v).toBe(2),
+      );
       const pan = calls[1].arguments as typeof first;
       expect(pan.sw_longitude).toBeLessThan(first.sw_longitude);
       expect(pan.ne_longitude - pan.sw_longitude).toBeCloseTo(first.ne_longitude - first.sw_longitude, 0);
       expect(pan.sw_latitude).toBeCloseTo(first.sw_latitude, 0);
       expect(await hostMessages(page)).toEqual([]);
-      await eventually(() => answers.length, (v) => expect(v).toBe(2));
+      await eventually(
+        () => answers.length,
+        (v) => expect(v).toBe(2),
+      );
       await view.locator('[data-testid="selection"]').filter({ hasNotText: 'Searching' }).waitFor();
       await page.screenshot({ path: path.join(ARTIFACTS, 'search-map-moved.png') });
       await expectValidMessages(page);
@@ -165,8 +186,14 @@ describe('the map moves through search_map_viewport', () => {
     try {
       const view = frameOf(page);
       await view.locator('[data-testid="fullscreen"]').click();
-      await eventually(() => page.evaluate('window.__modes'), (v) => expect(v).toEqual(['fullscreen']));
-      await eventually(() => view.locator('html').getAttribute('data-display-mode'), (v) => expect(v).toBe('fullscreen'));
+      await eventually(
+        () => page.evaluate('window.__modes'),
+        (v) => expect(v).toEqual(['fullscreen']),
+      );
+      await eventually(
+        () => view.locator('html').getAttribute('data-display-mode'),
+        (v) => expect(v).toBe('fullscreen'),
+      );
       expect(await view.locator('[data-testid="fullscreen"]').getAttribute('aria-label')).toBe('Exit full screen');
       await page.screenshot({ path: path.join(ARTIFACTS, 'search-map-fullscreen.png') });
       await expectValidMessages(page);
@@ -183,7 +210,10 @@ describe('the reservation link', () => {
       const homes = (result.structuredContent as MapAnswer).homes;
       const view = frameOf(page);
       await view.locator('[data-testid="reserve"]').nth(1).click();
-      await eventually(() => openedLinks(page), (v) => expect(v).toEqual([homes[1].home_url]));
+      await eventually(
+        () => openedLinks(page),
+        (v) => expect(v).toEqual([homes[1].home_url]),
+      );
       expect(await hostMessages(page)).toEqual([]);
       expect(await view.locator('.card.selected').count()).toBe(0);
       await expectValidMessages(page);
@@ -201,7 +231,10 @@ describe('the reservation link', () => {
       await pin.click();
       const home = (result.structuredContent as MapAnswer).homes.find((h) => h.slug === slug)!;
       await view.locator('[data-testid="selection"] [data-testid="reserve"]').click();
-      await eventually(() => openedLinks(page), (v) => expect(v).toEqual([home.home_url]));
+      await eventually(
+        () => openedLinks(page),
+        (v) => expect(v).toEqual([home.home_url]),
+      );
     } finally {
       await page.close();
     }
@@ -229,11 +262,19 @@ describe("the host's theme, style variables and fonts", () => {
       expect(await body.evaluate(computed, 'backgroundColor')).toBe('rgb(1, 2, 3)');
       expect(await body.evaluate(computed, 'fontFamily')).toContain('Host Sans');
       expect(await view.locator('style').evaluateAll((styles) => styles.some((s) => s.textContent?.includes("'Host Sans'")))).toBe(true);
-      await page.evaluate(`document.getElementById('view').contentWindow.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/host-context-changed', params: { theme: 'light' } }, '*')`);
-      await eventually(() => view.locator('html').getAttribute('data-theme'), (v) => expect(v).toBe('light'));
+      await page.evaluate(
+        `document.getElementById('view').contentWindow.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/host-context-changed', params: { theme: 'light' } }, '*')`,
+      );
+      await eventually(
+        () => view.locator('html').getAttribute('data-theme'),
+        (v) => expect(v).toBe('light'),
+      );
       // Auto-resize: the host sized the frame to the content it was told of.
       const height = await view.locator('html').evaluate((h) => Math.ceil(h.getBoundingClientRect().height));
-      await eventually(() => page.evaluate(`parseInt(document.getElementById('view').style.height)`), (v) => expect(v).toBeGreaterThanOrEqual(height));
+      await eventually(
+        () => page.evaluate(`parseInt(document.getElementById('view').style.height)`),
+        (v) => expect(v).toBeGreaterThanOrEqual(height),
+      );
       await expectValidMessages(page);
     } finally {
       await page.close();

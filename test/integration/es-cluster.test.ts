@@ -129,27 +129,38 @@ describeLocal('a three-node Elasticsearch cluster', () => {
     }
   }
 
-  const nodePids = (): number[] => keyValues(stackScript('status.sh', ['--pids'])).ES_PIDS.split(',').map(Number);
+  const nodePids = (): number[] =>
+    keyValues(stackScript('status.sh', ['--pids']))
+      .ES_PIDS.split(',')
+      .map(Number);
 
-  it('keeps answering reads, with the same homes, while one node is frozen (SIGSTOP), and the node rejoins after', async () => {
-    const pids = nodePids();
-    expect(pids.every((p) => p > 0)).toBe(true);
-    // Node 2: it holds copies of shards like any other, and a frozen node is not dropped from the
-    // cluster for tens of seconds (the service's node watch keeps the reads off it meanwhile).
-    try {
-      await readsThrough(() => process.kill(pids[1], 'SIGSTOP'));
-    } finally {
-      process.kill(pids[1], 'SIGCONT');
-    }
-    const health = await world.es.cluster.health({ wait_for_nodes: '3', wait_for_status: 'green', timeout: '60s' });
-    expect(health.number_of_nodes).toBe(3);
-  }, 5 * 60_000);
+  it(
+    'keeps answering reads, with the same homes, while one node is frozen (SIGSTOP), and the node rejoins after',
+    async () => {
+      const pids = nodePids();
+      expect(pids.every((p) => p > 0)).toBe(true);
+      // Node 2: it holds copies of shards like any other, and a frozen node is not dropped from the
+      // cluster for tens of seconds (the service's node watch keeps the reads off it meanwhile).
+      try {
+        await readsThrough(() => process.kill(pids[1], 'SIGSTOP'));
+      } finally {
+        process.kill(pids[1], 'SIGCONT');
+      }
+      const health = await world.es.cluster.health({ wait_for_nodes: '3', wait_for_status: 'green', timeout: '60s' });
+      expect(health.number_of_nodes).toBe(3);
+    },
+    5 * 60_000,
+  );
 
-  it('keeps answering reads, with the same homes, while one node is killed (SIGKILL)', async () => {
-    // Node 1, the first started and usually the elected master: its loss also moves the master.
-    const victim = nodePids()[0];
-    await readsThrough(() => process.kill(victim, 'SIGKILL'));
-    const health = await world.es.cluster.health({});
-    expect(health.number_of_nodes).toBe(2);
-  }, 5 * 60_000);
+  it(
+    'keeps answering reads, with the same homes, while one node is killed (SIGKILL)',
+    async () => {
+      // Node 1, the first started and usually the elected master: its loss also moves the master.
+      const victim = nodePids()[0];
+      await readsThrough(() => process.kill(victim, 'SIGKILL'));
+      const health = await world.es.cluster.health({});
+      expect(health.number_of_nodes).toBe(2);
+    },
+    5 * 60_000,
+  );
 });

@@ -97,7 +97,7 @@ describe('search transport', () => {
     expect(aggs.n.count).toBe(buildings);
   });
 
-  it('keeps a market\'s search on its shard: every home is indexed under its market, and a routed search reads one shard and finds that market whole', async () => {
+  it("keeps a market's search on its shard: every home is indexed under its market, and a routed search reads one shard and finds that market whole", async () => {
     const keys = await readRoutingKeys(es, config.homesAlias);
     const routingKeys = { keyOf: async (m: string) => homeRouting(m, keys) };
     const all = await es.search<{ market_slug: string }>({ index: config.homesAlias, size: 1000, _source: ['market_slug'], query: { match_all: {} } });
@@ -112,7 +112,10 @@ describe('search transport', () => {
       const routed = await t.search(inMarket);
       const [inMsearch] = await t.searchAll([inMarket, counts]);
       expect(trips.flat().map((b) => b.routing)).toEqual([homeRouting(market, keys), homeRouting(market, keys), homeRouting(market, keys)]);
-      const expected = all.hits.hits.filter((h) => h._source!.market_slug === market).map((h) => h._id).sort();
+      const expected = all.hits.hits
+        .filter((h) => h._source!.market_slug === market)
+        .map((h) => h._id)
+        .sort();
       expect(routed.hits.hits.map((h) => h._id).sort()).toEqual(expected);
       expect(inMsearch.hits.hits.map((h) => h._id).sort()).toEqual(expected);
       const shards = await es.search({ index: config.homesAlias, size: 0, routing: homeRouting(market, keys), query: { term: { market_slug: market } } });

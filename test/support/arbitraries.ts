@@ -164,17 +164,12 @@ function arbFlexTiers(monthly: number): fc.Arbitrary<FlexTier[]> {
       nights: fc.subarray([180, 270, 365]),
       cuts: fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 3, maxLength: 3 }),
     })
-    .map(({ nights, cuts }) =>
-      nights.map((n, i) => ({ committed_nights: n, monthly_rate_cents: Math.round((monthly * (100 - cuts[i])) / 100) })),
-    );
+    .map(({ nights, cuts }) => nights.map((n, i) => ({ committed_nights: n, monthly_rate_cents: Math.round((monthly * (100 - cuts[i])) / 100) })));
 }
 
 /** A date `min..max` days from today about one time in four, else null. */
 function arbDateOption(today: IsoDate, min: number, max: number): fc.Arbitrary<IsoDate | null> {
-  return fc.oneof(
-    { weight: 3, arbitrary: fc.constant(null) },
-    { weight: 1, arbitrary: fc.integer({ min, max }).map((n) => addDays(today, n)) },
-  );
+  return fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min, max }).map((n) => addDays(today, n)) });
 }
 
 export function arbHome(today: IsoDate): fc.Arbitrary<HomeRecord> {
@@ -248,7 +243,10 @@ export function arbStay(home: HomeRecord, today: IsoDate): fc.Arbitrary<StayRequ
  * A day, a home and `count` fixed stays moving in within `horizon` days of it, of lengths that
  * cross the price bands' cuts (the price bands' and the flat index's property tests).
  */
-export function arbHomeWithFixedStays(count: number, horizon: number): fc.Arbitrary<{ today: IsoDate; home: HomeRecord; stays: Array<Extract<StayRequest, { kind: 'fixed' }>> }> {
+export function arbHomeWithFixedStays(
+  count: number,
+  horizon: number,
+): fc.Arbitrary<{ today: IsoDate; home: HomeRecord; stays: Array<Extract<StayRequest, { kind: 'fixed' }>> }> {
   return fc
     .integer({ min: 0, max: 365 })
     .map((n) => addDays('2026-06-01', n))

@@ -18,6 +18,9 @@ export const GET_SAMPLES: Record<string, (s: SampleSource) => string> = {
   get_market_info: (s) => `/api/public/market-info?market=${s.marketSlug()}&home=${s.slugOrUnknown()}`,
   search_apartments_tool: (s) => {
     const stay = s.stay();
-    return s.pick([`/api/public/search?market=${s.marketSlug()}`, `/api/public/search?market=${s.citySlug()}&check_in=${stay.start}&check_out=${stay.end}&sort_by=price_asc`]);
+    return s.pick([
+      `/api/public/search?market=${s.marketSlug()}`,
+      `/api/public/search?market=${s.citySlug()}&check_in=${stay.start}&check_out=${stay.end}&sort_by=price_asc`,
+    ]);
   },
 };

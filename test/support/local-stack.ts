@@ -9,7 +9,12 @@ import path from 'node:path';
 
 export function localStackPids(): { es: number; mongo: number } | null {
   const out = execFileSync('bash', [path.resolve(__dirname, '../../stack/status.sh'), '--pids'], { encoding: 'utf8' });
-  const v = Object.fromEntries(out.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  const v = Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=', 2) as [string, string]),
+  );
   const sameServers = process.env.ES_URL?.replace(/\/$/, '') === v.ES_URL && process.env.MONGO_URL === v.MONGO_URL;
   return sameServers && v.ES_PID && v.MONGO_PID ? { es: Number(v.ES_PID), mongo: Number(v.MONGO_PID) } : null;
 }

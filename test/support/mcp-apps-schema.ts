@@ -6,7 +6,10 @@
 import { readFileSync } from 'node:fs';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 
-const SCHEMA = JSON.parse(readFileSync(require.resolve('@modelcontextprotocol/ext-apps/schema.json'), 'utf8')) as { $id: string; $defs: Record<string, unknown> };
+const SCHEMA = JSON.parse(readFileSync(require.resolve('@modelcontextprotocol/ext-apps/schema.json'), 'utf8')) as {
+  $id: string;
+  $defs: Record<string, unknown>;
+};
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(SCHEMA);

@@ -19,7 +19,13 @@ export function registryServerSchema(): Record<string, unknown> {
     execFileSync('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', '--dest', dir, PACKAGE], { stdio: 'inherit' });
     const wheel = readdirSync(dir).find((f) => f.startsWith('skillsaw-0.22.0') && f.endsWith('.whl'));
     if (!wheel) throw new Error(`pip did not download ${PACKAGE} into ${dir}`);
-    execFileSync('python3', ['-c', 'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))', join(dir, wheel), MEMBER, target]);
+    execFileSync('python3', [
+      '-c',
+      'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))',
+      join(dir, wheel),
+      MEMBER,
+      target,
+    ]);
   }
   return JSON.parse(readFileSync(target, 'utf8')) as Record<string, unknown>;
 }

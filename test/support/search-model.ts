@@ -128,7 +128,10 @@ function stayFor(m: ModelHome, args: ModelArgs, today: IsoDate): StayRequest | n
       .filter((s) => args.committed_nights === undefined || s.committed_nights === args.committed_nights)
       .filter((s) => checkStay(home, s, NO_PETS, today).available);
     // Without a tier, the cheapest tier the home can hold (the shorter on a tie).
-    tiers.sort((a, b) => displayPrice(home, a).display_price_with_discount - displayPrice(home, b).display_price_with_discount || a.committed_nights - b.committed_nights);
+    tiers.sort(
+      (a, b) =>
+        displayPrice(home, a).display_price_with_discount - displayPrice(home, b).display_price_with_discount || a.committed_nights - b.committed_nights,
+    );
     return tiers[0] ?? null;
   }
   const stay: StayRequest = { kind: 'fixed', start_date: start, end_date: args.end_date };
@@ -140,7 +143,7 @@ function limitsHold(price: DisplayPrice, args: ModelArgs): boolean {
   const shownMonthly = price.is_price_monthly;
   const unit = args.price_unit ?? (shownMonthly ? 'per_month' : 'per_night');
   const p = price.display_price_with_discount;
-  const inShown = (v: number): number => (unit === 'per_month') === shownMonthly ? v : unit === 'per_night' ? v * 30 : v / 30;
+  const inShown = (v: number): number => ((unit === 'per_month') === shownMonthly ? v : unit === 'per_night' ? v * 30 : v / 30);
   if (args.min_price !== undefined && p < inShown(args.min_price)) return false;
   if (args.max_price !== undefined && p > inShown(args.max_price)) return false;
   return true;

@@ -76,7 +76,15 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
     const stay = s.stay();
     return s.pick([
       { email: `guest-${s.pick([1, 2, 3, 4, 5, 6, 7, 8])}@example.com`, guest_consent: true },
-      { email: `guest-${s.pick([1, 2, 3])}@example.com`, phone: '+1 415 555 0100', name: 'Sample Guest', home_slug: s.slug(), start_date: stay.start, end_date: stay.end, guest_consent: true },
+      {
+        email: `guest-${s.pick([1, 2, 3])}@example.com`,
+        phone: '+1 415 555 0100',
+        name: 'Sample Guest',
+        home_slug: s.slug(),
+        start_date: stay.start,
+        end_date: stay.end,
+        guest_consent: true,
+      },
     ]);
   },
   get_quote_tool: (s) => {

@@ -11,15 +11,7 @@
  * integer and a statement rounds exactly once (Math.round, half up).
  */
 import { toDayNumber } from './dates';
-import {
-  NIGHTS_PER_MONTH,
-  displayFields,
-  fixedPriceLabel,
-  fixedTermLabel,
-  isMonthlyStay,
-  roundDiv,
-  toDollars,
-} from './labels';
+import { NIGHTS_PER_MONTH, displayFields, fixedPriceLabel, fixedTermLabel, isMonthlyStay, roundDiv, toDollars } from './labels';
 import type { ChargeSchedule, DisplayPrice, Pets, PricingInputs, QuotePricing, StayRequest } from './types';
 
 type FixedStay = Extract<StayRequest, { kind: 'fixed' }>;

@@ -52,8 +52,7 @@ function monthlyDisplay(monthlyCents: number, oneTimeCents: number, committedNig
 function flexDisplay(home: PricingInputs, stay: FlexStay, costing: FlexCosting): DisplayPrice {
   const nights = stay.committed_nights;
   // Without the tier's discount the base monthly rate applies; never below the tier rate itself.
-  const undiscountedMonthly =
-    costing.monthlyCents - costing.tier.monthly_rate_cents + Math.max(home.monthly_rate_cents, costing.tier.monthly_rate_cents);
+  const undiscountedMonthly = costing.monthlyCents - costing.tier.monthly_rate_cents + Math.max(home.monthly_rate_cents, costing.tier.monthly_rate_cents);
   return displayFields(
     monthlyDisplay(costing.monthlyCents, costing.oneTimeCents, nights),
     monthlyDisplay(undiscountedMonthly, costing.oneTimeCents, nights),

@@ -146,14 +146,9 @@ export function checkStartOnly(home: HomeRecord, start: IsoDate, today: IsoDate)
 
 export function checkStay(home: HomeRecord, stay: StayRequest, pets: Pets, today: IsoDate): StayCheck {
   if (stayNights(stay) < 1) {
-    return stay.kind === 'fixed'
-      ? unavailable(noNightsSentence())
-      : (checkFlexTier(home, stay.committed_nights) ?? unavailable(noNightsSentence()));
+    return stay.kind === 'fixed' ? unavailable(noNightsSentence()) : (checkFlexTier(home, stay.committed_nights) ?? unavailable(noNightsSentence()));
   }
   // An unoffered tier first: it holds for every date, so a calendar reason would send the guest to other dates in vain.
-  const verdict =
-    (stay.kind === 'flex' ? checkFlexTier(home, stay.committed_nights) : null) ??
-    checkCalendar(home, stay, today) ??
-    checkPets(home, pets);
+  const verdict = (stay.kind === 'flex' ? checkFlexTier(home, stay.committed_nights) : null) ?? checkCalendar(home, stay, today) ?? checkPets(home, pets);
   return verdict ?? { available: true };
 }

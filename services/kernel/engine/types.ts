@@ -60,9 +60,7 @@ export type PricingInputs = Pick<
 >;
 
 /** A requested stay: fixed (start + end) or Flex (start + committed nights, end = indefinite). */
-export type StayRequest =
-  | { kind: 'fixed'; start_date: IsoDate; end_date: IsoDate }
-  | { kind: 'flex'; start_date: IsoDate; committed_nights: number };
+export type StayRequest = { kind: 'fixed'; start_date: IsoDate; end_date: IsoDate } | { kind: 'flex'; start_date: IsoDate; committed_nights: number };
 
 export interface Pets {
   cats: number;
@@ -84,9 +82,7 @@ export interface UnbookableReason {
   minimum_nightly_stay?: number;
 }
 
-export type StayCheck =
-  | { available: true }
-  | { available: false; unavailable_reason: string; unbookable_reason?: UnbookableReason };
+export type StayCheck = { available: true } | { available: false; unavailable_reason: string; unbookable_reason?: UnbookableReason };
 
 export interface DisplayPrice {
   display_price_with_discount: number; // whole dollars
@@ -117,4 +113,3 @@ export interface QuotePricing extends DisplayPrice {
   total_discount: number;
   currency: 'USD';
 }
-

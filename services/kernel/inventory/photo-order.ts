@@ -10,10 +10,7 @@ export interface OrderedPhoto extends PhotoRef {
 }
 
 export function orderedPhotos(home: HomeRecord, property: PropertyRecord): OrderedPhoto[] {
-  return [
-    ...home.photos.map((p) => ({ ...p, source: 'unit' as const })),
-    ...property.photos.map((p) => ({ ...p, source: 'property' as const })),
-  ];
+  return [...home.photos.map((p) => ({ ...p, source: 'unit' as const })), ...property.photos.map((p) => ({ ...p, source: 'property' as const }))];
 }
 
 /** The hero photo, or null when neither the unit nor its building has a photo. */

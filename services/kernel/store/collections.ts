@@ -1,11 +1,6 @@
 /** The MongoDB collections of the canonical inventory, typed, and the indexes they need. */
 import type { Collection, Db } from 'mongodb';
-import type {
-  BookingIntentRecord,
-  HomeRecord,
-  MarketRecord,
-  PropertyRecord,
-} from '../inventory/records';
+import type { BookingIntentRecord, HomeRecord, MarketRecord, PropertyRecord } from '../inventory/records';
 import type { InventoryChangeRecord } from './inventory-changes';
 
 export interface PhotoBlobRecord {

@@ -94,7 +94,8 @@ function started<T>(ms: number, attempt: (a: Attempt) => Promise<T>, outer?: Abo
       return await attempt({ requestTimeout: ms, signal: own.signal });
     } catch (err) {
       // Our timer ended it (the client reports an abort): it is a timeout, as the client's would be.
-      if (err instanceof errors.RequestAbortedError && own.signal.aborted && !outer?.aborted && !givenUp) throw new errors.TimeoutError(`no answer within ${ms} ms`);
+      if (err instanceof errors.RequestAbortedError && own.signal.aborted && !outer?.aborted && !givenUp)
+        throw new errors.TimeoutError(`no answer within ${ms} ms`);
       throw err;
     } finally {
       clearTimeout(timer);

@@ -10,8 +10,25 @@ import type { PricingInputs } from '../engine/types';
 
 /** The fields of a card, in the order the indexer writes them. */
 export const CARD_FIELDS = [
-  'home_id', 'slug', 'name', 'unit_number', 'property_id', 'city_slug', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'location', 'rating_average', 'rating_count',
-  'hero_photo_id', 'hero_photo_source', 'flex_eligible', 'earliest_available_date', 'reference_price', 'pricing',
+  'home_id',
+  'slug',
+  'name',
+  'unit_number',
+  'property_id',
+  'city_slug',
+  'bedrooms',
+  'bathrooms',
+  'sqft',
+  'city_name',
+  'location',
+  'rating_average',
+  'rating_count',
+  'hero_photo_id',
+  'hero_photo_source',
+  'flex_eligible',
+  'earliest_available_date',
+  'reference_price',
+  'pricing',
 ] as const satisfies ReadonlyArray<keyof HomeDocument>;
 
 export type CardField = (typeof CARD_FIELDS)[number];
@@ -19,8 +36,16 @@ export type HomeCard = Pick<HomeDocument, CardField>;
 
 /** The pricing inputs' fields, in the order the card holds them (kernel/engine/types.ts, PricingInputs). */
 export const PRICING_FIELDS = [
-  'slug', 'nightly_rate_cents', 'monthly_rate_cents', 'fees', 'seasonal_discounts', 'length_of_stay_discounts', 'special_offer',
-  'flex_eligible', 'flex_tiers', 'minimum_nightly_stay',
+  'slug',
+  'nightly_rate_cents',
+  'monthly_rate_cents',
+  'fees',
+  'seasonal_discounts',
+  'length_of_stay_discounts',
+  'special_offer',
+  'flex_eligible',
+  'flex_tiers',
+  'minimum_nightly_stay',
 ] as const satisfies ReadonlyArray<keyof PricingInputs>;
 
 /** Every pricing input is listed: one added to PricingInputs and not here fails to compile. */
@@ -54,7 +79,13 @@ export function decodeCard(value: string): HomeCard {
 }
 
 /** A positional card, as written: each field at its place in CARD_FIELDS, the pricing inputs at theirs in PRICING_FIELDS. */
-type CardValues = { [I in keyof typeof CARD_FIELDS]: I extends `${number}` ? (typeof CARD_FIELDS)[I] extends 'pricing' ? PricingValues : HomeCard[(typeof CARD_FIELDS)[I]] : never };
+type CardValues = {
+  [I in keyof typeof CARD_FIELDS]: I extends `${number}`
+    ? (typeof CARD_FIELDS)[I] extends 'pricing'
+      ? PricingValues
+      : HomeCard[(typeof CARD_FIELDS)[I]]
+    : never;
+};
 type PricingValues = { [I in keyof typeof PRICING_FIELDS]: I extends `${number}` ? PricingInputs[(typeof PRICING_FIELDS)[I]] : never };
 
 /**

@@ -64,7 +64,12 @@ export async function acknowledgeChanges(log: Collection<InventoryChangeRecord>,
 }
 
 /** The union of what a batch of entries names. */
-export function summarizeChanges(entries: readonly InventoryChangeRecord[]): { full: boolean; homes: Set<string>; properties: Set<string>; markets: Set<string> } {
+export function summarizeChanges(entries: readonly InventoryChangeRecord[]): {
+  full: boolean;
+  homes: Set<string>;
+  properties: Set<string>;
+  markets: Set<string>;
+} {
   const sum = { full: false, homes: new Set<string>(), properties: new Set<string>(), markets: new Set<string>() };
   for (const e of entries) {
     if (e.full) sum.full = true;

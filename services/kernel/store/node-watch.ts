@@ -61,7 +61,8 @@ function probeRequest(url: string): { href: string; headers: Record<string, stri
 /** Probe every `intervalMs`; a node that does not answer within `timeoutMs` is avoided until it does. */
 export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number; timeoutMs?: number; deadlineMs?: number } = {}): NodeWatch {
   const deadlineMs = opts.deadlineMs ?? 2_000;
-  if (nodes.length <= 1) return { several: false, deadlineMs, preference: () => undefined, answers: () => true, recheck: async () => undefined, close: () => undefined };
+  if (nodes.length <= 1)
+    return { several: false, deadlineMs, preference: () => undefined, answers: () => true, recheck: async () => undefined, close: () => undefined };
   const intervalMs = opts.intervalMs ?? 500;
   const timeoutMs = opts.timeoutMs ?? 400;
   const seen = new Map<string, Seen>(nodes.map((n) => [n, { id: null, answers: true, sentAt: 0 }]));

@@ -32,7 +32,15 @@ function flexOptions(doc: ResultDocument, start: IsoDate) {
 export function shapeResult(doc: ResultDocument, priced: ResultPrice, ctx: ShapeContext) {
   const hero = doc.hero_photo_id;
   const media = hero
-    ? [{ url: photoUrl(ctx.publicBaseUrl, hero), widget_url: widgetPhotoUrl(ctx.publicBaseUrl, hero), type: 'photo' as const, source: doc.hero_photo_source ?? 'unit', position: 0 }]
+    ? [
+        {
+          url: photoUrl(ctx.publicBaseUrl, hero),
+          widget_url: widgetPhotoUrl(ctx.publicBaseUrl, hero),
+          type: 'photo' as const,
+          source: doc.hero_photo_source ?? 'unit',
+          position: 0,
+        },
+      ]
     : [];
   const start = ctx.stay.kind === 'undated' ? ctx.today : ctx.stay.start_date;
   return {

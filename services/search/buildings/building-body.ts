@@ -28,7 +28,17 @@ export const UNIT_BATCH = 2_000;
 export const OTHER_DATES_FIELDS = ['unit_number', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date'] as const;
 
 export const UNIT_SOURCE = [
-  'home_id', 'slug', 'unit_number', 'property_id', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date', 'hero_photo_id', 'pricing', 'reference_price',
+  'home_id',
+  'slug',
+  'unit_number',
+  'property_id',
+  'bedrooms',
+  'bathrooms',
+  'sqft',
+  'earliest_available_date',
+  'hero_photo_id',
+  'pricing',
+  'reference_price',
 ];
 
 /** The exact price of the stay as an aggregation, where the index holds it (../shared/indexed-price.ts: not for fixed stays). */
@@ -105,15 +115,17 @@ export function readCounts(aggregations: Record<string, unknown> | undefined): {
   const aggs = aggregations ?? {};
   const terms = (aggs[UNITS_PER_BUILDING] ?? aggs[TALLY_AGG]) as TermsAgg | undefined;
   const counted = (aggs[BUILDING_TOTAL] as { count?: number } | undefined)?.count ?? 0;
-  const totalProperties =
-    (terms?.sum_other_doc_count ?? 0) > 0 ? ((aggs.building_estimate as { value?: number } | undefined)?.value ?? counted) : counted;
+  const totalProperties = (terms?.sum_other_doc_count ?? 0) > 0 ? ((aggs.building_estimate as { value?: number } | undefined)?.value ?? counted) : counted;
   const unitsPerBuilding = new Map((terms?.buckets ?? []).map((b) => [b.key, b.doc_count]));
   const byPrice = ((aggs.by_price as TermsAgg | undefined)?.buckets ?? []).map((b) => b.key);
   return { totalProperties, unitsPerBuilding, byPrice };
 }
 
 /** Sort of the units whose best one places its building (collapse keeps each building's first unit). */
-export function buildingSortClauses(sort: Exclude<BuildingSort, 'price_asc' | 'price_desc'>, near: { lat: number; lon: number } | null): estypes.SortCombinations[] {
+export function buildingSortClauses(
+  sort: Exclude<BuildingSort, 'price_asc' | 'price_desc'>,
+  near: { lat: number; lon: number } | null,
+): estypes.SortCombinations[] {
   const tie: estypes.SortCombinations = { property_id: 'asc' };
   switch (sort) {
     case 'rating_desc':
@@ -123,12 +135,7 @@ export function buildingSortClauses(sort: Exclude<BuildingSort, 'price_asc' | 'p
       return buildingSortClauses('recommended', null);
     case 'recommended':
       // Buildings with a special offer first, then the best rated (unrated last), then the cheapest reference price.
-      return [
-        { has_active_offer: 'desc' },
-        { rating_average: { order: 'desc', missing: '_last' } },
-        { [REFERENCE_PRICE_FIELD]: 'asc' },
-        tie,
-      ];
+      return [{ has_active_offer: 'desc' }, { rating_average: { order: 'desc', missing: '_last' } }, { [REFERENCE_PRICE_FIELD]: 'asc' }, tie];
   }
 }
 

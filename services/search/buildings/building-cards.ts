@@ -65,7 +65,7 @@ export function shapeCard(property: PropertyRecord, matching: readonly PricedUni
     price_label: units[0].priced.price.display_price_label,
   }));
   const withOffer = bedGroups.filter((g) => g.anchor_price !== null);
-  const smallest = withOffer.sort((a, b) => (a.anchor_price! - a.min_price) - (b.anchor_price! - b.min_price))[0];
+  const smallest = withOffer.sort((a, b) => a.anchor_price! - a.min_price - (b.anchor_price! - b.min_price))[0];
   const from = sorted[0];
   const point = { lat: property.latitude, lon: property.longitude };
   return {

@@ -8,11 +8,7 @@
  * their cheapest unit. Only the placed buildings are returned, so a prefix of the stream gives a
  * prefix of the building order.
  */
-export function buildingsInPriceOrder(
-  unitBuildings: readonly string[],
-  order: 'asc' | 'desc',
-  unitsPerBuilding: ReadonlyMap<string, number>,
-): string[] {
+export function buildingsInPriceOrder(unitBuildings: readonly string[], order: 'asc' | 'desc', unitsPerBuilding: ReadonlyMap<string, number>): string[] {
   const placed: string[] = [];
   const seen = new Map<string, number>();
   for (const building of unitBuildings) {

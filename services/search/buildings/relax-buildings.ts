@@ -46,7 +46,7 @@ function relaxers(t: SearchTransport): Array<[AdditionalType, Relaxer]> {
         if (!lookup) return null;
         const search = new ExactSearch(t, unitSearchParams(lookup.query));
         const res = await search.send(collapsedPageBody(await search.filter(), lookup.sort, 0, 1));
-        return nearestDisplayCity(q, (res.hits.hits[0] ? hitDocument(res.hits.hits[0]).city_slug : undefined));
+        return nearestDisplayCity(q, res.hits.hits[0] ? hitDocument(res.hits.hits[0]).city_slug : undefined);
       },
     ],
     [

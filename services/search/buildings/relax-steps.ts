@@ -40,7 +40,11 @@ export function nearestCityLookup(q: BuildingQuery): { query: BuildingQuery; sor
   const city = q.location.city;
   if (!city) return null;
   return {
-    query: { ...q, location: { market: q.location.market, city: null }, extra: [...(q.extra ?? []), { bool: { must_not: [{ term: { city_slug: city.slug } }] } }] },
+    query: {
+      ...q,
+      location: { market: q.location.market, city: null },
+      extra: [...(q.extra ?? []), { bool: { must_not: [{ term: { city_slug: city.slug } }] } }],
+    },
     sort: [
       { _geo_distance: { location: { lat: city.latitude, lon: city.longitude }, order: 'asc', unit: 'mi', distance_type: 'arc' } },
       { property_id: 'asc' },

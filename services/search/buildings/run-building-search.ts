@@ -43,14 +43,7 @@ export interface BuildingPage {
 
 const empty = (): BuildingPage => ({ cards: [], totalProperties: 0, totalHomes: 0, stats: { requests: 0, priced: 0 } });
 
-export async function searchBuildings(
-  deps: Deps,
-  t: SearchTransport,
-  q: BuildingQuery,
-  offset: number,
-  size: number,
-  today: IsoDate,
-): Promise<BuildingPage> {
+export async function searchBuildings(deps: Deps, t: SearchTransport, q: BuildingQuery, offset: number, size: number, today: IsoDate): Promise<BuildingPage> {
   const p = unitSearchParams(q);
   if (startsInPast(p, today)) return empty();
   const search = new ExactSearch(t, p);
@@ -123,7 +116,11 @@ async function fixedStayPriceOrder(
   let n = Math.min(Math.max(50, need * 4), Math.max(totalHomes, 1));
   for (;;) {
     const { homes } = await search.homes<StreamedUnit>(0, n, STREAM_SOURCE);
-    const placed = buildingsInPriceOrder(homes.map((h) => h.doc.property_id), order, unitsPerBuilding);
+    const placed = buildingsInPriceOrder(
+      homes.map((h) => h.doc.property_id),
+      order,
+      unitsPerBuilding,
+    );
     if (placed.length >= need || n >= totalHomes) return placed.slice(offset, need);
     n = Math.min(n * 2, totalHomes);
   }
@@ -146,7 +143,7 @@ async function unitsAndOtherDates(
     ...(q.stay.kind === 'undated' ? [] : [otherDatesBody(base, q.stay, ids)]),
   ]);
   const byBuilding = new Map<string, PricedUnit[]>();
-  for (let res = unitsRes; ; ) {
+  for (let res = unitsRes; ;) {
     const docs = res.hits.hits.map((h) => hitDocument<UnitDocument>(h));
     for (const { doc, priced } of search.priced(docs)) {
       byBuilding.set(doc.property_id, [...(byBuilding.get(doc.property_id) ?? []), { doc, priced }]);
@@ -161,8 +158,7 @@ async function unitsAndOtherDates(
 function otherDatesOf(res: SearchResponse | undefined): Map<string, OtherDates> {
   const found = new Map<string, OtherDates>();
   const agg = (res?.aggregations as Record<string, unknown> | undefined)?.other_dates as
-    | { buckets: Array<TermsBucket & { soonest: { hits: { hits: Array<{ _source?: unknown; fields?: Record<string, unknown> }> } } }> }
-    | undefined;
+    { buckets: Array<TermsBucket & { soonest: { hits: { hits: Array<{ _source?: unknown; fields?: Record<string, unknown> }> } } }> } | undefined;
   for (const b of agg?.buckets ?? []) {
     found.set(b.key, { count: b.doc_count, units: b.soonest.hits.hits.map((h) => otherDatesUnit(hitDocument(h))) });
   }

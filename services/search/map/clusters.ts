@@ -33,7 +33,10 @@ function cheapestAggs(stay: StayDates): Aggregations {
       return { cheapest: { min: { field: price.field } } };
     case 'nested':
       return {
-        tiers: { nested: { path: price.path }, aggs: { held: { filter: { bool: { filter: price.filter } }, aggs: { cheapest: { min: { field: price.field } } } } } },
+        tiers: {
+          nested: { path: price.path },
+          aggs: { held: { filter: { bool: { filter: price.filter } }, aggs: { cheapest: { min: { field: price.field } } } } },
+        },
       };
     case 'band':
       return {
@@ -104,7 +107,12 @@ interface Bucket {
 export type HeadPrice = (home: PricedHome) => number | null;
 
 /** A fixed stay's cheapest price in a tile: exact when its heads settle it, else a lower bound. */
-function bandCheapest(b: Bucket, lo: string, limits: PriceLimits, price: HeadPrice): Pick<Cluster, 'cheapest_display_price' | 'cheapest_display_price_at_least'> {
+function bandCheapest(
+  b: Bucket,
+  lo: string,
+  limits: PriceLimits,
+  price: HeadPrice,
+): Pick<Cluster, 'cheapest_display_price' | 'cheapest_display_price_at_least'> {
   const heads = b.heads?.hits?.hits ?? [];
   const boundOf = (h: Head): number => {
     const v = h.fields?.[lo];

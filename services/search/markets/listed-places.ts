@@ -36,11 +36,6 @@ interface Bucket {
 export function parseListedPlaces(aggs: unknown): ListedPlaces {
   const buckets = ((aggs as { markets?: { buckets?: Bucket[] } })?.markets?.buckets ?? []) as Bucket[];
   return {
-    markets: new Map(
-      buckets.map((m) => [
-        m.key,
-        { homes: m.doc_count, cities: new Map((m.cities?.buckets ?? []).map((c) => [c.key, c.doc_count])) },
-      ]),
-    ),
+    markets: new Map(buckets.map((m) => [m.key, { homes: m.doc_count, cities: new Map((m.cities?.buckets ?? []).map((c) => [c.key, c.doc_count])) }])),
   };
 }

@@ -55,11 +55,15 @@ export function shapeMarketFilters(market: MarketRecord, aggs: Record<string, un
   return {
     market: { slug: market.slug },
     cities: market.cities.filter((c) => cities.has(c.slug)).map((c) => ({ slug: c.slug, name: c.name, state: c.state })),
-    bedrooms: keys('bedrooms').map(Number).sort((a, b) => a - b),
+    bedrooms: keys('bedrooms')
+      .map(Number)
+      .sort((a, b) => a - b),
     amenities: (Object.keys(LABELS) as Array<keyof typeof LABELS>)
       .filter((arg) => (flags[arg]?.doc_count ?? 0) > 0)
       .map((arg) => ({ label: LABELS[arg], filter: arg })),
-    min_bathrooms: keys('bathrooms').map(Number).sort((a, b) => a - b),
+    min_bathrooms: keys('bathrooms')
+      .map(Number)
+      .sort((a, b) => a - b),
     price_range: { min: value('min_rent'), max: value('max_rent') },
     neighborhoods: market.neighborhoods.filter((n) => neighborhoods.has(n.id)).map((n) => ({ id: n.id, slug: n.slug, name: n.name })),
     sort_options: [...SEARCH_SORTS],

@@ -26,7 +26,7 @@ export function buildMarketInfoBody(marketSlug: string): AggregationRequest {
 type Bucket = { key: string | number; doc_count: number; rent?: { value: number | null } };
 
 export function shapeMarketInfo(market: MarketRecord, total: number, aggs: Record<string, unknown>): MarketStats {
-  const buckets = (name: string) => ((aggs[name] as { buckets?: Bucket[] } | undefined)?.buckets ?? []);
+  const buckets = (name: string) => (aggs[name] as { buckets?: Bucket[] } | undefined)?.buckets ?? [];
   const byId = new Map(market.neighborhoods.map((n) => [n.id, n]));
   return {
     market: { slug: market.slug, name: market.name, state: market.state },

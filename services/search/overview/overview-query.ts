@@ -20,7 +20,16 @@ export interface OverviewQuery {
 }
 
 export const OVERVIEW_SOURCE = [
-  'home_id', 'slug', 'name', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'minimum_nightly_stay', 'earliest_available_date', 'windows',
+  'home_id',
+  'slug',
+  'name',
+  'bedrooms',
+  'bathrooms',
+  'sqft',
+  'city_name',
+  'minimum_nightly_stay',
+  'earliest_available_date',
+  'windows',
 ];
 
 export function buildOverviewBody(q: OverviewQuery): estypes.SearchRequest {

@@ -11,7 +11,11 @@ export interface OverviewPage {
 }
 
 /** The page `q` asks for, in the shard of its market; `signal` cancels the search still out when the request ends. */
-export async function searchOverview(deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>, q: OverviewQuery, signal?: AbortSignal): Promise<OverviewPage> {
+export async function searchOverview(
+  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>,
+  q: OverviewQuery,
+  signal?: AbortSignal,
+): Promise<OverviewPage> {
   const res = await homesTransport(deps, { market: q.location.market.slug, signal }).search(buildOverviewBody(q));
   // filter_path leaves hits.hits out of an empty page.
   return { total: totalOf(res), homes: (res.hits.hits ?? []).flatMap((h) => (h._source ? [h._source] : [])) };

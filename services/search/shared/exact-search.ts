@@ -14,7 +14,15 @@ import { PricingBudget } from './pricing-budget';
 import { hitDocument } from './hit-fields';
 import { resultPrice, type PricedDocument, type ResultPrice } from './result-price';
 import type { estypes } from '@elastic/elasticsearch';
-import { buildSearchBody, fixedPriceClauses, matchClauses, needsPriceStream, type ResultDocument, type SearchAggregations, type SortValues } from './search-body';
+import {
+  buildSearchBody,
+  fixedPriceClauses,
+  matchClauses,
+  needsPriceStream,
+  type ResultDocument,
+  type SearchAggregations,
+  type SortValues,
+} from './search-body';
 import { hasPriceLimits, withinLimits, type SearchParams } from './search-params';
 import { totalOf, type SearchResponse, type SearchTransport } from './search-transport';
 
@@ -36,7 +44,10 @@ const MAX_STREAM_BATCH = 2_000;
 export class PriceBook {
   private readonly prices = new Map<string, ResultPrice | null>();
   private readonly budget: PricingBudget;
-  constructor(private readonly p: SearchParams, private readonly stats: SearchStats) {
+  constructor(
+    private readonly p: SearchParams,
+    private readonly stats: SearchStats,
+  ) {
     this.budget = p.budget ?? new PricingBudget(DEFAULT_SEARCH_MAX_PRICED);
   }
 
@@ -81,7 +92,10 @@ export class ExactSearch {
   readonly book: PriceBook;
   private passing: Promise<string[] | undefined> | undefined;
 
-  constructor(private readonly t: SearchTransport, readonly p: SearchParams) {
+  constructor(
+    private readonly t: SearchTransport,
+    readonly p: SearchParams,
+  ) {
     this.book = new PriceBook(p, this.stats);
   }
 

@@ -20,8 +20,7 @@ export const locationProperties = {
   scope: {
     type: 'object',
     description:
-      'Alternative to market: set exactly one of display_city (a city slug: that city alone) or market (a market or city ' +
-      'slug, as the market argument).',
+      'Alternative to market: set exactly one of display_city (a city slug: that city alone) or market (a market or city ' + 'slug, as the market argument).',
     properties: { display_city: placeSlug, market: placeSlug },
     minProperties: 1,
     maxProperties: 1,

@@ -53,7 +53,6 @@ export function resultStay(doc: PricedDocument, stay: StayDates): StayRequest | 
 export function resultPrice(doc: PricedDocument, stay: StayDates): ResultPrice | null {
   const priced = resultStay(doc, stay);
   if (priced === null) return null;
-  const link: LinkDates | null =
-    stay.kind === 'undated' ? null : stay.kind === 'start_only' ? { kind: 'start_only', start_date: stay.start_date } : priced;
+  const link: LinkDates | null = stay.kind === 'undated' ? null : stay.kind === 'start_only' ? { kind: 'start_only', start_date: stay.start_date } : priced;
   return { price: displayPrice(doc.pricing, priced), link };
 }

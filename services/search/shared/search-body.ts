@@ -42,8 +42,24 @@ export type SearchPhase =
 /** What the results are shaped from (apartments/result-shape.ts), and what exact pricing reads. */
 export type ResultDocument = Pick<
   HomeDocument,
-  | 'home_id' | 'slug' | 'name' | 'unit_number' | 'property_id' | 'bedrooms' | 'bathrooms' | 'sqft' | 'city_name' | 'location' | 'rating_average' | 'rating_count'
-  | 'hero_photo_id' | 'hero_photo_source' | 'flex_eligible' | 'earliest_available_date' | 'reference_price' | 'pricing'
+  | 'home_id'
+  | 'slug'
+  | 'name'
+  | 'unit_number'
+  | 'property_id'
+  | 'bedrooms'
+  | 'bathrooms'
+  | 'sqft'
+  | 'city_name'
+  | 'location'
+  | 'rating_average'
+  | 'rating_count'
+  | 'hero_photo_id'
+  | 'hero_photo_source'
+  | 'flex_eligible'
+  | 'earliest_available_date'
+  | 'reference_price'
+  | 'pricing'
 > &
   PricedDocument;
 

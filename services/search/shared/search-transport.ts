@@ -156,7 +156,10 @@ export function esTransport(es: EsClient, index: string, options: TransportOptio
 }
 
 /** The transport of one request to the service's homes alias, staying in `market`'s shard when one is named. */
-export function homesTransport(deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>, options: Omit<TransportOptions, 'nodes' | 'routingKeys'> = {}): SearchTransport {
+export function homesTransport(
+  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>,
+  options: Omit<TransportOptions, 'nodes' | 'routingKeys'> = {},
+): SearchTransport {
   return esTransport(deps.es, deps.config.homesAlias, { ...options, nodes: deps.esNodes, routingKeys: deps.routingKeys });
 }
 

@@ -54,7 +54,9 @@ export function impliesBookable(stay: StayDates): boolean {
   return stay.kind === 'fixed' || stay.kind === 'start_only';
 }
 
-const range = (field: string, p: PriceLimits): Query => ({ range: { [field]: { ...(p.min !== null ? { gte: p.min } : {}), ...(p.max !== null ? { lte: p.max } : {}) } } });
+const range = (field: string, p: PriceLimits): Query => ({
+  range: { [field]: { ...(p.min !== null ? { gte: p.min } : {}), ...(p.max !== null ? { lte: p.max } : {}) } },
+});
 
 /**
  * Exact price limits where the index holds the exact price (undated, move-in date alone, Flex).

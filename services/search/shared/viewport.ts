@@ -8,9 +8,19 @@ import type { estypes } from '@elastic/elasticsearch';
 import { badRequest } from '../../kernel/errors';
 
 const latitude = (corner: string) =>
-  ({ type: 'number', minimum: -90, maximum: 90, description: `Latitude of the viewport's ${corner} corner (-90 to 90); with the other corner and zoom.` }) as const;
+  ({
+    type: 'number',
+    minimum: -90,
+    maximum: 90,
+    description: `Latitude of the viewport's ${corner} corner (-90 to 90); with the other corner and zoom.`,
+  }) as const;
 const longitude = (corner: string) =>
-  ({ type: 'number', minimum: -180, maximum: 180, description: `Longitude of the viewport's ${corner} corner (-180 to 180); with the other corner and zoom.` }) as const;
+  ({
+    type: 'number',
+    minimum: -180,
+    maximum: 180,
+    description: `Longitude of the viewport's ${corner} corner (-180 to 180); with the other corner and zoom.`,
+  }) as const;
 
 /** Most web-map zoom levels: 0 (the world) to 20 (a building). */
 export const MAX_ZOOM = 20;
@@ -54,12 +64,16 @@ const CORNERS = ['sw_latitude', 'sw_longitude', 'ne_latitude', 'ne_longitude'] a
 export function readViewport(args: ViewportArgs): Viewport | null {
   const given = CORNERS.filter((k) => args[k] !== undefined);
   if (given.length === 0) {
-    if (args.zoom !== undefined) throw badRequest('invalid_parameters', 'zoom needs a viewport: pass sw_latitude, sw_longitude, ne_latitude and ne_longitude with it.');
+    if (args.zoom !== undefined)
+      throw badRequest('invalid_parameters', 'zoom needs a viewport: pass sw_latitude, sw_longitude, ne_latitude and ne_longitude with it.');
     return null;
   }
   if (given.length < CORNERS.length) {
     const missing = CORNERS.filter((k) => args[k] === undefined);
-    throw badRequest('invalid_parameters', `A viewport needs both corners: ${missing.join(', ')} missing (sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom go together).`);
+    throw badRequest(
+      'invalid_parameters',
+      `A viewport needs both corners: ${missing.join(', ')} missing (sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom go together).`,
+    );
   }
   const { sw_latitude: south, sw_longitude: west, ne_latitude: north, ne_longitude: east } = args as Required<ViewportArgs>;
   if (args.zoom === undefined) throw badRequest('invalid_parameters', `A viewport needs a zoom (an integer 0 to ${MAX_ZOOM}) to size its clusters.`);

@@ -62,9 +62,7 @@ function cacheControl(ctx: Context, policy: CachePolicy): void {
   // The status report is read to learn the service's state now: a cache may keep it only to revalidate.
   ctx.set(
     'Cache-Control',
-    ctx.path === '/api/public/status'
-      ? 'no-cache'
-      : `public, max-age=${policy.maxAgeSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}`,
+    ctx.path === '/api/public/status' ? 'no-cache' : `public, max-age=${policy.maxAgeSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}`,
   );
 }
 

@@ -11,11 +11,7 @@ import { scopeOf } from './request-scope';
 import type { Tool, GetRoute } from '../../tools/tool';
 
 /** Query string → tool arguments; an unknown parameter is an error, never silently dropped. */
-export function queryToArgs(
-  route: GetRoute,
-  query: Record<string, string | string[] | undefined>,
-  params: Record<string, string>,
-): Record<string, unknown> {
+export function queryToArgs(route: GetRoute, query: Record<string, string | string[] | undefined>, params: Record<string, string>): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
@@ -23,10 +19,7 @@ export function queryToArgs(
     const name = renamed ?? (route.query.includes(key) ? key : undefined);
     if (!name) {
       const accepted = [...Object.keys(route.renames ?? {}), ...route.query];
-      throw badRequest(
-        'unknown_parameter',
-        `Unknown query parameter "${key}". Accepted: ${accepted.length ? accepted.join(', ') : 'none'}.`,
-      );
+      throw badRequest('unknown_parameter', `Unknown query parameter "${key}". Accepted: ${accepted.length ? accepted.join(', ') : 'none'}.`);
     }
     if (name in args) throw badRequest('invalid_parameters', `"${key}" is given twice (or under two names).`);
     args[name] = value;

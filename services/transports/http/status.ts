@@ -29,13 +29,16 @@ export async function statusReport(deps: Deps): Promise<Record<string, unknown>>
       (async () => {
         const health = await deps.es.cluster.health();
         const exists = await deps.es.indices.existsAlias({ name: alias });
-        const target = exists ? Object.keys(await deps.es.indices.getAlias({ name: alias }))[0] ?? null : null;
+        const target = exists ? (Object.keys(await deps.es.indices.getAlias({ name: alias }))[0] ?? null) : null;
         const documents = target ? (await deps.es.count({ index: alias })).count : 0;
         return { ok: health.status !== 'red', cluster_status: health.status, alias, alias_target: target, documents };
       })(),
       deadline,
     ).catch(unhealthy(deps, 'elasticsearch')),
-    within(deps.db.command({ ping: 1 }).then((): StoreHealth => ({ ok: true })), deadline).catch(unhealthy(deps, 'mongodb')),
+    within(
+      deps.db.command({ ping: 1 }).then((): StoreHealth => ({ ok: true })),
+      deadline,
+    ).catch(unhealthy(deps, 'mongodb')),
   ]);
   const freshness = mongo.ok ? await within(readFreshness(deps.mongo.indexerState), deadline).catch(() => null) : null;
   const indexLoaded = es.ok && typeof es.alias_target === 'string' && Number(es.documents) > 0;

@@ -10,8 +10,7 @@ import { ApiError } from '../../kernel/errors';
 import type { Tool } from '../../tools/tool';
 import type { RateBucket, RateLimits } from '../rate-limit';
 
-export const BATCH_REFUSED =
-  'Batches are not supported: send one JSON-RPC message per POST (no protocol version this endpoint speaks has batching).';
+export const BATCH_REFUSED = 'Batches are not supported: send one JSON-RPC message per POST (no protocol version this endpoint speaks has batching).';
 
 export interface MessageCost {
   bucket: RateBucket;

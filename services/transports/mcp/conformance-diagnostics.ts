@@ -24,7 +24,9 @@ const DIAGNOSTICS: Record<string, { description: string; run: Diagnostic }> = {
   test_streaming_elicitation: {
     description: 'Conformance diagnostic: asks the user a yes/no question through an input-required result.',
     run: async () =>
-      inputRequired({ inputRequests: { go_on: inputRequired.elicit({ message: 'Continue?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }) } }),
+      inputRequired({
+        inputRequests: { go_on: inputRequired.elicit({ message: 'Continue?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }) },
+      }),
   },
   test_logging_tool: {
     description: 'Conformance diagnostic: logs a line, which reaches the client only when it asked for a log level.',

@@ -49,9 +49,18 @@ const ERA_HEADERS: Record<Era, Record<string, string>> = {
 };
 
 /** The answer as the SDK writes it for the call's era (the same JSON; keys may come in another order). */
-export async function answerFastToolCall(call: FastToolCall, context: ToolServerContext, scope: RequestScope, refusal: ApiError | null = null): Promise<WireAnswer> {
+export async function answerFastToolCall(
+  call: FastToolCall,
+  context: ToolServerContext,
+  scope: RequestScope,
+  refusal: ApiError | null = null,
+): Promise<WireAnswer> {
   const { tool } = call;
-  const callScope: RequestScope = { ...scope, transport: call.era === 'modern' ? 'mcp-2026' : 'mcp-2025', ...(call.rendersWidgets ? { rendersWidgets: true } : {}) };
+  const callScope: RequestScope = {
+    ...scope,
+    transport: call.era === 'modern' ? 'mcp-2026' : 'mcp-2025',
+    ...(call.rendersWidgets ? { rendersWidgets: true } : {}),
+  };
   const result: CallToolResult = await callTool(context, callScope, tool, call.args, refusal);
   const { structuredContent, ...rest } = result;
   const wire = call.era === 'modern' ? { ...rest, resultType: 'complete', _meta: { ...rest._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } } : rest;

@@ -26,8 +26,7 @@ const CONFIRM_SCHEMA = {
   required: ['confirm'],
 };
 
-const DECLINED =
-  'The guest did not confirm the details to be saved, so nothing was saved. Ask again only if the guest wants to go on.';
+const DECLINED = 'The guest did not confirm the details to be saved, so nothing was saved. Ask again only if the guest wants to go on.';
 const NOT_THIS_CALL =
   'The confirmation sent is not one given for this call (other arguments, no request state from the question, or ' +
   'one older than 10 minutes): nothing was saved; call again without inputResponses to ask the guest.';
@@ -42,7 +41,10 @@ function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -81,7 +83,10 @@ export async function askGuestToConfirm(tool: Tool, rawArgs: unknown, ctx: Serve
   const secrets = toolCtx.deps.config.requestState.secrets;
   if (answer.kind === 'missing') {
     const elicit = inputRequired.elicit({ mode: 'form', message: confirmation.message, requestedSchema: CONFIRM_SCHEMA });
-    return { kind: 'answer', result: inputRequired({ inputRequests: { [CONFIRMATION_KEY]: elicit }, requestState: signRequestState(claims, toolCtx.now, secrets) }) };
+    return {
+      kind: 'answer',
+      result: inputRequired({ inputRequests: { [CONFIRMATION_KEY]: elicit }, requestState: signRequestState(claims, toolCtx.now, secrets) }),
+    };
   }
   const confirmed = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true;
   if (confirmed && verifyRequestState(ctx.mcpReq.requestState(), claims, toolCtx.now, secrets) === 'valid') {
@@ -90,5 +95,8 @@ export async function askGuestToConfirm(tool: Tool, rawArgs: unknown, ctx: Serve
     return { kind: 'proceed', confirmed: { wording, version: wordingVersion(confirmation.wordingVersion, CONFIRM_TITLE) } };
   }
   const reason = confirmed ? NOT_THIS_CALL : DECLINED;
-  return { kind: 'answer', result: { isError: true, content: [{ type: 'text', text: JSON.stringify(new ApiError('consent_declined', reason, 400).toBody()) }] } };
+  return {
+    kind: 'answer',
+    result: { isError: true, content: [{ type: 'text', text: JSON.stringify(new ApiError('consent_declined', reason, 400).toBody()) }] },
+  };
 }

@@ -10,12 +10,16 @@ type Params = Record<string, unknown>;
 const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const CHECKS = new Map<string, { fits: (params: Params) => boolean; expects: string }>([
-  ['tools/call', { fits: (p) => typeof p.name === 'string' && (p.arguments === undefined || isObject(p.arguments)), expects: 'params {name: string, arguments?: object}' }],
+  [
+    'tools/call',
+    { fits: (p) => typeof p.name === 'string' && (p.arguments === undefined || isObject(p.arguments)), expects: 'params {name: string, arguments?: object}' },
+  ],
   ['resources/read', { fits: (p) => typeof p.uri === 'string', expects: 'params {uri: string}' }],
   [
     'prompts/get',
     {
-      fits: (p) => typeof p.name === 'string' && (p.arguments === undefined || (isObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === 'string'))),
+      fits: (p) =>
+        typeof p.name === 'string' && (p.arguments === undefined || (isObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === 'string'))),
       expects: 'params {name: string, arguments?: object of strings}',
     },
   ],

@@ -46,7 +46,13 @@ export function signRequestState(claims: StateClaims, now: Date, secrets: readon
 export type StateVerdict = 'valid' | 'forged' | 'other_call' | 'expired';
 
 /** Whether `token` is a state this service issued, for exactly these claims, less than the max age ago. */
-export function verifyRequestState(token: unknown, claims: StateClaims, now: Date, secrets: readonly string[], maxAgeMs = REQUEST_STATE_MAX_AGE_MS): StateVerdict {
+export function verifyRequestState(
+  token: unknown,
+  claims: StateClaims,
+  now: Date,
+  secrets: readonly string[],
+  maxAgeMs = REQUEST_STATE_MAX_AGE_MS,
+): StateVerdict {
   if (typeof token !== 'string' || token.length > 2_000) return 'forged';
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== VERSION) return 'forged';

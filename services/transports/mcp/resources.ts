@@ -23,19 +23,16 @@ export function widgetResourceMeta(widget: WidgetDefinition, publicBaseUrl: stri
 
 export function registerWidgetResources(server: Server, publicBaseUrl: string): void {
   server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(
-    'resources/list',
-    async (): Promise<ListResourcesResult> => ({
-      resources: WIDGETS.map((w) => ({
-        uri: w.uri,
-        name: w.name,
-        title: w.title,
-        description: w.description,
-        mimeType: WIDGET_MIME_TYPE,
-        _meta: widgetResourceMeta(w, publicBaseUrl),
-      })),
-    }),
-  );
+  server.setRequestHandler('resources/list', async (): Promise<ListResourcesResult> => ({
+    resources: WIDGETS.map((w) => ({
+      uri: w.uri,
+      name: w.name,
+      title: w.title,
+      description: w.description,
+      mimeType: WIDGET_MIME_TYPE,
+      _meta: widgetResourceMeta(w, publicBaseUrl),
+    })),
+  }));
   server.setRequestHandler('resources/read', async (request): Promise<ReadResourceResult> => {
     const widget = WIDGETS.find((w) => w.uri === request.params.uri);
     if (!widget) throw new ResourceNotFoundError(request.params.uri);

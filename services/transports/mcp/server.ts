@@ -62,7 +62,9 @@ export function createMcpServer(context: ToolServerContext, scope: RequestScope,
   registerWidgetResources(server, deps.config.publicBaseUrl);
   const diagnostics = deps.config.mcpConformanceTools;
   server.setRequestHandler('tools/list', async () => listedOnce(tools, diagnostics));
-  server.setRequestHandler('prompts/list', async () => ({ prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) }));
+  server.setRequestHandler('prompts/list', async () => ({
+    prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })),
+  }));
   server.setRequestHandler('prompts/get', async (request) => {
     const prompt = PROMPTS.find((p) => p.name === request.params.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);

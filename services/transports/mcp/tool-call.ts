@@ -48,7 +48,13 @@ export function refusedCall(refusal: ApiError, deps: Deps, tool: string): CallTo
 }
 
 /** The call, already counted at the door; `refusal` when its client's bucket could not pay for it. */
-export async function callTool(context: ToolServerContext, scope: RequestScope, tool: Tool, rawArgs: unknown, refusal: ApiError | null = null): Promise<CallToolResult> {
+export async function callTool(
+  context: ToolServerContext,
+  scope: RequestScope,
+  tool: Tool,
+  rawArgs: unknown,
+  refusal: ApiError | null = null,
+): Promise<CallToolResult> {
   const { deps, loadImages } = context;
   if (refusal) return refusedCall(refusal, deps, tool.name);
   try {

@@ -4,7 +4,15 @@ import { bedroomsLabel, h, money } from './dom';
 
 const ROWS: Array<[string, (a: Apartment) => string]> = [
   ['Price', (a) => `${money(a.display_price_with_discount)} ${a.display_price_label}`],
-  ['Requested stay', (a) => (a.requested_stay ? (a.requested_stay.available ? 'Bookable' : `Not bookable${a.requested_stay.unavailable_reason ? `: ${a.requested_stay.unavailable_reason}` : ''}`) : 'No dates chosen')],
+  [
+    'Requested stay',
+    (a) =>
+      a.requested_stay
+        ? a.requested_stay.available
+          ? 'Bookable'
+          : `Not bookable${a.requested_stay.unavailable_reason ? `: ${a.requested_stay.unavailable_reason}` : ''}`
+        : 'No dates chosen',
+  ],
   ['Place', (a) => `${a.display_city.name}, ${a.display_city.state}`],
   ['Bedrooms', (a) => bedroomsLabel(a.bedrooms)],
   ['Bathrooms', (a) => String(a.bathrooms)],
@@ -27,12 +35,23 @@ export interface CompareProps {
 
 export function compareView({ homes, missing, backHref, homeHref, onRemove }: CompareProps): HTMLElement {
   const head = h('tr', {}, h('td', {}), ...homes.map((a) => h('th', { scope: 'col' }, h('a', { href: homeHref(a.slug) }, a.name))));
-  const photos = h('tr', {}, h('th', { scope: 'row' }, 'Photo'), ...homes.map((a) => h('td', {}, a.photos[0] ? h('img', { src: a.photos[0].widget_url ?? a.photos[0].url, alt: '', width: 200, height: 130 }) : '—')));
+  const photos = h(
+    'tr',
+    {},
+    h('th', { scope: 'row' }, 'Photo'),
+    ...homes.map((a) => h('td', {}, a.photos[0] ? h('img', { src: a.photos[0].widget_url ?? a.photos[0].url, alt: '', width: 200, height: 130 }) : '—')),
+  );
   const remove = h(
     'tr',
     {},
     h('td', {}),
-    ...homes.map((a) => h('td', {}, h('button', { type: 'button', class: 'link', 'aria-label': `Remove ${a.name} from the comparison`, onclick: () => onRemove(a.slug) }, 'Remove'))),
+    ...homes.map((a) =>
+      h(
+        'td',
+        {},
+        h('button', { type: 'button', class: 'link', 'aria-label': `Remove ${a.name} from the comparison`, onclick: () => onRemove(a.slug) }, 'Remove'),
+      ),
+    ),
   );
   return h(
     'section',
@@ -45,7 +64,18 @@ export function compareView({ homes, missing, backHref, homeHref, onRemove }: Co
       ? h(
           'div',
           { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Comparison table' },
-          h('table', { class: 'compare-table' }, h('thead', {}, head), h('tbody', {}, photos, ...ROWS.map(([label, value]) => h('tr', {}, h('th', { scope: 'row' }, label), ...homes.map((a) => h('td', {}, value(a))))), remove)),
+          h(
+            'table',
+            { class: 'compare-table' },
+            h('thead', {}, head),
+            h(
+              'tbody',
+              {},
+              photos,
+              ...ROWS.map(([label, value]) => h('tr', {}, h('th', { scope: 'row' }, label), ...homes.map((a) => h('td', {}, value(a))))),
+              remove,
+            ),
+          ),
         )
       : null,
   );

@@ -28,7 +28,12 @@ function windowRow(w: BookableWindow): HTMLElement {
 function quoteForm(state: PageState, onQuote: (choice: QuoteChoice) => void): HTMLFormElement {
   const checkIn = h('input', { id: 'q-check-in', type: 'date', required: true, value: state.checkIn });
   const checkOut = h('input', { id: 'q-check-out', type: 'date', value: state.checkOut });
-  const tier = h('select', { id: 'q-flex' }, h('option', { value: '' }, 'No, fixed dates'), ...FLEX_TIERS.map((n) => h('option', { value: n }, `Flex, ${n} nights`)));
+  const tier = h(
+    'select',
+    { id: 'q-flex' },
+    h('option', { value: '' }, 'No, fixed dates'),
+    ...FLEX_TIERS.map((n) => h('option', { value: n }, `Flex, ${n} nights`)),
+  );
   tier.value = state.flex === null ? '' : String(state.flex);
   const pets = (id: string, value: number): HTMLSelectElement => {
     const s = h('select', { id }, ...[0, 1, 2].map((n) => h('option', { value: n }, String(n))));
@@ -63,7 +68,13 @@ function quoteAnswer(quote: Quote | null, error: string | null): HTMLElement {
   else if (!quote.available) box.append(h('p', { class: 'unavailable' }, `Not available: ${quote.unavailable_reason ?? 'these dates cannot be booked.'}`));
   else {
     const lines = [
-      h('p', { class: 'price' }, h('strong', { class: 'amount' }, money(quote.display_price_with_discount ?? 0)), ' ', h('span', { class: 'label' }, quote.display_price_label ?? '')),
+      h(
+        'p',
+        { class: 'price' },
+        h('strong', { class: 'amount' }, money(quote.display_price_with_discount ?? 0)),
+        ' ',
+        h('span', { class: 'label' }, quote.display_price_label ?? ''),
+      ),
       quote.term_duration_label ? h('p', {}, `Stay: ${quote.term_duration_label}`) : null,
       quote.charge_schedule ? h('p', { class: 'total' }, `Total: ${money(quote.charge_schedule.total_cost)}`) : null,
       quote.total_discount ? h('p', {}, `Discounts: ${money(quote.total_discount)}`) : null,
@@ -102,12 +113,24 @@ export function homeView({ home, booking, quote, quoteError, state, backHref, on
     h('p', {}, h('a', { href: backHref }, '← Back to results')),
     h('h2', { id: 'home-heading' }, home.name),
     h('p', { class: 'facts' }, facts.join(' · ')),
-    h('p', { class: 'price' }, h('strong', { class: 'amount' }, money(home.display_price_with_discount)), ' ', h('span', { class: 'label' }, home.display_price_label)),
+    h(
+      'p',
+      { class: 'price' },
+      h('strong', { class: 'amount' }, money(home.display_price_with_discount)),
+      ' ',
+      h('span', { class: 'label' }, home.display_price_label),
+    ),
     // A strip that scrolls sideways: focusable, so the arrow keys scroll it too.
     h(
       'div',
       { class: 'photos', role: 'region', 'aria-label': `Photos (${home.photos.length})`, tabindex: 0 },
-      h('ul', {}, ...home.photos.map((p, i) => h('li', {}, h('img', { src: p.widget_url ?? p.url, alt: p.caption ?? `Photo ${i + 1}`, loading: i < 2 ? 'eager' : 'lazy', width: 320, height: 220 })))),
+      h(
+        'ul',
+        {},
+        ...home.photos.map((p, i) =>
+          h('li', {}, h('img', { src: p.widget_url ?? p.url, alt: p.caption ?? `Photo ${i + 1}`, loading: i < 2 ? 'eager' : 'lazy', width: 320, height: 220 })),
+        ),
+      ),
     ),
     h(
       'section',
@@ -129,10 +152,27 @@ export function homeView({ home, booking, quote, quoteError, state, backHref, on
       h(
         'table',
         { class: 'windows' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'From'), h('th', { scope: 'col' }, 'Until'), h('th', { scope: 'col' }, 'Nights'), h('th', { scope: 'col' }, 'Minimum stay'))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'From'),
+            h('th', { scope: 'col' }, 'Until'),
+            h('th', { scope: 'col' }, 'Nights'),
+            h('th', { scope: 'col' }, 'Minimum stay'),
+          ),
+        ),
         h('tbody', {}, ...home.availability.bookable_windows.map(windowRow)),
       ),
     ),
-    h('section', { 'aria-labelledby': 'about-heading', class: 'panel' }, h('h3', { id: 'about-heading' }, home.property.name), home.property.description ? h('p', {}, home.property.description) : null, h('ul', { class: 'amenities' }, ...home.amenities.map((a) => h('li', {}, a)))),
+    h(
+      'section',
+      { 'aria-labelledby': 'about-heading', class: 'panel' },
+      h('h3', { id: 'about-heading' }, home.property.name),
+      home.property.description ? h('p', {}, home.property.description) : null,
+      h('ul', { class: 'amenities' }, ...home.amenities.map((a) => h('li', {}, a))),
+    ),
   );
 }

@@ -51,7 +51,12 @@ function openSearchShell(): SearchShell {
   const status = h('p', { class: 'visually-hidden', role: 'status', id: 'status' });
   const results = h('div', { class: 'results-slot' });
   const mapBox = mapElement();
-  main.append(h('h1', { class: 'visually-hidden' }, 'Search furnished apartments'), formSlot, status, h('div', { class: 'layout' }, results, h('div', { class: 'map-slot' }, mapBox)));
+  main.append(
+    h('h1', { class: 'visually-hidden' }, 'Search furnished apartments'),
+    formSlot,
+    status,
+    h('div', { class: 'layout' }, results, h('div', { class: 'map-slot' }, mapBox)),
+  );
   const map = createMapView(
     mapBox,
     (area) => navigate({ ...current(), area, page: 1 }),
@@ -177,7 +182,12 @@ async function renderHome(state: PageState): Promise<void> {
     const [home, booking, quote] = await Promise.all([
       getJson<Apartment>(path),
       dated ? getJson<Apartment>(path, stay) : null,
-      quoting ? getJson<Quote>(`/homes/${encodeURIComponent(state.home)}/quote`, { ...stay, ...pets }).then((q) => ({ q, e: null }), (e: unknown) => ({ q: null, e: message(e) })) : Promise.resolve({ q: null, e: null }),
+      quoting
+        ? getJson<Quote>(`/homes/${encodeURIComponent(state.home)}/quote`, { ...stay, ...pets }).then(
+            (q) => ({ q, e: null }),
+            (e: unknown) => ({ q: null, e: message(e) }),
+          )
+        : Promise.resolve({ q: null, e: null }),
     ]);
     show(
       homeView({
@@ -191,12 +201,27 @@ async function renderHome(state: PageState): Promise<void> {
       }),
     );
   } catch (err) {
-    show(h('section', {}, h('p', {}, h('a', { href: searchHref() }, '← Back to results')), h('h2', {}, 'Apartment'), h('p', { class: 'error', role: 'alert' }, message(err))));
+    show(
+      h(
+        'section',
+        {},
+        h('p', {}, h('a', { href: searchHref() }, '← Back to results')),
+        h('h2', {}, 'Apartment'),
+        h('p', { class: 'error', role: 'alert' }, message(err)),
+      ),
+    );
   }
 }
 
 async function renderCompare(state: PageState): Promise<void> {
-  const reads = await Promise.all(state.compare.map((slug) => getJson<Apartment>(`/homes/${encodeURIComponent(slug)}`, stayParams(state)).then((a) => ({ slug, a }), () => ({ slug, a: null }))));
+  const reads = await Promise.all(
+    state.compare.map((slug) =>
+      getJson<Apartment>(`/homes/${encodeURIComponent(slug)}`, stayParams(state)).then(
+        (a) => ({ slug, a }),
+        () => ({ slug, a: null }),
+      ),
+    ),
+  );
   show(
     compareView({
       homes: reads.flatMap((r) => (r.a ? [r.a] : [])),

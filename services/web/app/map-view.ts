@@ -40,10 +40,15 @@ function basemap(map: L.Map): void {
 }
 
 const clusterPrice = (c: Cluster): string =>
-  c.cheapest_display_price !== undefined ? `from ${money(c.cheapest_display_price)}` : c.cheapest_display_price_at_least !== undefined ? `${money(c.cheapest_display_price_at_least)} or more` : '';
+  c.cheapest_display_price !== undefined
+    ? `from ${money(c.cheapest_display_price)}`
+    : c.cheapest_display_price_at_least !== undefined
+      ? `${money(c.cheapest_display_price_at_least)} or more`
+      : '';
 
 /** The map's container: placed in the page before the map is made in it (Leaflet measures it). */
-export const mapElement = (): HTMLElement => h('div', { class: 'map', id: 'map', role: 'region', 'aria-label': 'Map of the results (arrow keys pan, + and - zoom)' });
+export const mapElement = (): HTMLElement =>
+  h('div', { class: 'map', id: 'map', role: 'region', 'aria-label': 'Map of the results (arrow keys pan, + and - zoom)' });
 
 export function createMapView(element: HTMLElement, onArea: (area: Area) => void, onPin: (slug: string) => void, homeHref: (slug: string) => string): MapView {
   const map = L.map(element, { zoomSnap: 1, minZoom: 3, maxZoom: 18, worldCopyJump: false });
@@ -81,9 +86,24 @@ export function createMapView(element: HTMLElement, onArea: (area: Area) => void
   function pin(home: SearchHome): L.Marker {
     const label = shortMoney(home.display_price_with_discount);
     const icon = L.divIcon({ className: 'pin', html: `<span>${label}</span>`, iconSize: undefined });
-    const marker = L.marker([home.latitude, home.longitude], { icon, keyboard: true, title: `${home.name}, ${money(home.display_price_with_discount)} ${home.display_price_label}`, alt: home.name });
+    const marker = L.marker([home.latitude, home.longitude], {
+      icon,
+      keyboard: true,
+      title: `${home.name}, ${money(home.display_price_with_discount)} ${home.display_price_label}`,
+      alt: home.name,
+    });
     const link = h('a', { href: homeHref(home.slug) }, 'View apartment');
-    marker.bindPopup(h('div', { class: 'popup' }, h('strong', {}, home.name), h('br'), `${money(home.display_price_with_discount)} ${home.display_price_label}`, h('br'), link));
+    marker.bindPopup(
+      h(
+        'div',
+        { class: 'popup' },
+        h('strong', {}, home.name),
+        h('br'),
+        `${money(home.display_price_with_discount)} ${home.display_price_label}`,
+        h('br'),
+        link,
+      ),
+    );
     marker.on('click', () => onPin(home.slug));
     marker.on('add', () => marker.getElement()?.setAttribute('data-slug', home.slug));
     return marker;
@@ -92,9 +112,19 @@ export function createMapView(element: HTMLElement, onArea: (area: Area) => void
   function cluster(c: Cluster): L.Marker {
     const size = Math.round(28 + Math.min(36, Math.sqrt(c.count) * 2));
     const icon = L.divIcon({ className: 'cluster', html: `<span>${c.count}</span>`, iconSize: [size, size] });
-    const marker = L.marker([c.latitude, c.longitude], { icon, keyboard: true, title: `${c.count} apartments ${clusterPrice(c)}; zoom in`, alt: `${c.count} apartments` });
+    const marker = L.marker([c.latitude, c.longitude], {
+      icon,
+      keyboard: true,
+      title: `${c.count} apartments ${clusterPrice(c)}; zoom in`,
+      alt: `${c.count} apartments`,
+    });
     // Zooming into a cluster is the person's move: it asks the viewport search for that area.
-    marker.on('click', () => map.fitBounds([[c.bounds.south, c.bounds.west], [c.bounds.north, c.bounds.east]]));
+    marker.on('click', () =>
+      map.fitBounds([
+        [c.bounds.south, c.bounds.west],
+        [c.bounds.north, c.bounds.east],
+      ]),
+    );
     marker.on('add', () => marker.getElement()?.setAttribute('data-tile', c.tile));
     return marker;
   }
@@ -119,7 +149,9 @@ export function createMapView(element: HTMLElement, onArea: (area: Area) => void
       if (frame && points.length) move(() => map.fitBounds(L.latLngBounds(points), { padding: [24, 24], maxZoom: 14, animate: false }));
     },
     showArea(area) {
-      move(() => map.setView(L.latLngBounds([area.swLatitude, area.swLongitude], [area.neLatitude, area.neLongitude]).getCenter(), area.zoom, { animate: false }));
+      move(() =>
+        map.setView(L.latLngBounds([area.swLatitude, area.swLongitude], [area.neLatitude, area.neLongitude]).getCenter(), area.zoom, { animate: false }),
+      );
     },
     highlight(slug) {
       for (const [s, marker] of pins) marker.getElement()?.classList.toggle('selected', s === slug);

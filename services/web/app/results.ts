@@ -18,7 +18,14 @@ export interface ResultsProps {
 function card(home: SearchHome, props: ResultsProps): HTMLElement {
   const chosen = props.compare.includes(home.slug);
   const full = !chosen && props.compare.length >= COMPARE_LIMIT;
-  const box = h('input', { type: 'checkbox', class: 'compare-box', 'aria-label': `Compare ${home.name}`, checked: chosen, disabled: full, 'aria-describedby': full ? 'compare-full' : null });
+  const box = h('input', {
+    type: 'checkbox',
+    class: 'compare-box',
+    'aria-label': `Compare ${home.name}`,
+    checked: chosen,
+    disabled: full,
+    'aria-describedby': full ? 'compare-full' : null,
+  });
   box.addEventListener('change', () => props.onCompare(home.slug, box.checked));
   return h(
     'li',
@@ -29,7 +36,13 @@ function card(home: SearchHome, props: ResultsProps): HTMLElement {
       { class: 'result-body' },
       h('h3', {}, h('a', { href: props.homeHref(home.slug) }, home.name)),
       h('p', { class: 'facts' }, `${home.city} · ${bedroomsLabel(home.bedrooms)} · ${home.bathrooms} bath${home.sqft ? ` · ${home.sqft} sq ft` : ''}`),
-      h('p', { class: 'price' }, h('strong', { class: 'amount' }, money(home.display_price_with_discount)), ' ', h('span', { class: 'label' }, home.display_price_label)),
+      h(
+        'p',
+        { class: 'price' },
+        h('strong', { class: 'amount' }, money(home.display_price_with_discount)),
+        ' ',
+        h('span', { class: 'label' }, home.display_price_label),
+      ),
       home.price_note ? h('p', { class: 'note' }, home.price_note) : null,
       h('label', { class: 'choice' }, box, ' Compare'),
     ),
@@ -55,7 +68,9 @@ export function resultsList(props: ResultsProps): HTMLElement {
     { class: 'results', 'aria-labelledby': 'results-heading' },
     h('h2', { id: 'results-heading' }, props.heading),
     compareBar,
-    props.homes.length ? h('ul', { class: 'result-list' }, ...props.homes.map((home) => card(home, props))) : h('p', {}, 'No apartment matches. Try fewer filters or another area.'),
+    props.homes.length
+      ? h('ul', { class: 'result-list' }, ...props.homes.map((home) => card(home, props)))
+      : h('p', {}, 'No apartment matches. Try fewer filters or another area.'),
     pager,
   );
 }

@@ -37,7 +37,13 @@ export function searchForm(markets: Market[], state: PageState, onSearch: (choic
   showKind(isFlex);
   stay.addEventListener('change', () => showKind(form.stay.value === 'flex'));
 
-  const bedrooms = h('select', { id: 'f-bedrooms', name: 'bedrooms' }, h('option', { value: '' }, 'Any'), h('option', { value: 0 }, 'Studio or more'), ...[1, 2, 3].map((n) => h('option', { value: n }, `${n}+`)));
+  const bedrooms = h(
+    'select',
+    { id: 'f-bedrooms', name: 'bedrooms' },
+    h('option', { value: '' }, 'Any'),
+    h('option', { value: 0 }, 'Studio or more'),
+    ...[1, 2, 3].map((n) => h('option', { value: n }, `${n}+`)),
+  );
   bedrooms.value = state.bedrooms === null ? '' : String(state.bedrooms);
   const maxPrice = h('input', { id: 'f-max-price', name: 'max_price', type: 'number', min: 0, inputmode: 'numeric', value: state.maxPrice ?? '' });
   const check = (name: string, label: string, on: boolean): HTMLElement =>

@@ -6,14 +6,7 @@
  * is sized from the content (auto-resize) and the host's display mode is followed. ChatGPT's older
  * globals are read as well (./openai-globals.ts).
  */
-import {
-  App,
-  applyDocumentTheme,
-  applyHostFonts,
-  applyHostStyleVariables,
-  type McpUiDisplayMode,
-  type McpUiHostContext,
-} from '@modelcontextprotocol/ext-apps';
+import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiDisplayMode, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 import { openAiGlobals, watchOpenAi } from './openai-globals';
 
 export interface ContentBlock {

@@ -65,7 +65,13 @@ function cityLabels(homes: SearchHome[], projection: GeoProjection): SVGGElement
 /** A small US outline in the corner with a dot where the map is. */
 function inset(homes: SearchHome[]): SVGSVGElement {
   const box = svg('svg', { class: 'inset', viewBox: '0 0 160 100', 'aria-hidden': 'true' });
-  const projection = geoAlbersUsa().fitExtent([[4, 4], [156, 96]], land);
+  const projection = geoAlbersUsa().fitExtent(
+    [
+      [4, 4],
+      [156, 96],
+    ],
+    land,
+  );
   box.append(svg('path', { class: 'land', d: geoPath(projection)(land) ?? '' }));
   const lon = homes.reduce((s, h) => s + h.longitude, 0) / homes.length;
   const lat = homes.reduce((s, h) => s + h.latitude, 0) / homes.length;
@@ -73,7 +79,6 @@ function inset(homes: SearchHome[]): SVGSVGElement {
   if (spot) box.append(svg('circle', { class: 'here', cx: spot[0], cy: spot[1], r: 4 }));
   return box;
 }
-
 
 /**
  * One marker per cluster, sized by its count and labelled with it: when more homes match a viewport
@@ -86,7 +91,14 @@ function clusterMarkers(clusters: MapCluster[], projection: GeoProjection, statu
     const at = projection([c.longitude, c.latitude]);
     if (!at) continue;
     const r = CLUSTER_MIN_RADIUS + (CLUSTER_MAX_RADIUS - CLUSTER_MIN_RADIUS) * Math.sqrt(c.count / largest);
-    const marker = svg('g', { class: 'cluster', tabindex: 0, role: 'button', 'data-count': c.count, 'data-tile': c.tile, 'aria-label': `${c.count} apartments` });
+    const marker = svg('g', {
+      class: 'cluster',
+      tabindex: 0,
+      role: 'button',
+      'data-count': c.count,
+      'data-tile': c.tile,
+      'aria-label': `${c.count} apartments`,
+    });
     marker.append(svg('circle', { cx: at[0].toFixed(1), cy: at[1].toFixed(1), r: r.toFixed(1) }));
     const label = svg('text', { x: at[0].toFixed(1), y: (at[1] + 4).toFixed(1) });
     label.textContent = String(c.count);
@@ -108,7 +120,9 @@ export function drawMap(result: MapResult, projection: GeoProjection, status: Ma
   map.append(svg('path', { class: 'land', d: path(land) ?? '' }));
   map.append(svg('path', { class: 'borders', d: path(stateBorders) ?? '' }));
   if (result.near) {
-    const circle = geoCircle().center([result.near.longitude, result.near.latitude]).radius(result.near.radius_miles / MILES_PER_DEGREE)();
+    const circle = geoCircle()
+      .center([result.near.longitude, result.near.latitude])
+      .radius(result.near.radius_miles / MILES_PER_DEGREE)();
     map.append(svg('path', { class: 'near', d: path(circle) ?? '' }));
   }
   if (result.clusters && result.clusters.length > 0) {
@@ -119,7 +133,16 @@ export function drawMap(result: MapResult, projection: GeoProjection, status: Ma
   const pins = svg('g', { class: 'pins' });
   pinPositions(homes, projection).forEach(([x, y], i) => {
     const home = homes[i];
-    const pin = svg('circle', { class: 'pin', cx: x.toFixed(1), cy: y.toFixed(1), r: PIN_RADIUS, tabindex: 0, role: 'button', 'data-slug': home.slug, 'aria-label': home.name });
+    const pin = svg('circle', {
+      class: 'pin',
+      cx: x.toFixed(1),
+      cy: y.toFixed(1),
+      r: PIN_RADIUS,
+      tabindex: 0,
+      role: 'button',
+      'data-slug': home.slug,
+      'aria-label': home.name,
+    });
     const title = svg('title');
     title.textContent = `${home.name} · ${formatPrice(home)}`;
     pin.append(title);

@@ -54,8 +54,23 @@ export function frame(homes: SearchHome[], near: MapResult['near'], viewport?: M
   const [south, north] = span(lats);
   const margin = viewport ? 0 : PIN_MARGIN;
   return geoMercator()
-    .fitExtent([[margin, margin], [WIDTH - margin, HEIGHT - margin]], { type: 'MultiPoint', coordinates: [[west, south], [east, north]] })
-    .clipExtent([[0, 0], [WIDTH, HEIGHT]]);
+    .fitExtent(
+      [
+        [margin, margin],
+        [WIDTH - margin, HEIGHT - margin],
+      ],
+      {
+        type: 'MultiPoint',
+        coordinates: [
+          [west, south],
+          [east, north],
+        ],
+      },
+    )
+    .clipExtent([
+      [0, 0],
+      [WIDTH, HEIGHT],
+    ]);
 }
 
 const clampLat = (lat: number): number => Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat));

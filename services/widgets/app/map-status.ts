@@ -13,7 +13,13 @@ export function clusterDetail(c: MapCluster): HTMLElement {
 /** The chosen home with its reservation link, or the hint of what a click does. */
 export function detail(home: SearchHome | null, host: Pick<WidgetHost, 'openLink'>, clustered = false): HTMLElement {
   if (!home) return box(clustered ? 'Click a cluster to see how many apartments it holds and their lowest price.' : 'Click a pin to ask about that apartment.');
-  return box(el('strong', {}, home.name), ` · ${home.slug} `, reserveLink(home, host), el('br'), `${homeFacts(home)} · ${formatPrice(home)} ${home.display_price_label}`);
+  return box(
+    el('strong', {}, home.name),
+    ` · ${home.slug} `,
+    reserveLink(home, host),
+    el('br'),
+    `${homeFacts(home)} · ${formatPrice(home)} ${home.display_price_label}`,
+  );
 }
 
 export const notice = (text: string): HTMLElement => box(text);
@@ -23,7 +29,12 @@ export function homeList(homes: SearchHome[], status: { show(home: SearchHome): 
     'ul',
     { class: 'home-list' },
     ...homes.map((home) => {
-      const item = el('li', { role: 'button', tabindex: '0', 'data-slug': home.slug }, el('strong', {}, home.name), ` · ${homeFacts(home)} · ${formatPrice(home)}`);
+      const item = el(
+        'li',
+        { role: 'button', tabindex: '0', 'data-slug': home.slug },
+        el('strong', {}, home.name),
+        ` · ${homeFacts(home)} · ${formatPrice(home)}`,
+      );
       onActivate(item, () => status.show(home));
       return item;
     }),

@@ -17,7 +17,19 @@ import { askAbout, placeName, readHomes, type MapResult } from './results';
 /** The map's own search (app-only: hosts do not show it to the model). */
 export const VIEWPORT_TOOL = 'search_map_viewport';
 /** The arguments that say where to search: a move replaces them with its viewport; the filters stay. */
-const PLACE_ARGS = new Set(['market', 'scope', 'near_latitude', 'near_longitude', 'near_radius_miles', 'near_label', 'sw_latitude', 'sw_longitude', 'ne_latitude', 'ne_longitude', 'zoom']);
+const PLACE_ARGS = new Set([
+  'market',
+  'scope',
+  'near_latitude',
+  'near_longitude',
+  'near_radius_miles',
+  'near_label',
+  'sw_latitude',
+  'sw_longitude',
+  'ne_latitude',
+  'ne_longitude',
+  'zoom',
+]);
 
 let input: ToolArguments = {};
 let shown: MapResult | null = null;

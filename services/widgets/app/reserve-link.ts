@@ -8,7 +8,18 @@ import type { WidgetHost } from './host';
 import type { SearchHome } from './results';
 
 export function reserveLink(home: SearchHome, host: Pick<WidgetHost, 'openLink'>): HTMLAnchorElement {
-  const link = el('a', { class: 'reserve', href: home.home_url, target: '_blank', rel: 'noopener', 'data-testid': 'reserve', 'aria-label': `Reserve ${home.name} (opens its page)` }, 'Reserve ↗');
+  const link = el(
+    'a',
+    {
+      class: 'reserve',
+      href: home.home_url,
+      target: '_blank',
+      rel: 'noopener',
+      'data-testid': 'reserve',
+      'aria-label': `Reserve ${home.name} (opens its page)`,
+    },
+    'Reserve ↗',
+  );
   link.addEventListener('click', (event) => {
     event.preventDefault();
     host.openLink(home.home_url);

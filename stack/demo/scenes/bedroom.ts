@@ -20,9 +20,24 @@ export function drawBedroom(c: Canvas, rng: Rng): void {
   const blanket = rng.pick(FABRICS.filter((f) => f !== headboard));
   const bedTop = room.floor - 0.07;
   c.ellipse(mid, 0.95, half * 1.5, 0.03, [0, 0, 0], 0.2);
-  c.polygon([[mid - half, bedTop], [mid + half, bedTop], [mid + half * 1.45, 0.86], [mid - half * 1.45, 0.86]], shade(WHITE, 0.95));
-  c.polygon([[mid - half * 1.05, bedTop + 0.07], [mid + half * 1.05, bedTop + 0.07], [mid + half * 1.48, 0.88], [mid - half * 1.48, 0.88]],
-    gradient(shade(blanket, 1.1), shade(blanket, 0.85), bedTop, 0.88));
+  c.polygon(
+    [
+      [mid - half, bedTop],
+      [mid + half, bedTop],
+      [mid + half * 1.45, 0.86],
+      [mid - half * 1.45, 0.86],
+    ],
+    shade(WHITE, 0.95),
+  );
+  c.polygon(
+    [
+      [mid - half * 1.05, bedTop + 0.07],
+      [mid + half * 1.05, bedTop + 0.07],
+      [mid + half * 1.48, 0.88],
+      [mid - half * 1.48, 0.88],
+    ],
+    gradient(shade(blanket, 1.1), shade(blanket, 0.85), bedTop, 0.88),
+  );
   c.rect(mid - half * 1.48, 0.88, mid + half * 1.48, 0.93, shade(blanket, 0.7));
   c.line([mid - half * 1.1, bedTop + 0.13], [mid + half * 1.1, bedTop + 0.13], 3, shade(blanket, 1.3));
   for (const side of [-1, 1]) {

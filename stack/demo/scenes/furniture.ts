@@ -34,20 +34,31 @@ export function drawPicture(c: Canvas, rng: Rng, u0: number, v0: number, u1: num
   const m = 0.006;
   c.rect(u0 + m, v0 + m * 1.5, u1 - m, v1 - m * 1.5, [246, 244, 238]);
   const [a, b] = rng.sample(ACCENTS, 2);
-  const w = u1 - u0, h = v1 - v0;
+  const w = u1 - u0,
+    h = v1 - v0;
   c.ellipse(u0 + w * rng.float(0.3, 0.7), v0 + h * rng.float(0.3, 0.6), w * 0.22, h * 0.22, a);
   c.rect(u0 + w * 0.2, v0 + h * 0.62, u0 + w * 0.8, v0 + h * 0.78, b, 0.85);
 }
 
 /** A potted plant whose pot stands on `floorV`. */
 export function drawPlant(c: Canvas, rng: Rng, cu: number, floorV: number, size: number): void {
-  const pot: Rgb = rng.pick([[190, 110, 80], [230, 228, 220], [70, 70, 74]]);
-  c.polygon([[cu - size * 0.35, floorV - size * 0.9], [cu + size * 0.35, floorV - size * 0.9],
-    [cu + size * 0.25, floorV], [cu - size * 0.25, floorV]], pot);
+  const pot: Rgb = rng.pick([
+    [190, 110, 80],
+    [230, 228, 220],
+    [70, 70, 74],
+  ]);
+  c.polygon(
+    [
+      [cu - size * 0.35, floorV - size * 0.9],
+      [cu + size * 0.35, floorV - size * 0.9],
+      [cu + size * 0.25, floorV],
+      [cu - size * 0.25, floorV],
+    ],
+    pot,
+  );
   for (let i = 0; i < 6; i++) {
     const green = rng.pick(GREENS);
-    c.ellipse(cu + rng.float(-0.5, 0.5) * size, floorV - size * rng.float(1.2, 2.6), size * rng.float(0.25, 0.45),
-      size * rng.float(0.35, 0.7), green);
+    c.ellipse(cu + rng.float(-0.5, 0.5) * size, floorV - size * rng.float(1.2, 2.6), size * rng.float(0.25, 0.45), size * rng.float(0.35, 0.7), green);
   }
 }
 
@@ -57,13 +68,28 @@ export function drawFloorLamp(c: Canvas, cu: number, floorV: number, height: num
   c.ellipse(cu, top + 0.04, 0.09, 0.12, LAMP_LIGHT, 0.18);
   c.rect(cu - 0.003, top + 0.05, cu + 0.003, floorV, [50, 50, 52]);
   c.ellipse(cu, floorV, 0.03, 0.008, [50, 50, 52]);
-  c.polygon([[cu - 0.025, top], [cu + 0.025, top], [cu + 0.04, top + 0.08], [cu - 0.04, top + 0.08]], shadeColor);
+  c.polygon(
+    [
+      [cu - 0.025, top],
+      [cu + 0.025, top],
+      [cu + 0.04, top + 0.08],
+      [cu - 0.04, top + 0.08],
+    ],
+    shadeColor,
+  );
 }
 
 /** A small lamp on a surface at `surfaceV`. */
 export function drawTableLamp(c: Canvas, cu: number, surfaceV: number, shadeColor: Rgb): void {
   c.ellipse(cu, surfaceV - 0.09, 0.05, 0.07, LAMP_LIGHT, 0.2);
   c.rect(cu - 0.008, surfaceV - 0.05, cu + 0.008, surfaceV, [180, 170, 150]);
-  c.polygon([[cu - 0.018, surfaceV - 0.12], [cu + 0.018, surfaceV - 0.12], [cu + 0.03, surfaceV - 0.05],
-    [cu - 0.03, surfaceV - 0.05]], shadeColor);
+  c.polygon(
+    [
+      [cu - 0.018, surfaceV - 0.12],
+      [cu + 0.018, surfaceV - 0.12],
+      [cu + 0.03, surfaceV - 0.05],
+      [cu - 0.03, surfaceV - 0.05],
+    ],
+    shadeColor,
+  );
 }

@@ -10,7 +10,11 @@ export function drawKitchen(c: Canvas, rng: Rng): void {
   const wallW = room.right - room.left;
   const cabinet = rng.pick(CABINETS);
   const counterTop = room.floor - 0.16;
-  const counter = rng.pick<readonly [number, number, number]>([[232, 230, 226], [60, 60, 64], [200, 190, 176]]);
+  const counter = rng.pick<readonly [number, number, number]>([
+    [232, 230, 226],
+    [60, 60, 64],
+    [200, 190, 176],
+  ]);
   const fridgeLeft = rng.chance(0.5);
   const fridgeU0 = fridgeLeft ? room.left : room.right - wallW * 0.16;
   const fridgeU1 = fridgeU0 + wallW * 0.16;
@@ -18,7 +22,14 @@ export function drawKitchen(c: Canvas, rng: Rng): void {
   const runU1 = fridgeLeft ? room.right : fridgeU0;
 
   // Backsplash tiles between counter and wall cabinets.
-  const tile = shade(rng.pick<readonly [number, number, number]>([[236, 236, 232], [190, 210, 214], [214, 200, 180]]), 1);
+  const tile = shade(
+    rng.pick<readonly [number, number, number]>([
+      [236, 236, 232],
+      [190, 210, 214],
+      [214, 200, 180],
+    ]),
+    1,
+  );
   c.rect(runU0, room.top + 0.2, runU1, counterTop, tile);
   for (let v = counterTop - 0.025; v > room.top + 0.2; v -= 0.025) c.line([runU0, v], [runU1, v], 1, shade(tile, 0.85));
   for (let u = runU0 + 0.03; u < runU1; u += 0.03) c.line([u, room.top + 0.2], [u, counterTop], 1, shade(tile, 0.88));
@@ -26,7 +37,10 @@ export function drawKitchen(c: Canvas, rng: Rng): void {
   const winU0 = runU0 + (runU1 - runU0) * 0.36;
   const winU1 = runU0 + (runU1 - runU0) * 0.64;
   drawWindow(c, rng, winU0, room.top + 0.06, winU1, counterTop - 0.06, null);
-  for (const [u0, u1] of [[runU0, winU0 - 0.03], [winU1 + 0.03, runU1]]) {
+  for (const [u0, u1] of [
+    [runU0, winU0 - 0.03],
+    [winU1 + 0.03, runU1],
+  ]) {
     c.rect(u0, room.top, u1, room.top + 0.18, gradient(shade(cabinet, 1.04), shade(cabinet, 0.94), room.top, room.top + 0.18));
     drawDoors(c, u0, room.top, u1, room.top + 0.18, cabinet, 'bottom');
   }
@@ -43,11 +57,27 @@ export function drawKitchen(c: Canvas, rng: Rng): void {
   for (const u of [mid - 0.12, mid + 0.12]) {
     c.line([u, 0], [u, 0.2], 1.2, [40, 40, 40]);
     c.ellipse(u, 0.24, 0.07, 0.08, LAMP_LIGHT, 0.15);
-    c.polygon([[u - 0.012, 0.2], [u + 0.012, 0.2], [u + 0.035, 0.24], [u - 0.035, 0.24]], [50, 50, 54]);
+    c.polygon(
+      [
+        [u - 0.012, 0.2],
+        [u + 0.012, 0.2],
+        [u + 0.035, 0.24],
+        [u - 0.035, 0.24],
+      ],
+      [50, 50, 54],
+    );
   }
   const island = rng.pick(WOODS);
   c.rect(mid - 0.27, 0.74, mid + 0.27, 0.98, gradient(shade(cabinet, 0.92), shade(cabinet, 0.72), 0.74, 0.98));
-  c.polygon([[mid - 0.27, 0.72], [mid + 0.27, 0.72], [mid + 0.29, 0.75], [mid - 0.29, 0.75]], counter);
+  c.polygon(
+    [
+      [mid - 0.27, 0.72],
+      [mid + 0.27, 0.72],
+      [mid + 0.29, 0.75],
+      [mid - 0.29, 0.75],
+    ],
+    counter,
+  );
   for (const u of [mid - 0.16, mid, mid + 0.16]) {
     c.ellipse(u, 0.8, 0.035, 0.014, island);
     c.line([u - 0.025, 0.8], [u - 0.03, 0.99], 2, shade(island, 0.6));
@@ -56,8 +86,7 @@ export function drawKitchen(c: Canvas, rng: Rng): void {
   c.ellipse(mid + 0.08, 0.728, 0.03, 0.01, [200, 80, 60]); // a fruit bowl on the island
 }
 
-function drawDoors(c: Canvas, u0: number, v0: number, u1: number, v1: number, color: readonly [number, number, number],
-  handle: 'top' | 'bottom'): void {
+function drawDoors(c: Canvas, u0: number, v0: number, u1: number, v1: number, color: readonly [number, number, number], handle: 'top' | 'bottom'): void {
   const doors = Math.max(1, Math.round((u1 - u0) / 0.07));
   const w = (u1 - u0) / doors;
   for (let i = 0; i < doors; i++) {

@@ -17,8 +17,24 @@ export function drawLivingRoom(c: Canvas, rng: Rng): void {
 
   // Rug and coffee table in the foreground.
   const rug = rng.pick(ACCENTS);
-  c.polygon([[sofaU0 - 0.02, room.floor + 0.08], [sofaU1 + 0.02, room.floor + 0.08], [sofaU1 + 0.1, 0.93], [sofaU0 - 0.1, 0.93]], shade(rug, 0.9));
-  c.polygon([[sofaU0 + 0.01, room.floor + 0.1], [sofaU1 - 0.01, room.floor + 0.1], [sofaU1 + 0.06, 0.9], [sofaU0 - 0.06, 0.9]], shade(rug, 1.25));
+  c.polygon(
+    [
+      [sofaU0 - 0.02, room.floor + 0.08],
+      [sofaU1 + 0.02, room.floor + 0.08],
+      [sofaU1 + 0.1, 0.93],
+      [sofaU0 - 0.1, 0.93],
+    ],
+    shade(rug, 0.9),
+  );
+  c.polygon(
+    [
+      [sofaU0 + 0.01, room.floor + 0.1],
+      [sofaU1 - 0.01, room.floor + 0.1],
+      [sofaU1 + 0.06, 0.9],
+      [sofaU0 - 0.06, 0.9],
+    ],
+    shade(rug, 1.25),
+  );
 
   const fabric = rng.pick(FABRICS);
   const seat = room.floor + 0.03;
@@ -43,7 +59,15 @@ export function drawLivingRoom(c: Canvas, rng: Rng): void {
   const mid = (sofaU0 + sofaU1) / 2;
   c.rect(mid - 0.12, tableV, mid - 0.11, tableV + 0.08, shade(wood, 0.7));
   c.rect(mid + 0.11, tableV, mid + 0.12, tableV + 0.08, shade(wood, 0.7));
-  c.polygon([[mid - 0.12, tableV - 0.03], [mid + 0.12, tableV - 0.03], [mid + 0.14, tableV], [mid - 0.14, tableV]], shade(wood, 1.1));
+  c.polygon(
+    [
+      [mid - 0.12, tableV - 0.03],
+      [mid + 0.12, tableV - 0.03],
+      [mid + 0.14, tableV],
+      [mid - 0.14, tableV],
+    ],
+    shade(wood, 1.1),
+  );
   c.rect(mid - 0.14, tableV, mid + 0.14, tableV + 0.015, wood);
   c.ellipse(mid + 0.05, tableV - 0.035, 0.015, 0.012, rng.pick(ACCENTS)); // a bowl
 

@@ -22,11 +22,43 @@ export function drawRoomShell(c: Canvas, rng: Rng): RoomShell {
   const wall = rng.pick(WALLS);
   const floorColor = rng.pick(FLOORS);
 
-  c.polygon([[0, 0], [1, 0], [right, top], [left, top]], shade(wall, 1.06));
-  c.polygon([[0, 0], [left, top], [left, floor], [0, 1]], gradient(shade(wall, 0.93), shade(wall, 0.86), 0, 1));
-  c.polygon([[1, 0], [right, top], [right, floor], [1, 1]], gradient(shade(wall, 0.84), shade(wall, 0.76), 0, 1));
+  c.polygon(
+    [
+      [0, 0],
+      [1, 0],
+      [right, top],
+      [left, top],
+    ],
+    shade(wall, 1.06),
+  );
+  c.polygon(
+    [
+      [0, 0],
+      [left, top],
+      [left, floor],
+      [0, 1],
+    ],
+    gradient(shade(wall, 0.93), shade(wall, 0.86), 0, 1),
+  );
+  c.polygon(
+    [
+      [1, 0],
+      [right, top],
+      [right, floor],
+      [1, 1],
+    ],
+    gradient(shade(wall, 0.84), shade(wall, 0.76), 0, 1),
+  );
   c.rect(left, top, right, floor, gradient(shade(wall, 1.02), shade(wall, 0.96), top, floor));
-  c.polygon([[left, floor], [right, floor], [1, 1], [0, 1]], gradient(shade(floorColor, 1.08), shade(floorColor, 0.82), floor, 1));
+  c.polygon(
+    [
+      [left, floor],
+      [right, floor],
+      [1, 1],
+      [0, 1],
+    ],
+    gradient(shade(floorColor, 1.08), shade(floorColor, 0.82), floor, 1),
+  );
 
   // Floor boards converge on the vanishing point at the back wall's centre.
   const boards = rng.int(7, 11);

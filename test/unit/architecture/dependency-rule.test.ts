@@ -40,7 +40,18 @@ const inside = (dir: string) => (target: string) => target === dir || target.sta
 const UPPER = ['services/tools', 'services/transports', 'services/docs', 'services/app', 'services/main'];
 const upper = (target: string) => UPPER.some((dir) => inside(dir)(target));
 /** The rooms the tools stand on: none of them may reach back up to a tool, a transport or a document. */
-const LOWER_ROOMS = ['services/search', 'services/homes', 'services/widgets', 'services/markets', 'services/media', 'services/policies', 'services/buildings', 'services/booking-intents', 'services/contracts', 'services/stays'];
+const LOWER_ROOMS = [
+  'services/search',
+  'services/homes',
+  'services/widgets',
+  'services/markets',
+  'services/media',
+  'services/policies',
+  'services/buildings',
+  'services/booking-intents',
+  'services/contracts',
+  'services/stays',
+];
 
 /** The query families of search/: each imports, of search/, only search/shared/ and itself. */
 const SEARCH = 'services/search';
@@ -50,11 +61,15 @@ const outsideSearch = (target: string) => !inside(SEARCH)(target);
 export const RULES: Rule[] = [
   { files: 'services/kernel', may: inside('services/kernel'), says: 'the kernel imports nothing outside itself' },
   { files: 'services', may: (t) => !inside('indexer')(t) && !inside('stack')(t), says: 'services/ imports neither indexer/ nor stack/' },
-  ...LOWER_ROOMS.map((room) => ({ files: room, may: (t: string) => !upper(t), says: `${room.slice('services/'.length)}/ sits below the tools: it imports no tool, transport or document` })),
+  ...LOWER_ROOMS.map((room) => ({
+    files: room,
+    may: (t: string) => !upper(t),
+    says: `${room.slice('services/'.length)}/ sits below the tools: it imports no tool, transport or document`,
+  })),
   {
     files: 'services/contracts',
     may: (t: string) => inside('services/contracts')(t) || inside('services/kernel')(t),
-    says: 'contracts/ (the answers\' schemas, shared by the rooms above) imports only the kernel',
+    says: "contracts/ (the answers' schemas, shared by the rooms above) imports only the kernel",
   },
   ...SEARCH_FAMILIES.map((family) => ({
     files: `${SEARCH}/${family}`,
@@ -69,7 +84,7 @@ export const RULES: Rule[] = [
   {
     files: 'services/stays',
     may: (t: string) => inside('services/stays')(t) || inside('services/kernel')(t),
-    says: 'stays/ (the one stay reader and the tools\' date policies) imports only the kernel',
+    says: "stays/ (the one stay reader and the tools' date policies) imports only the kernel",
   },
   {
     files: 'indexer',
@@ -134,7 +149,9 @@ describe('the dependency rule', () => {
   it('reports a room below the tools that imports a tool, and a cycle between two rooms', () => {
     const search = 'services/search/relax-buildings.ts';
     const found = violations([{ file: search, imports: localImports(search, "import type { A } from '../tools/properties-output';") }]);
-    expect(found).toEqual(['services/search/relax-buildings.ts imports services/tools/properties-output: search/ sits below the tools: it imports no tool, transport or document']);
+    expect(found).toEqual([
+      'services/search/relax-buildings.ts imports services/tools/properties-output: search/ sits below the tools: it imports no tool, transport or document',
+    ]);
     const cycle = roomCycles([
       { file: 'services/deps.ts', imports: localImports('services/deps.ts', "import type { B } from './search/building-records';") },
       { file: 'services/search/location.ts', imports: localImports('services/search/location.ts', "import type { Deps } from '../deps';") },

@@ -54,7 +54,7 @@ describe('the tools reach no store', () => {
       "import type { Collections } from '../kernel/store/collections';",
       "import type { estypes } from '@elastic/elasticsearch';",
       'const homes = await deps.mongo.homes.find({}).toArray();',
-      "const body = { size: 0, query: { bool: { filter: [{ term: { market_slug: slug } }] } } };",
+      'const body = { size: 0, query: { bool: { filter: [{ term: { market_slug: slug } }] } } };',
     ].join('\n');
     expect(storeReaches(tool, text)).toEqual([
       `${tool} imports services/search/shared/search-transport`,

@@ -1,6 +1,8 @@
 import { endOf, failedRead, figures, judge, type Answer } from '../../../test/chaos/answers';
 
-const mcpError = (code: string): unknown => ({ result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message: 'm' } }) }] } });
+const mcpError = (code: string): unknown => ({
+  result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message: 'm' } }) }] },
+});
 
 describe('judge (how the fault run reads an answer)', () => {
   it('takes a 2xx, and a business error such as an unknown slug, as answered', () => {

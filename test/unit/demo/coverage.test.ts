@@ -39,8 +39,9 @@ describe('availability rules', () => {
       h.minimum_stay_rules.slice(1).forEach((r, i) => expect(r.start_date >= h.minimum_stay_rules[i].end_date).toBe(true));
     }
     // A stricter stretch starting inside an open window binds only the stays that start there.
-    expect(homes.some((h) => h.minimum_stay_rules.some((r) => openRuns(h.calendar).some((w) =>
-      w.start < r.start_date && (w.end === null || w.end > r.start_date))))).toBe(true);
+    expect(
+      homes.some((h) => h.minimum_stay_rules.some((r) => openRuns(h.calendar).some((w) => w.start < r.start_date && (w.end === null || w.end > r.start_date)))),
+    ).toBe(true);
   });
 
   it('blocks ranges as reserved (3-90 nights), owner hold, maintenance and turnover', () => {
@@ -68,17 +69,23 @@ describe('availability rules', () => {
   });
 
   it('has windows too short for their minimum stay, and windows that fit', () => {
-    const runs = homes.flatMap((h) => openRuns(h.calendar).filter((w) => w.end !== null && w.start >= TODAY).map((w) => ({ h, w })));
+    const runs = homes.flatMap((h) =>
+      openRuns(h.calendar)
+        .filter((w) => w.end !== null && w.start >= TODAY)
+        .map((w) => ({ h, w })),
+    );
     const tooShort = runs.filter(({ h, w }) => nightsBetween(w.start, w.end as string) < h.minimum_nightly_stay);
     expect(tooShort.length).toBeGreaterThan(50);
     expect(runs.length - tooShort.length).toBeGreaterThan(50);
     // Some fit the floor but not the stricter minimum their start date carries.
     const ruleAt = (h: HomeRecord, d: string) => h.minimum_stay_rules.find((r) => r.start_date <= d && d < r.end_date);
-    expect(runs.some(({ h, w }) => {
-      const nights = nightsBetween(w.start, w.end as string);
-      const rule = ruleAt(h, w.start);
-      return rule !== undefined && nights >= h.minimum_nightly_stay && nights < rule.minimum_nightly_stay;
-    })).toBe(true);
+    expect(
+      runs.some(({ h, w }) => {
+        const nights = nightsBetween(w.start, w.end as string);
+        const rule = ruleAt(h, w.start);
+        return rule !== undefined && nights >= h.minimum_nightly_stay && nights < rule.minimum_nightly_stay;
+      }),
+    ).toBe(true);
   });
 
   it('holds about 1% of homes off the market from before today to the horizon (no known opening date)', () => {
@@ -100,8 +107,9 @@ describe('availability rules', () => {
     expect(vacate.length / homes.length).toBeCloseTo(0.1, 1);
     expect(Math.min(...vacate) >= 270 && Math.max(...vacate) <= 490).toBe(true);
     // A 365-night Flex commitment from today can run past the lease end.
-    expect(homes.some((h) => h.must_vacate_by !== null && h.flex_tiers.some((t) => t.committed_nights === 365)
-      && nightsBetween(TODAY, h.must_vacate_by) < 365)).toBe(true);
+    expect(
+      homes.some((h) => h.must_vacate_by !== null && h.flex_tiers.some((t) => t.committed_nights === 365) && nightsBetween(TODAY, h.must_vacate_by) < 365),
+    ).toBe(true);
   });
 
   it('unpublishes a few homes, and every home of a dormant city (which search then cannot return)', () => {

@@ -56,7 +56,8 @@ export function nightsBetween(from: string, to: string): number {
 /** Great-circle miles. */
 export function milesBetween(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad;
+  const dLat = (lat2 - lat1) * rad,
+    dLon = (lon2 - lon1) * rad;
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
   return 2 * 3958.8 * Math.asin(Math.sqrt(a));
 }

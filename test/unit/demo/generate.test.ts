@@ -73,7 +73,11 @@ describe('calendars', () => {
   });
 
   it('hold for other seeds and for awkward todays (leap day, year end)', () => {
-    for (const [seed, today] of [[1, '2024-02-29'], [99, '2025-12-31'], [5, '2026-07-04']] as const) {
+    for (const [seed, today] of [
+      [1, '2024-02-29'],
+      [99, '2025-12-31'],
+      [5, '2026-07-04'],
+    ] as const) {
       const g = generateInventory({ seed, homes: 300, today });
       const homes = [...g.homes];
       const span = calendarSpan(today);
@@ -116,8 +120,11 @@ describe('references and identity', () => {
     unique(inv.markets.flatMap((m) => m.cities.map((c) => c.slug)));
     unique(inv.markets.flatMap((m) => m.neighborhoods.map((n) => n.id)));
     for (const m of inv.markets) unique(m.neighborhoods.map((n) => n.slug));
-    const all = [...inv.homes.map((h) => h.slug), ...inv.properties.map((p) => p.slug), ...inv.markets.flatMap((m) => [m.slug,
-      ...m.cities.map((c) => c.slug), ...m.neighborhoods.map((n) => n.slug)])];
+    const all = [
+      ...inv.homes.map((h) => h.slug),
+      ...inv.properties.map((p) => p.slug),
+      ...inv.markets.flatMap((m) => [m.slug, ...m.cities.map((c) => c.slug), ...m.neighborhoods.map((n) => n.slug)]),
+    ];
     expect(all.filter((s) => !slug.test(s))).toEqual([]);
     expect(inv.homes.every((h) => h.slug.startsWith(`${h.city_slug}-`) && h.slug.endsWith(`-${h.unit_number.toLowerCase()}`))).toBe(true);
   });
@@ -146,8 +153,9 @@ describe('metros', () => {
 
   it('includes display cities in another state than their market', () => {
     const crossing = inv.markets.flatMap((m) => m.cities.filter((c) => c.state !== m.state).map((c) => `${c.slug}/${m.slug}`));
-    expect(crossing).toEqual(expect.arrayContaining(['jersey-city/new-york', 'hoboken/new-york', 'arlington/washington-dc',
-      'bethesda/washington-dc', 'camden/philadelphia']));
+    expect(crossing).toEqual(
+      expect.arrayContaining(['jersey-city/new-york', 'hoboken/new-york', 'arlington/washington-dc', 'bethesda/washington-dc', 'camden/philadelphia']),
+    );
   });
 
   it('scatters buildings within their city radius', () => {

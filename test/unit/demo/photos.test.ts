@@ -17,7 +17,11 @@ async function decode(bytes: Buffer): Promise<{ data: Uint8Array; width: number;
 
 describe('renderPhoto', () => {
   it('produces a real JPEG that decodes to the requested size', async () => {
-    for (const [w, h] of [[1200, 800], [800, 533], [33, 17]]) {
+    for (const [w, h] of [
+      [1200, 800],
+      [800, 533],
+      [33, 17],
+    ]) {
       const bytes = await renderPhoto('ph-001', w, h);
       expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
       const meta = await sharp(bytes).metadata();

@@ -81,12 +81,10 @@ describe('computeAvailability (properties over random homes)', () => {
 
   it('clips windows and ranges to the requested dates and recomputes their fields, keeping the whole-calendar earliest date', () => {
     const arbCase = arbTodayAndHome.chain(({ today, home }) =>
-      fc
-        .record({ from: fc.integer({ min: -10, max: 560 }), length: fc.option(fc.integer({ min: 1, max: 200 }), { nil: null }) })
-        .map(({ from, length }) => {
-          const start = addDays(today, from);
-          return { today, home, clip: { start_date: start, end_date: length === null ? null : addDays(start, length) } };
-        }),
+      fc.record({ from: fc.integer({ min: -10, max: 560 }), length: fc.option(fc.integer({ min: 1, max: 200 }), { nil: null }) }).map(({ from, length }) => {
+        const start = addDays(today, from);
+        return { today, home, clip: { start_date: start, end_date: length === null ? null : addDays(start, length) } };
+      }),
     );
     fc.assert(
       fc.property(arbCase, ({ today, home, clip }) => {

@@ -59,9 +59,7 @@ describe('computeAvailability: bookable windows', () => {
 
   it('starts no window before today, available_from, and ends every window by must_vacate_by', () => {
     const home = makeHome({ calendar: [openRange('2026-11-01', null)], available_from: '2026-12-10', must_vacate_by: '2027-06-01' });
-    expect(computeAvailability(home, TODAY).bookable_windows).toMatchObject([
-      { start_date: '2026-12-10', end_date: '2027-06-01', nights: 173 },
-    ]);
+    expect(computeAvailability(home, TODAY).bookable_windows).toMatchObject([{ start_date: '2026-12-10', end_date: '2027-06-01', nights: 173 }]);
     const started = makeHome({ calendar: [openRange('2026-11-01', '2027-01-01')] });
     expect(computeAvailability(started, TODAY).bookable_windows[0].start_date).toBe(TODAY);
   });
@@ -237,8 +235,6 @@ describe('computeAvailability: clipped to the requested dates', () => {
 
   it('drops the ranges that ended before today and starts the first one today', () => {
     const started = makeHome({ calendar: [closedRange('2026-10-01', '2026-11-15'), openRange('2026-11-15', '2027-02-01')] });
-    expect(computeAvailability(started, TODAY).ranges).toEqual([
-      { ...openRange(TODAY, '2027-02-01') },
-    ]);
+    expect(computeAvailability(started, TODAY).ranges).toEqual([{ ...openRange(TODAY, '2027-02-01') }]);
   });
 });

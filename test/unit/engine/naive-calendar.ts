@@ -36,8 +36,7 @@ export class NaiveCalendar {
       let minimum = home.minimum_nightly_stay;
       for (const rule of rules) if (rule.start <= d && d < rule.end) minimum = Math.max(minimum, rule.min);
       this.nights.push({
-        open:
-          range !== null && range.open_for_occupancy && d >= todayDay && (from === null || d >= from) && (until === null || d < until),
+        open: range !== null && range.open_for_occupancy && d >= todayDay && (from === null || d >= from) && (until === null || d < until),
         moveIn: range?.move_in_allowed ?? false,
         moveOut: range?.move_out_allowed ?? false,
         minimum,

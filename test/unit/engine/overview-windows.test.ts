@@ -36,7 +36,13 @@ describe('the availability overview windows (the contract: windows shorter than 
   });
 
   it('drops the windows that ended by today, and never names a past earliest date', () => {
-    const compact = overviewWindows([window({ end_date: '2027-03-10', nights: 30, minimum_nightly_stay: 1 }), window({ start_date: '2027-04-01', end_date: null, nights: null, minimum_nightly_stay: 1 })], 1);
+    const compact = overviewWindows(
+      [
+        window({ end_date: '2027-03-10', nights: 30, minimum_nightly_stay: 1 }),
+        window({ start_date: '2027-04-01', end_date: null, nights: null, minimum_nightly_stay: 1 }),
+      ],
+      1,
+    );
     const open = windowsStillOpen(compact, '2027-03-10');
     expect(open.map((w) => w.s)).toEqual(['2027-04-01']);
     expect(earliestAhead('2027-03-05', open, '2027-03-10')).toBe('2027-04-01');

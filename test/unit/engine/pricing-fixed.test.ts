@@ -153,10 +153,7 @@ describe('priceStay: fees and pets', () => {
   });
 
   it('charges cleaning at checkout and prorates the service fee by night', () => {
-    expect(fixedStatements(withFees, fixed('2027-01-01', '2027-02-15'), NO_PETS)).toEqual([
-      300_000 + 9_000 + 15_000,
-      150_000 + 4_500,
-    ]);
+    expect(fixedStatements(withFees, fixed('2027-01-01', '2027-02-15'), NO_PETS)).toEqual([300_000 + 9_000 + 15_000, 150_000 + 4_500]);
   });
 
   it('charges the pet fee per pet at checkout and pet rent per pet per night', () => {

@@ -18,7 +18,9 @@ const arbPets: fc.Arbitrary<Pets> = fc
 const arbFixedCase: fc.Arbitrary<{ home: HomeRecord; stay: FixedStay; pets: Pets }> = arbHome(TODAY).chain((home) =>
   fc.record({
     home: fc.constant(home),
-    stay: arbStay(home, TODAY).map((s): FixedStay => (s.kind === 'fixed' ? s : { kind: 'fixed', start_date: s.start_date, end_date: addDays(s.start_date, 45) })),
+    stay: arbStay(home, TODAY).map((s): FixedStay =>
+      s.kind === 'fixed' ? s : { kind: 'fixed', start_date: s.start_date, end_date: addDays(s.start_date, 45) },
+    ),
     pets: arbPets,
   }),
 );
@@ -144,7 +146,8 @@ describe('priceStay (properties over random homes and stays)', () => {
         if (stay.kind !== 'flex') return;
         const tier = offeredTiers(home).find((t) => t.committed_nights === stay.committed_nights);
         const count = pets.cats + pets.dogs;
-        const firstMonth = (tier?.monthly_rate_cents ?? NaN) + home.fees.monthly_service_fee_cents + (home.fees.monthly_pet_rent_cents + home.fees.pet_fee_cents) * count;
+        const firstMonth =
+          (tier?.monthly_rate_cents ?? NaN) + home.fees.monthly_service_fee_cents + (home.fees.monthly_pet_rent_cents + home.fees.pet_fee_cents) * count;
         const { charge_schedule: schedule } = priceStay(home, stay, pets);
         expect(cents(schedule.checkout?.total ?? 0) + cents(schedule.deferred?.total ?? 0)).toBe(firstMonth);
         expect(schedule.total_cost).toBeUndefined();

@@ -15,9 +15,7 @@ type FixedStay = Extract<StayRequest, { kind: 'fixed' }>;
 const arbCase: fc.Arbitrary<{ today: IsoDate; home: HomeRecord; stays: StayRequest[] }> = fc
   .integer({ min: 0, max: 365 })
   .map((n) => addDays('2026-06-01', n))
-  .chain((today) =>
-    arbHome(today).chain((home) => fc.array(arbStay(home, today), { minLength: 5, maxLength: 5 }).map((stays) => ({ today, home, stays }))),
-  );
+  .chain((today) => arbHome(today).chain((home) => fc.array(arbStay(home, today), { minLength: 5, maxLength: 5 }).map((stays) => ({ today, home, stays }))));
 
 /** The window rules, read from the availability object alone ("`availability`" rules). */
 function fitsAWindow(availability: Availability, floor: number, stay: FixedStay): boolean {
@@ -25,15 +23,10 @@ function fitsAWindow(availability: Availability, floor: number, stay: FixedStay)
   const nights = daysBetween(s, e);
   const rangeAt = (d: IsoDate) => availability.ranges.find((r) => r.start_date <= d && (r.end_date === null || d < r.end_date));
   const minimumAt = (d: IsoDate) =>
-    availability.minimum_nightly_stay_by_date?.find((p) => p.start_date <= d && (p.end_date === null || d < p.end_date))?.minimum_nightly_stay ??
-    floor;
+    availability.minimum_nightly_stay_by_date?.find((p) => p.start_date <= d && (p.end_date === null || d < p.end_date))?.minimum_nightly_stay ?? floor;
   const window = availability.bookable_windows.find((w) => w.start_date <= s && (w.end_date === null || e <= w.end_date));
   return (
-    window !== undefined &&
-    nights >= 1 &&
-    rangeAt(s)?.move_in_allowed === true &&
-    rangeAt(addDays(e, -1))?.move_out_allowed === true &&
-    nights >= minimumAt(s)
+    window !== undefined && nights >= 1 && rangeAt(s)?.move_in_allowed === true && rangeAt(addDays(e, -1))?.move_out_allowed === true && nights >= minimumAt(s)
   );
 }
 
@@ -93,8 +86,7 @@ describe('checkStay (properties over random homes and stays)', () => {
           if (stay.kind !== 'flex') continue;
           const end = addDays(stay.start_date, stay.committed_nights);
           const nightsOpen = [...Array(stay.committed_nights).keys()].every((i) => naive.isOpen(addDays(stay.start_date, i)));
-          const calendarOk =
-            nightsOpen && naive.canMoveIn(stay.start_date) && stay.committed_nights >= naive.minimumAt(stay.start_date);
+          const calendarOk = nightsOpen && naive.canMoveIn(stay.start_date) && stay.committed_nights >= naive.minimumAt(stay.start_date);
           const verdict = checkStay(home, stay, NO_PETS, today);
           if (verdict.available) {
             expect(calendarOk).toBe(true);

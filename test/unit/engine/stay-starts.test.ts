@@ -22,9 +22,8 @@ function spansAdmit(starts: StayStarts, home: HomeRecord, stay: StayRequest): bo
   if (stay.kind === 'fixed') {
     const nights = daysBetween(s, stay.end_date);
     return (
-      starts.groups.some(
-        (g) => inRuns(g.move_in, s) && g.minimum_nightly_stay <= nights && toDayNumber(stay.end_date) <= g.window_end,
-      ) && inRuns(starts.move_outs, stay.end_date)
+      starts.groups.some((g) => inRuns(g.move_in, s) && g.minimum_nightly_stay <= nights && toDayNumber(stay.end_date) <= g.window_end) &&
+      inRuns(starts.move_outs, stay.end_date)
     );
   }
   const cn = stay.committed_nights;
@@ -86,8 +85,16 @@ describe('stayStarts', () => {
     const starts = stayStarts(home, '2027-01-03');
     expect(starts.groups).toEqual([
       {
-        move_in: [{ start: day('2027-01-03'), end: day('2027-01-10') }, { start: day('2027-01-11'), end: day('2027-01-20') }, { start: day('2027-01-25'), end: day('2027-02-01') }],
-        fixed_move_in: [{ start: day('2027-01-03'), end: day('2027-01-10') }, { start: day('2027-01-11'), end: day('2027-01-20') }, { start: day('2027-01-25'), end: day('2027-01-31') }],
+        move_in: [
+          { start: day('2027-01-03'), end: day('2027-01-10') },
+          { start: day('2027-01-11'), end: day('2027-01-20') },
+          { start: day('2027-01-25'), end: day('2027-02-01') },
+        ],
+        fixed_move_in: [
+          { start: day('2027-01-03'), end: day('2027-01-10') },
+          { start: day('2027-01-11'), end: day('2027-01-20') },
+          { start: day('2027-01-25'), end: day('2027-01-31') },
+        ],
         minimum_nightly_stay: 2,
         window_end: day('2027-02-01'),
       },

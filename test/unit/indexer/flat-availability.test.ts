@@ -69,13 +69,19 @@ describe('minimum keys', () => {
 
   it('a span of days holds the keys of its own days only', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: -5, max: 70 }), fc.integer({ min: 1, max: 200 }), (from, length, at, minimum) => {
-        const first = toDayNumber('2027-01-01') + from;
-        const ranges = minimumKeyRanges(first, first + length, minimum);
-        const day = addDays('2027-01-01', from + at);
-        const held = minimumKeys(day, minimum).some((k) => ranges.some((r) => r.gte <= k && k <= r.lte));
-        expect(held).toBe(at >= 0 && at < length);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: -5, max: 70 }),
+        fc.integer({ min: 1, max: 200 }),
+        (from, length, at, minimum) => {
+          const first = toDayNumber('2027-01-01') + from;
+          const ranges = minimumKeyRanges(first, first + length, minimum);
+          const day = addDays('2027-01-01', from + at);
+          const held = minimumKeys(day, minimum).some((k) => ranges.some((r) => r.gte <= k && k <= r.lte));
+          expect(held).toBe(at >= 0 && at < length);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -44,7 +44,10 @@ describe('priceBands', () => {
         { start_date: '2027-02-01', end_date: '2027-02-20', percent: 15, label: 'a' },
         { start_date: '2027-02-10', end_date: '2027-04-01', percent: 7, label: 'b' },
       ],
-      length_of_stay_discounts: [{ min_nights: 28, percent: 5 }, { min_nights: 100, percent: 9 }],
+      length_of_stay_discounts: [
+        { min_nights: 28, percent: 5 },
+        { min_nights: 100, percent: 9 },
+      ],
       special_offer: { start_date: '2027-01-15', end_date: '2027-01-25', percent: 10, label: 'offer' },
     });
     const today = '2027-01-05';
@@ -61,7 +64,10 @@ describe('priceBands', () => {
   });
 
   it('is exact up to the cleaning fee spread when nothing depends on the dates', () => {
-    const home = makeHome({ calendar: [openRange('2027-01-01', null)], fees: { cleaning_fee_cents: 0, monthly_service_fee_cents: 0, pet_fee_cents: 0, monthly_pet_rent_cents: 0 } });
+    const home = makeHome({
+      calendar: [openRange('2027-01-01', null)],
+      fees: { cleaning_fee_cents: 0, monthly_service_fee_cents: 0, pet_fee_cents: 0, monthly_pet_rent_cents: 0 },
+    });
     const bands = priceBands(home, stayStarts(home, '2027-01-01').groups, '2027-01-01');
     // One entry per stay-length band, each as wide as rounding alone: $150 a night, $3,000 a month.
     expect(bands).toHaveLength(nightBands(home).length);

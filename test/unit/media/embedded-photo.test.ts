@@ -5,12 +5,16 @@ import { EMBED_MAX_BYTES, embeddablePhoto } from '../../../services/media/photos
 async function noisyJpeg(width: number, height: number): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 2654435761) >>> 24;
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
 }
 
 describe('embeddablePhoto', () => {
   it('keeps a photo that is already within the budget byte for byte', async () => {
-    const small = await sharp({ create: { width: 800, height: 533, channels: 3, background: '#88aacc' } }).jpeg().toBuffer();
+    const small = await sharp({ create: { width: 800, height: 533, channels: 3, background: '#88aacc' } })
+      .jpeg()
+      .toBuffer();
     expect(small.length).toBeLessThanOrEqual(EMBED_MAX_BYTES);
     expect(await embeddablePhoto(small)).toBe(small);
   });

@@ -16,7 +16,19 @@ const CARD = { stored_fields: ['_none_'], docvalue_fields: ['card'] };
 const fixed = { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-04-15', nights: 45 } as const;
 const flexAnyTier = { kind: 'flex', start_date: '2027-03-01', committed_nights: null } as const;
 const flex90 = { ...flexAnyTier, committed_nights: 90 } as const;
-const UNIT_SOURCE = ['home_id', 'slug', 'unit_number', 'property_id', 'bedrooms', 'bathrooms', 'sqft', 'earliest_available_date', 'hero_photo_id', 'pricing', 'reference_price'];
+const UNIT_SOURCE = [
+  'home_id',
+  'slug',
+  'unit_number',
+  'property_id',
+  'bedrooms',
+  'bathrooms',
+  'sqft',
+  'earliest_available_date',
+  'hero_photo_id',
+  'pricing',
+  'reference_price',
+];
 
 /** The counts' aggregations, buildings listed under `listed`. */
 const counts = (listed: string) => ({
@@ -49,7 +61,12 @@ describe('the price a building search orders by', () => {
 
 describe('countsBody', () => {
   it('an order ES applies by collapse: the matching units counted exactly, the buildings tallied (their buckets dropped by the transport)', () => {
-    expect(countsBody(FILTER, { unitsPerBuilding: false })).toEqual({ size: 0, track_total_hits: true, query: { bool: { filter: FILTER } }, aggs: counts('tally') });
+    expect(countsBody(FILTER, { unitsPerBuilding: false })).toEqual({
+      size: 0,
+      track_total_hits: true,
+      query: { bool: { filter: FILTER } },
+      aggs: counts('tally'),
+    });
   });
 
   it('a fixed stay by price, descending: every building listed with its matching units', () => {

@@ -19,7 +19,13 @@ describe('buildingsInPriceOrder', () => {
         const stream = [...distinct].sort((a, b) => (order === 'asc' ? a.price - b.price : b.price - a.price));
         const counts = new Map<string, number>();
         for (const u of stream) counts.set(u.building, (counts.get(u.building) ?? 0) + 1);
-        expect(buildingsInPriceOrder(stream.map((u) => u.building), order, counts)).toEqual(naiveOrder(distinct, order));
+        expect(
+          buildingsInPriceOrder(
+            stream.map((u) => u.building),
+            order,
+            counts,
+          ),
+        ).toEqual(naiveOrder(distinct, order));
       }),
     );
   });
@@ -39,7 +45,25 @@ describe('buildingsInPriceOrder', () => {
   });
 
   it('places a building descending only once all of its matching units were seen', () => {
-    expect(buildingsInPriceOrder(['a', 'b', 'a'], 'desc', new Map([['a', 2], ['b', 2]]))).toEqual(['a']);
-    expect(buildingsInPriceOrder(['a', 'b', 'a'], 'asc', new Map([['a', 2], ['b', 2]]))).toEqual(['a', 'b']);
+    expect(
+      buildingsInPriceOrder(
+        ['a', 'b', 'a'],
+        'desc',
+        new Map([
+          ['a', 2],
+          ['b', 2],
+        ]),
+      ),
+    ).toEqual(['a']);
+    expect(
+      buildingsInPriceOrder(
+        ['a', 'b', 'a'],
+        'asc',
+        new Map([
+          ['a', 2],
+          ['b', 2],
+        ]),
+      ),
+    ).toEqual(['a', 'b']);
   });
 });

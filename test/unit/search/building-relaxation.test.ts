@@ -49,7 +49,12 @@ const FIXED_STAY = [
   { range: { open_windows: { gte: start, lt: end, relation: 'contains' } } },
   { term: { move_outs: end } },
 ];
-const RECOMMENDED = [{ has_active_offer: 'desc' }, { rating_average: { order: 'desc', missing: '_last' } }, { 'reference_price.with_discount': 'asc' }, { property_id: 'asc' }];
+const RECOMMENDED = [
+  { has_active_offer: 'desc' },
+  { rating_average: { order: 'desc', missing: '_last' } },
+  { 'reference_price.with_discount': 'asc' },
+  { property_id: 'asc' },
+];
 
 describe('the relaxation of a thin building search, as sent', () => {
   it('tries each step in order, leaving out the buildings shown, and finds nothing when no step does', async () => {

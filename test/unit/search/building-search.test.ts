@@ -76,7 +76,11 @@ describe('searchBuildings, as sent', () => {
 
   it('a fixed stay by price, descending: the counts list every building with its units, for the price stream', async () => {
     const { t, trips } = recordingTransport();
-    const dated = { ...undated, monthly: { min: null, max: null }, stay: { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-04-15', nights: 45 } } as const;
+    const dated = {
+      ...undated,
+      monthly: { min: null, max: null },
+      stay: { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-04-15', nights: 45 },
+    } as const;
     await searchBuildings({} as Deps, t, { ...dated, sort: 'price_desc' }, 0, 10, TODAY);
     const counts = trips[0][0];
     expect(Object.keys(counts.aggs ?? {})).toEqual(['units_per_building', 'building_total', 'building_estimate']);
@@ -115,7 +119,12 @@ describe('answerBuildingSearch, as sent', () => {
         return { body: { responses: headers.map(() => none) } };
       },
     };
-    const deps = { es, config: { homesAlias: 'homes' }, esNodes: undefined, routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` } } as unknown as Deps;
+    const deps = {
+      es,
+      config: { homesAlias: 'homes' },
+      esNodes: undefined,
+      routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` },
+    } as unknown as Deps;
     const answer = await answerBuildingSearch(deps, undated, { offset: 0, size: 10, relax: true }, TODAY);
     expect(answer).toEqual({ found: expect.objectContaining({ totalProperties: 0, cards: [] }), relaxed: null });
     // The search, category_search and nearby (two each: counts and page), nearest_display_city's lookup (one).

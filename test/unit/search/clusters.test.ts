@@ -32,7 +32,12 @@ describe('clusterAggs', () => {
       ...GEO,
       tiers: {
         nested: { path: 'flex_stays' },
-        aggs: { held: { filter: { bool: { filter: [{ term: { 'flex_stays.move_in': day('2027-03-01') } }] } }, aggs: { cheapest: { min: { field: 'flex_stays.price' } } } } },
+        aggs: {
+          held: {
+            filter: { bool: { filter: [{ term: { 'flex_stays.move_in': day('2027-03-01') } }] } },
+            aggs: { cheapest: { min: { field: 'flex_stays.price' } } },
+          },
+        },
       },
     });
   });
@@ -75,15 +80,33 @@ describe('readClusters', () => {
       },
     };
     const [first, second] = readClusters(aggregations, v, { kind: 'undated' }, noLimits, () => null);
-    expect(first).toEqual({ tile: '14/4956/6061', count: 9, latitude: 42.3, longitude: -71.05, bounds: expect.any(Object), cheapest_display_price: 1900, display_price_unit: 'per_month' });
-    expect(second).toEqual({ tile: TILE, count: 3, latitude: 42.3, longitude: -71.05, bounds: expect.any(Object), cheapest_display_price: 2100, display_price_unit: 'per_month' });
+    expect(first).toEqual({
+      tile: '14/4956/6061',
+      count: 9,
+      latitude: 42.3,
+      longitude: -71.05,
+      bounds: expect.any(Object),
+      cheapest_display_price: 1900,
+      display_price_unit: 'per_month',
+    });
+    expect(second).toEqual({
+      tile: TILE,
+      count: 3,
+      latitude: 42.3,
+      longitude: -71.05,
+      bounds: expect.any(Object),
+      cheapest_display_price: 2100,
+      display_price_unit: 'per_month',
+    });
     // The bounds are the tile's: 360° / 2^14 of longitude wide, and the next tile south starts where it ends.
     expect(second.bounds.east - second.bounds.west).toBeCloseTo(360 / 2 ** 14, 9);
     expect(first.bounds.north).toBeCloseTo(second.bounds.south, 9);
   });
 
   it('a fixed stay: the least exact price of the heads when no later home can be cheaper', () => {
-    const aggregations = { clusters: { buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', 100), head('b', 110), head('c', 120), head('d', 140)] } } }] } };
+    const aggregations = {
+      clusters: { buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', 100), head('b', 110), head('c', 120), head('d', 140)] } } }] },
+    };
     // Exact prices 150, 130, 125, 160: the least, 125, is not above the last bound seen (140).
     const [c] = readClusters(aggregations, v, fixed, noLimits, priceOf({ a: 150, b: 130, c: 125, d: 160 }));
     expect(c.cheapest_display_price).toBe(125);
@@ -91,7 +114,9 @@ describe('readClusters', () => {
   });
 
   it('a fixed stay: only a lower bound, under its own name, when a home after the heads could be cheaper', () => {
-    const aggregations = { clusters: { buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', 100), head('b', 110), head('c', 120), head('d', 140)] } } }] } };
+    const aggregations = {
+      clusters: { buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', 100), head('b', 110), head('c', 120), head('d', 140)] } } }] },
+    };
     const [c] = readClusters(aggregations, v, fixed, noLimits, priceOf({ a: 170, b: 180, c: 190, d: 200 }));
     expect(c).not.toHaveProperty('cheapest_display_price');
     expect(c.cheapest_display_price_at_least).toBe(140);
@@ -101,7 +126,11 @@ describe('readClusters', () => {
   it('a fixed stay: every home of a small tile priced is exact, and min_price raises the bound', () => {
     const small = { clusters: { buckets: [{ key: 't', doc_count: 2, ...geo, heads: { hits: { hits: [head('a', 100), head('b', 300)] } } }] } };
     expect(readClusters(small, v, fixed, noLimits, priceOf({ a: 400, b: 350 }))[0].cheapest_display_price).toBe(350);
-    const big = { clusters: { buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', null), head('b', 100), head('c', 110), head('d', 120)] } } }] } };
+    const big = {
+      clusters: {
+        buckets: [{ key: 't', doc_count: 10, ...geo, heads: { hits: { hits: [head('a', null), head('b', 100), head('c', 110), head('d', 120)] } } }],
+      },
+    };
     // Every home of the search meets min_price 150, so no home after the heads is below it: 150 settles it.
     expect(readClusters(big, v, fixed, { min: 150, max: null }, priceOf({ a: 150, b: 170, c: 180, d: 190 }))[0].cheapest_display_price).toBe(150);
     expect(readClusters(big, v, fixed, { min: 140, max: null }, priceOf({ a: 150, b: 170, c: 180, d: 190 }))[0].cheapest_display_price_at_least).toBe(140);

@@ -53,7 +53,11 @@ describe('the map search body', () => {
   });
 
   it('a viewport in a market with filters and a radius: the market, the box, then the filters and the circle', () => {
-    const p: SearchParams = { ...viewportAlone, location: { market, city: null }, filters: { pets: true, near_latitude: 42.36, near_longitude: -71.06, near_radius_miles: 3 } };
+    const p: SearchParams = {
+      ...viewportAlone,
+      location: { market, city: null },
+      filters: { pets: true, near_latitude: 42.36, near_longitude: -71.06, near_radius_miles: 3 },
+    };
     expect(pins(p, boston).query).toEqual({
       bool: {
         filter: [
@@ -69,7 +73,7 @@ describe('the map search body', () => {
 });
 
 describe('the map search, as sent', () => {
-  it('a fixed stay by price: the clusters ride on the first batch of the price stream, the one that counts, with each tile\'s cheapest heads', async () => {
+  it("a fixed stay by price: the clusters ride on the first batch of the price stream, the one that counts, with each tile's cheapest heads", async () => {
     const trips: estypes.SearchRequest[][] = [];
     const empty = { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } as unknown as SearchResponse;
     const t: SearchTransport = {
@@ -81,7 +85,12 @@ describe('the map search, as sent', () => {
     await searchHomes(t, p, 0, 250, '2027-01-01', clusterAggs(fixed, boston));
     expect(trips).toHaveLength(1);
     const [first] = trips[0];
-    expect(first).toEqual(expect.objectContaining({ track_total_hits: true, sort: [{ 'price_lo.202703_30': { order: 'asc', missing: 0, unmapped_type: 'integer' } }, { home_id: 'asc' }] }));
+    expect(first).toEqual(
+      expect.objectContaining({
+        track_total_hits: true,
+        sort: [{ 'price_lo.202703_30': { order: 'asc', missing: 0, unmapped_type: 'integer' } }, { home_id: 'asc' }],
+      }),
+    );
     expect(first.aggs?.clusters?.aggs?.heads).toEqual({
       top_hits: {
         size: 8,
@@ -95,8 +104,15 @@ describe('the map search, as sent', () => {
   it("a named market's map is routed to the market's shard; a viewport alone searches every shard", async () => {
     const sent: Array<Record<string, unknown>> = [];
     const es = { search: async (request: Record<string, unknown>) => (sent.push(request), { hits: { total: { value: 0 }, hits: [] } }) };
-    const deps = { es, config: { homesAlias: 'homes' }, esNodes: undefined, routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` } } as unknown as Deps;
-    await searchApartments(deps, { ...viewportAlone, location: { market, city: null } }, 0, 250, '2027-01-01', { aggs: clusterAggs({ kind: 'undated' }, boston) });
+    const deps = {
+      es,
+      config: { homesAlias: 'homes' },
+      esNodes: undefined,
+      routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` },
+    } as unknown as Deps;
+    await searchApartments(deps, { ...viewportAlone, location: { market, city: null } }, 0, 250, '2027-01-01', {
+      aggs: clusterAggs({ kind: 'undated' }, boston),
+    });
     await searchApartments(deps, viewportAlone, 0, 250, '2027-01-01');
     expect(sent.map((r) => [r.index, r.routing])).toEqual([
       ['homes', 'key-of-boston'],

@@ -73,9 +73,24 @@ describe('the market filters', () => {
   it('keeps the values that match homes, in ascending order, and the flags with at least one home', () => {
     const aggs = {
       cities: { buckets: [{ key: 'quincy', doc_count: 2 }] },
-      bedrooms: { buckets: [{ key: 2, doc_count: 1 }, { key: 0, doc_count: 1 }] },
-      bathrooms: { buckets: [{ key: 1.5, doc_count: 1 }, { key: 1, doc_count: 1 }] },
-      neighborhoods: { buckets: [{ key: 'n2', doc_count: 2 }, { key: 'gone', doc_count: 1 }] },
+      bedrooms: {
+        buckets: [
+          { key: 2, doc_count: 1 },
+          { key: 0, doc_count: 1 },
+        ],
+      },
+      bathrooms: {
+        buckets: [
+          { key: 1.5, doc_count: 1 },
+          { key: 1, doc_count: 1 },
+        ],
+      },
+      neighborhoods: {
+        buckets: [
+          { key: 'n2', doc_count: 2 },
+          { key: 'gone', doc_count: 1 },
+        ],
+      },
       min_rent: { value: 1900 },
       max_rent: { value: 4200 },
       flags: { buckets: { pool: { doc_count: 1 }, pets: { doc_count: 0 }, deals_only: { doc_count: 2 } } },
@@ -117,8 +132,19 @@ describe('the market info', () => {
 
   it('rounds each average and names the neighborhoods the market knows, most homes first', () => {
     const aggs = {
-      bedrooms: { buckets: [{ key: 1, doc_count: 3, rent: { value: 2450.4 } }, { key: 2, doc_count: 1, rent: { value: null } }] },
-      neighborhoods: { buckets: [{ key: 'n1', doc_count: 3 }, { key: 'gone', doc_count: 2 }, { key: 'n2', doc_count: 1 }] },
+      bedrooms: {
+        buckets: [
+          { key: 1, doc_count: 3, rent: { value: 2450.4 } },
+          { key: 2, doc_count: 1, rent: { value: null } },
+        ],
+      },
+      neighborhoods: {
+        buckets: [
+          { key: 'n1', doc_count: 3 },
+          { key: 'gone', doc_count: 2 },
+          { key: 'n2', doc_count: 1 },
+        ],
+      },
     };
     expect(shapeMarketInfo(market, 4, aggs)).toEqual({
       market: { slug: 'boston', name: 'Boston', state: 'MA' },

@@ -23,7 +23,16 @@ describe('buildOverviewBody', () => {
       sort: [{ earliest_available_date: { order: 'asc', missing: '_last' } }, TIE],
     });
     expect(OVERVIEW_SOURCE).toEqual([
-      'home_id', 'slug', 'name', 'bedrooms', 'bathrooms', 'sqft', 'city_name', 'minimum_nightly_stay', 'earliest_available_date', 'windows',
+      'home_id',
+      'slug',
+      'name',
+      'bedrooms',
+      'bathrooms',
+      'sqft',
+      'city_name',
+      'minimum_nightly_stay',
+      'earliest_available_date',
+      'windows',
     ]);
   });
 
@@ -86,7 +95,12 @@ describe('searchOverview, as sent', () => {
   it("routed to the market's shard, its own filter_path kept; an empty page (no hits.hits) reads as no homes", async () => {
     const sent: Array<Record<string, unknown>> = [];
     const es = { search: async (request: Record<string, unknown>) => (sent.push(request), { hits: { total: { value: 0 } } }) };
-    const deps = { es, config: { homesAlias: 'homes' }, esNodes: undefined, routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` } } as unknown as Deps;
+    const deps = {
+      es,
+      config: { homesAlias: 'homes' },
+      esNodes: undefined,
+      routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` },
+    } as unknown as Deps;
     const city = { ...inMarket, location: { market, city: cambridge } };
     expect(await searchOverview(deps, city)).toEqual({ total: 0, homes: [] });
     expect(sent).toEqual([expect.objectContaining({ index: 'homes', routing: 'key-of-boston', ...buildOverviewBody(city) })]);

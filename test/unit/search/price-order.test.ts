@@ -39,21 +39,35 @@ describe('priceOrder', () => {
   for (const order of ['asc', 'desc'] as const) {
     it(`returns the exact ${order} slice for any page, pricing only what it fetched`, async () => {
       await fc.assert(
-        fc.asyncProperty(arbHomes, fc.integer({ min: 0, max: 320 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 60 }), async (homes, offset, size, first) => {
-          const s = stream(homes, order);
-          // Small batches put batch edges everywhere, ties at the threshold included.
-          const result = await priceOrder(order, offset, size, s.next, (h) => ({ id: h.id, price: h.price }), { first, max: first * 2 });
-          const expected = homes.map((h) => ({ id: h.id, price: h.price })).sort(comparePriced(order)).slice(offset, offset + size);
-          expect(result.slice.map((p) => ({ id: p.id, price: p.price }))).toEqual(expected);
-          expect(result.priced).toBeLessThanOrEqual(s.fetched());
-        }),
+        fc.asyncProperty(
+          arbHomes,
+          fc.integer({ min: 0, max: 320 }),
+          fc.integer({ min: 1, max: 40 }),
+          fc.integer({ min: 1, max: 60 }),
+          async (homes, offset, size, first) => {
+            const s = stream(homes, order);
+            // Small batches put batch edges everywhere, ties at the threshold included.
+            const result = await priceOrder(order, offset, size, s.next, (h) => ({ id: h.id, price: h.price }), { first, max: first * 2 });
+            const expected = homes
+              .map((h) => ({ id: h.id, price: h.price }))
+              .sort(comparePriced(order))
+              .slice(offset, offset + size);
+            expect(result.slice.map((p) => ({ id: p.id, price: p.price }))).toEqual(expected);
+            expect(result.priced).toBeLessThanOrEqual(s.fetched());
+          },
+        ),
         { numRuns: 400 },
       );
     });
   }
 
   it('stops early when the bounds are tight: a first page prices far fewer homes than there are', async () => {
-    const homes: Home[] = Array.from({ length: 2_000 }, (_, i) => ({ id: `h${String(i).padStart(5, '0')}`, price: 1_000 + i, lo: 1_000 + i - 5, hi: 1_000 + i + 5 }));
+    const homes: Home[] = Array.from({ length: 2_000 }, (_, i) => ({
+      id: `h${String(i).padStart(5, '0')}`,
+      price: 1_000 + i,
+      lo: 1_000 + i - 5,
+      hi: 1_000 + i + 5,
+    }));
     const s = stream(homes, 'asc');
     const result = await priceOrder('asc', 0, 25, s.next, (h) => ({ id: h.id, price: h.price }));
     expect(result.slice.map((p) => p.price)).toEqual(homes.slice(0, 25).map((h) => h.price));
@@ -61,7 +75,12 @@ describe('priceOrder', () => {
   });
 
   it('prices a batch only up to the threshold: the rest of the batch is never priced', async () => {
-    const homes: Home[] = Array.from({ length: 200 }, (_, i) => ({ id: `h${String(i).padStart(5, '0')}`, price: 1_000 + i, lo: 1_000 + i - 5, hi: 1_000 + i + 5 }));
+    const homes: Home[] = Array.from({ length: 200 }, (_, i) => ({
+      id: `h${String(i).padStart(5, '0')}`,
+      price: 1_000 + i,
+      lo: 1_000 + i - 5,
+      hi: 1_000 + i + 5,
+    }));
     const asked: string[] = [];
     const result = await priceOrder('asc', 0, 25, stream(homes, 'asc').next, (h) => (asked.push(h.id), { id: h.id, price: h.price }), { first: 150 });
     expect(result.slice.map((p) => p.id)).toEqual(homes.slice(0, 25).map((h) => h.id));

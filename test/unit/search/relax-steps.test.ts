@@ -1,5 +1,13 @@
 import type { BuildingQuery } from '../../../services/search/buildings/building-query';
-import { categorySearch, extendedDuration, hotCities, hotCitiesLookup, nearby, nearestCityLookup, nearestDisplayCity } from '../../../services/search/buildings/relax-steps';
+import {
+  categorySearch,
+  extendedDuration,
+  hotCities,
+  hotCitiesLookup,
+  nearby,
+  nearestCityLookup,
+  nearestDisplayCity,
+} from '../../../services/search/buildings/relax-steps';
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
 
 const cambridge = { slug: 'cambridge', name: 'Cambridge', state: 'MA', latitude: 42.37, longitude: -71.11 };

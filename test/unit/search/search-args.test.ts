@@ -14,11 +14,13 @@ describe('ratingThreshold (rule 4)', () => {
 
 describe('sharedFiltersOf', () => {
   it('keeps the shared filter arguments only', () => {
-    expect(sharedFiltersOf({ market: 'boston', pool: true, min_bedrooms: 0, max_price: 4000, sort_by: 'newest', near_latitude: 1, near_longitude: 2 })).toEqual({
-      pool: true,
-      min_bedrooms: 0,
-      near_latitude: 1,
-      near_longitude: 2,
-    });
+    expect(sharedFiltersOf({ market: 'boston', pool: true, min_bedrooms: 0, max_price: 4000, sort_by: 'newest', near_latitude: 1, near_longitude: 2 })).toEqual(
+      {
+        pool: true,
+        min_bedrooms: 0,
+        near_latitude: 1,
+        near_longitude: 2,
+      },
+    );
   });
 });

@@ -8,7 +8,10 @@ import { toDayNumber } from '../../../services/kernel/engine/dates';
 /** A day number, as the index's range fields hold dates. */
 const day = toDayNumber;
 
-const market = { slug: 'boston', cities: [{ slug: 'cambridge', name: 'Cambridge', state: 'MA', latitude: 42.37, longitude: -71.11 }] } as unknown as MarketRecord;
+const market = {
+  slug: 'boston',
+  cities: [{ slug: 'cambridge', name: 'Cambridge', state: 'MA', latitude: 42.37, longitude: -71.11 }],
+} as unknown as MarketRecord;
 const inMarket = { market, city: null };
 const inCity = { market, city: market.cities[0] };
 
@@ -49,7 +52,13 @@ describe('buildSearchBody', () => {
   });
 
   it('a city search with filters, rating and a radius: every clause a filter, the circle a geo_distance', () => {
-    const p: SearchParams = { ...base, location: inCity, filters: { min_bedrooms: 1, pool: true, near_latitude: 42.37, near_longitude: -71.11 }, minRating: 4.5, sort: 'rating_desc' };
+    const p: SearchParams = {
+      ...base,
+      location: inCity,
+      filters: { min_bedrooms: 1, pool: true, near_latitude: 42.37, near_longitude: -71.11 },
+      minRating: 4.5,
+      sort: 'rating_desc',
+    };
     expect(matchClauses(p)).toEqual([
       { term: { bookable: true } },
       { term: { city_slug: 'cambridge' } },
@@ -112,7 +121,12 @@ describe('buildSearchBody', () => {
           ...IN_MARKET,
           ...stayStarts,
           moveOut,
-          { bool: { should: [{ bool: { filter: [hasCell, { range: { [HI]: { lte: 4000 } } }] } }, { terms: { home_id: ['home-000007'] } }], minimum_should_match: 1 } },
+          {
+            bool: {
+              should: [{ bool: { filter: [hasCell, { range: { [HI]: { lte: 4000 } } }] } }, { terms: { home_id: ['home-000007'] } }],
+              minimum_should_match: 1,
+            },
+          },
         ],
       },
     });
@@ -124,7 +138,11 @@ describe('buildSearchBody', () => {
     expect(asc.track_total_hits).toBe(true);
     expect(asc.sort).toEqual([{ [LO]: { order: 'asc', missing: 0, unmapped_type: 'integer' } }, { home_id: 'asc' }]);
     const desc = buildSearchBody({ ...base, stay: fixed, sort: 'price_desc' }, { kind: 'price_stream', size: 90, after: [3100, 'home-1'], withTotal: false });
-    expect(desc).toMatchObject({ track_total_hits: false, search_after: [3100, 'home-1'], sort: [{ [HI]: { order: 'desc', missing: 2_000_000_000, unmapped_type: 'integer' } }, { home_id: 'asc' }] });
+    expect(desc).toMatchObject({
+      track_total_hits: false,
+      search_after: [3100, 'home-1'],
+      sort: [{ [HI]: { order: 'desc', missing: 2_000_000_000, unmapped_type: 'integer' } }, { home_id: 'asc' }],
+    });
   });
 
   it('Flex with a tier: the tier held from the date, exact price limits and order on that tier', () => {
@@ -135,7 +153,10 @@ describe('buildSearchBody', () => {
       { nested: { path: 'flex_stays', query: { bool: { filter: tier } } } },
       { nested: { path: 'flex_stays', query: { bool: { filter: [...tier, { range: { 'flex_stays.price': { lte: 3000 } } }] } } } },
     ]);
-    expect(pageSort(p)).toEqual([{ 'flex_stays.price': { order: 'asc', mode: 'min', nested: { path: 'flex_stays', filter: { bool: { filter: tier } } } } }, { home_id: 'asc' }]);
+    expect(pageSort(p)).toEqual([
+      { 'flex_stays.price': { order: 'asc', mode: 'min', nested: { path: 'flex_stays', filter: { bool: { filter: tier } } } } },
+      { home_id: 'asc' },
+    ]);
   });
 
   it('Flex without a tier: the cheapest tier held counts, so min_price means no tier below it', () => {

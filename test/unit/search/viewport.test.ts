@@ -1,6 +1,14 @@
 /** The map's viewport: reading the arguments, its clause, its clusters' precision; by their output. */
 import { ApiError } from '../../../services/kernel/errors';
-import { clusterPrecision, MAX_CLUSTER_TILES, readViewport, tileBounds, tilesSpanned, viewportClause, type ViewportArgs } from '../../../services/search/shared/viewport';
+import {
+  clusterPrecision,
+  MAX_CLUSTER_TILES,
+  readViewport,
+  tileBounds,
+  tilesSpanned,
+  viewportClause,
+  type ViewportArgs,
+} from '../../../services/search/shared/viewport';
 import { buildSearchBody, matchClauses } from '../../../services/search/shared/search-body';
 import type { SearchParams } from '../../../services/search/shared/search-params';
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
@@ -97,7 +105,15 @@ describe('tileBounds', () => {
 
 describe('buildSearchBody with a viewport', () => {
   const market = { slug: 'boston', cities: [] } as unknown as MarketRecord;
-  const base: SearchParams = { location: null, viewport: readViewport(boston), filters: { pool: true }, stay: { kind: 'undated' }, price: { min: null, max: null }, minRating: null, sort: 'price_asc' };
+  const base: SearchParams = {
+    location: null,
+    viewport: readViewport(boston),
+    filters: { pool: true },
+    stay: { kind: 'undated' },
+    price: { min: null, max: null },
+    minRating: null,
+    sort: 'price_asc',
+  };
   const box = viewportClause(readViewport(boston)!);
 
   it('without a place: bookable homes inside the rectangle, no market clause', () => {
@@ -105,7 +121,12 @@ describe('buildSearchBody with a viewport', () => {
   });
 
   it('with a place: the market and the rectangle both', () => {
-    expect(matchClauses({ ...base, location: { market, city: null } })).toEqual([{ term: { bookable: true } }, { term: { market_slug: 'boston' } }, box, { term: { has_pool: true } }]);
+    expect(matchClauses({ ...base, location: { market, city: null } })).toEqual([
+      { term: { bookable: true } },
+      { term: { market_slug: 'boston' } },
+      box,
+      { term: { has_pool: true } },
+    ]);
   });
 
   it('carries the caller aggregations on the page request', () => {

@@ -26,7 +26,11 @@ describe('readStay under the search policy', () => {
     expect(readSearchStay({}, today)).toEqual({ kind: 'undated' });
     expect(readSearchStay({ start_date: d(3) }, today)).toEqual({ kind: 'start_only', start_date: d(3) });
     expect(readSearchStay({ start_date: d(3), end_date: d(48) }, today)).toEqual({ kind: 'fixed', start_date: d(3), end_date: d(48), nights: 45 });
-    expect(readSearchStay({ start_date: d(3), end_date: 'indefinite', committed_nights: 270 }, today)).toEqual({ kind: 'flex', start_date: d(3), committed_nights: 270 });
+    expect(readSearchStay({ start_date: d(3), end_date: 'indefinite', committed_nights: 270 }, today)).toEqual({
+      kind: 'flex',
+      start_date: d(3),
+      committed_nights: 270,
+    });
     // Rule 3: without committed_nights every apartment open to a Flex stay is listed.
     expect(readSearchStay({ start_date: d(3), end_date: 'indefinite' }, today)).toEqual({ kind: 'flex', start_date: d(3), committed_nights: null });
   });
@@ -50,20 +54,28 @@ describe('readStay under the search policy', () => {
   });
 });
 
-
-describe('readStay under the other tools\' policies', () => {
+describe("readStay under the other tools' policies", () => {
   const policies = { BUILDING_STAY_POLICY, APARTMENT_STAY_POLICY, QUOTE_STAY_POLICY };
 
   it('asks every tool but the apartment search for a Flex tier, and ignores a tier beside fixed dates', () => {
     for (const policy of Object.values(policies)) {
       expect(refusedBy(policy)({ start_date: d(3), end_date: 'indefinite' })).toBe('invalid_parameters');
-      expect(readStay({ start_date: d(3), end_date: 'indefinite', committed_nights: 180 }, today, policy)).toEqual({ kind: 'flex', start_date: d(3), committed_nights: 180 });
-      expect(readStay({ start_date: d(3), end_date: d(40), committed_nights: 180 }, today, policy)).toEqual({ kind: 'fixed', start_date: d(3), end_date: d(40), nights: 37 });
+      expect(readStay({ start_date: d(3), end_date: 'indefinite', committed_nights: 180 }, today, policy)).toEqual({
+        kind: 'flex',
+        start_date: d(3),
+        committed_nights: 180,
+      });
+      expect(readStay({ start_date: d(3), end_date: d(40), committed_nights: 180 }, today, policy)).toEqual({
+        kind: 'fixed',
+        start_date: d(3),
+        end_date: d(40),
+        nights: 37,
+      });
       expect(readStay({ committed_nights: 180 }, today, policy)).toEqual({ kind: 'undated' });
     }
   });
 
-  it('keeps each tool\'s own horizon: a year for the building search, 3 years for the apartment and the quote', () => {
+  it("keeps each tool's own horizon: a year for the building search, 3 years for the apartment and the quote", () => {
     expect(refusedBy(BUILDING_STAY_POLICY)({ start_date: d(366) })).toBe('invalid_date');
     expect(refusedBy(APARTMENT_STAY_POLICY)({ start_date: d(366) })).toBeNull();
     expect(refusedBy(QUOTE_STAY_POLICY)({ start_date: d(366), end_date: d(400) })).toBeNull();

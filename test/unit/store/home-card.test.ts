@@ -20,7 +20,7 @@ describe('the home card', () => {
     for (const doc of documents) expect(decodeCard(doc.card)).toStrictEqual(cardOf(doc));
   });
 
-  it('keeps the pricing inputs whole: every key, in the engine\'s names', () => {
+  it("keeps the pricing inputs whole: every key, in the engine's names", () => {
     for (const doc of documents) expect(Object.keys(decodeCard(doc.card).pricing).sort()).toEqual([...PRICING_FIELDS].sort());
     // Homes with and without offers, seasonal discounts and Flex tiers are all in the sample.
     expect(documents.some((d) => d.pricing.special_offer === null)).toBe(true);

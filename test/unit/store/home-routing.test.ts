@@ -31,7 +31,7 @@ describe('routing keys', () => {
     expect(homeRouting('toString', { boston: 'b' })).toBe('toString');
   });
 
-  it('reads the keys of an index mapping\'s _meta, and none from a _meta without them', () => {
+  it("reads the keys of an index mapping's _meta, and none from a _meta without them", () => {
     expect(routingKeysOfMeta({ mapping_version: 'x', routing_keys: { boston: 'boston~7', bad: 3 } })).toEqual({ boston: 'boston~7' });
     expect(routingKeysOfMeta({ mapping_version: 'x' })).toEqual({});
     expect(routingKeysOfMeta(undefined)).toEqual({});

@@ -39,7 +39,10 @@ describe('watchNodes', () => {
 
   it('while one node does not answer, prefers the others by id and leaves it out; when it answers again, prefers nothing', async () => {
     const nodes = await Promise.all(['a1', 'b2', 'c3'].map((id) => node(id)));
-    const w = watchNodes(nodes.map((n) => n.url), { intervalMs: 50, timeoutMs: 40 });
+    const w = watchNodes(
+      nodes.map((n) => n.url),
+      { intervalMs: 50, timeoutMs: 40 },
+    );
     try {
       await new Promise((r) => setTimeout(r, 150));
       expect(w.preference()).toBeUndefined();
@@ -60,7 +63,10 @@ describe('watchNodes', () => {
 
   it('when no node answers, leaves none out (the requests then fail on their own deadline)', async () => {
     const nodes = await Promise.all(['a1', 'b2'].map((id) => node(id)));
-    const w = watchNodes(nodes.map((n) => n.url), { intervalMs: 50, timeoutMs: 40 });
+    const w = watchNodes(
+      nodes.map((n) => n.url),
+      { intervalMs: 50, timeoutMs: 40 },
+    );
     try {
       for (const n of nodes) n.frozen = true;
       await new Promise((r) => setTimeout(r, 200));
@@ -101,7 +107,10 @@ describe('watchNodes', () => {
   it('recheck asks every node at once: a node that froze since the last round is left out when it returns', async () => {
     const nodes = await Promise.all(['a1', 'b2'].map((id) => node(id)));
     // Rounds ten seconds apart: only recheck can notice the freeze within this test.
-    const w = watchNodes(nodes.map((n) => n.url), { intervalMs: 10_000, timeoutMs: 100 });
+    const w = watchNodes(
+      nodes.map((n) => n.url),
+      { intervalMs: 10_000, timeoutMs: 100 },
+    );
     try {
       await w.recheck();
       expect(w.preference()).toBeUndefined();
@@ -118,7 +127,10 @@ describe('watchNodes', () => {
 
   it('recheck does not wait for a node already left out: its silence would only take time from the read that asked', async () => {
     const nodes = await Promise.all(['a1', 'b2', 'c3'].map((id) => node(id)));
-    const w = watchNodes(nodes.map((n) => n.url), { intervalMs: 10_000, timeoutMs: 300 });
+    const w = watchNodes(
+      nodes.map((n) => n.url),
+      { intervalMs: 10_000, timeoutMs: 300 },
+    );
     try {
       await w.recheck();
       nodes[2].frozen = true;

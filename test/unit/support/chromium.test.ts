@@ -52,7 +52,7 @@ describe('findChromium', () => {
   });
 });
 
-describe('preflight (npm test\'s first step)', () => {
+describe("preflight (npm test's first step)", () => {
   const preflight = (env: Record<string, string>) =>
     spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/preflight.ts')], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
 

@@ -25,7 +25,7 @@ const SAMPLE = [
 ].join('\n');
 
 describe('dockerfileStages', () => {
-  it('reads each stage\'s instructions in order, joining continuation lines and dropping comments', () => {
+  it("reads each stage's instructions in order, joining continuation lines and dropping comments", () => {
     const stages = dockerfileStages(SAMPLE);
     expect(stages.map((s) => s.name)).toEqual(['build', 'runtime']);
     expect(stageNamed(stages, 'build').instructions).toEqual([
@@ -35,7 +35,7 @@ describe('dockerfileStages', () => {
     ]);
   });
 
-  it('gives a stage\'s ENV, USER, CMD and HEALTHCHECK command', () => {
+  it("gives a stage's ENV, USER, CMD and HEALTHCHECK command", () => {
     const runtime = stageNamed(dockerfileStages(SAMPLE), 'runtime');
     expect(envOf(runtime)).toEqual({ NODE_ENV: 'production', PORT: '3000' });
     expect(lastOf(runtime, 'USER')).toBe('1000:1000');
@@ -43,7 +43,7 @@ describe('dockerfileStages', () => {
     expect(execFormOf(runtime, 'HEALTHCHECK')).toEqual(['node', '-e', '1']);
   });
 
-  it('reads the repository\'s Dockerfile into a build and a runtime stage', () => {
+  it("reads the repository's Dockerfile into a build and a runtime stage", () => {
     const stages = dockerfileStages(readFileSync(path.resolve(__dirname, '../../../Dockerfile'), 'utf8'));
     expect(stages.map((s) => s.name)).toEqual(['build', 'runtime']);
   });
@@ -69,7 +69,7 @@ describe('replayCopy', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('copies a folder\'s contents into the destination, leaving out what .dockerignore excludes', () => {
+  it("copies a folder's contents into the destination, leaving out what .dockerignore excludes", () => {
     const context = { dir: path.join(dir, 'ctx'), workdir: '/', included: dockerignoreFilter('**/*.log\n') };
     replayCopy(parseCopy('src ./code'), context, { dir: path.join(dir, 'out'), workdir: '/app' });
     expect(readFileSync(path.join(dir, 'out/code/a.ts'), 'utf8')).toBe('a');
@@ -103,7 +103,7 @@ describe('dockerignoreFilter', () => {
     expect(keep('docs/operations.md')).toBe(true);
   });
 
-  it('keeps no .log file of any folder out of the repository\'s build context', () => {
+  it("keeps no .log file of any folder out of the repository's build context", () => {
     const included = dockerignoreFilter(readFileSync(path.resolve(__dirname, '../../../.dockerignore'), 'utf8'));
     expect(included('services/widgets/debug.log')).toBe(false);
     expect(included('npm-debug.log')).toBe(false);

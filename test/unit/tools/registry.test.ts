@@ -34,7 +34,9 @@ describe('tool registry', () => {
   });
 
   it('derives one OpenAPI GET operation per routed tool, with every query parameter', () => {
-    const doc = openApiDocument(TOOLS, 'http://localhost:3000') as { paths: Record<string, { get: { operationId?: string; parameters?: { name: string }[] } }> };
+    const doc = openApiDocument(TOOLS, 'http://localhost:3000') as {
+      paths: Record<string, { get: { operationId?: string; parameters?: { name: string }[] } }>;
+    };
     for (const t of TOOLS.filter((x) => x.get)) {
       const path = '/api/public' + t.get!.path.replace(/:([a-z_]+)/g, '{$1}');
       const op = doc.paths[path].get;

@@ -38,7 +38,9 @@ describe('search_map_viewport', () => {
     const tool = TOOLS.find((t) => t.name === NAME)!;
     expect(tool.get).toBeUndefined();
     expect(tool.outputSchema).toBe(searchOnMapTool.outputSchema);
-    expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual(Object.keys((searchOnMapTool.inputSchema as { properties: object }).properties));
+    expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual(
+      Object.keys((searchOnMapTool.inputSchema as { properties: object }).properties),
+    );
     const read = argumentReader<object>(tool.inputSchema, 'json');
     const viewport = { sw_latitude: 30, sw_longitude: -100, ne_latitude: 42, ne_longitude: -80, zoom: 5 };
     expect(read({ ...viewport, min_bedrooms: 1 })).toEqual({ ...viewport, min_bedrooms: 1 });

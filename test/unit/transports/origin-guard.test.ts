@@ -1,4 +1,10 @@
-import { checkOriginAndHost, isLoopbackHostname, originAndHostGuard, sdkOriginAndHostCheck, type OriginPolicy } from '../../../services/transports/mcp/origin-guard';
+import {
+  checkOriginAndHost,
+  isLoopbackHostname,
+  originAndHostGuard,
+  sdkOriginAndHostCheck,
+  type OriginPolicy,
+} from '../../../services/transports/mcp/origin-guard';
 
 const onLoopback: OriginPolicy = { allowedOrigins: [], publicBaseUrl: 'http://localhost:3000', listenHost: '127.0.0.1' };
 const public_: OriginPolicy = { allowedOrigins: [], publicBaseUrl: 'https://catalog.example', listenHost: '0.0.0.0' };
@@ -17,7 +23,10 @@ describe('tool server Origin check', () => {
   });
 
   it('refuses a foreign origin by default: * is never the default', () => {
-    expect(checkOriginAndHost('https://evil.example', 'catalog.example', public_)).toEqual({ allowed: false, reason: expect.stringMatching(/Origin not allowed/) });
+    expect(checkOriginAndHost('https://evil.example', 'catalog.example', public_)).toEqual({
+      allowed: false,
+      reason: expect.stringMatching(/Origin not allowed/),
+    });
     expect(allowed('http://catalog.example', 'catalog.example', public_)).toBe(false); // another scheme is another origin
     expect(allowed('null', 'catalog.example', public_)).toBe(false);
     expect(allowed('https://catalog.example.evil.example', 'catalog.example', public_)).toBe(false);

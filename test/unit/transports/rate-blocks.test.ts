@@ -16,7 +16,11 @@ class WindowCount implements SharedCount {
   /** How long each store call takes, on the test's clock. */
   delayMs = 0;
   private readonly windows = new Map<string, { points: number; expires: number }>();
-  constructor(private readonly limit: number, private readonly windowMs: number, private readonly clock: { t: number }) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly clock: { t: number },
+  ) {}
   async consume(key: string, n: number): Promise<RateLimiterRes> {
     this.calls += 1;
     await Promise.resolve();
@@ -84,7 +88,12 @@ describe('BlockCounter', () => {
   });
 
   it('never grants more than the limit to requests started together on two copies', async () => {
-    for (const [limit, block] of [[6, 4], [7, 3], [20, 6], [2, 5]]) {
+    for (const [limit, block] of [
+      [6, 4],
+      [7, 3],
+      [20, 6],
+      [2, 5],
+    ]) {
       const clock = { t: 0 };
       const count = new WindowCount(limit, 60_000, clock);
       const copies = [new BlockCounter(count, limit, block, Infinity, () => clock.t), new BlockCounter(count, limit, block, Infinity, () => clock.t)];

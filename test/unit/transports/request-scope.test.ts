@@ -49,7 +49,11 @@ describe('admission by weight', () => {
       }
     });
     koa.use(
-      requestBounds({ trust: trustedProxies([]), deadlineMs: opts.deadlineMs ?? 5_000, maxInFlight: 4, maxPerClient: opts.maxPerClient }, () => true, (ctx) => Number(ctx.query.w ?? 1)),
+      requestBounds(
+        { trust: trustedProxies([]), deadlineMs: opts.deadlineMs ?? 5_000, maxInFlight: 4, maxPerClient: opts.maxPerClient },
+        () => true,
+        (ctx) => Number(ctx.query.w ?? 1),
+      ),
     );
     koa.use(async (ctx) => {
       const grow = Number(ctx.query.grow ?? 0);

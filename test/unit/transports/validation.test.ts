@@ -37,15 +37,12 @@ function errorOf(fn: () => unknown): ApiError {
 }
 
 describe('tool argument validation', () => {
-  it.each(['check_in', 'check_out', 'checkin', 'checkout', 'start', 'end'])(
-    'rejects the foreign date name %s and points to start_date/end_date',
-    (name) => {
-      const err = errorOf(() => validateStrict({ [name]: '2027-01-01' }));
-      expect(err.status).toBe(400);
-      expect(err.code).toBe('unknown_parameter');
-      expect(err.message).toMatch(/(start|end)_date/);
-    },
-  );
+  it.each(['check_in', 'check_out', 'checkin', 'checkout', 'start', 'end'])('rejects the foreign date name %s and points to start_date/end_date', (name) => {
+    const err = errorOf(() => validateStrict({ [name]: '2027-01-01' }));
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('unknown_parameter');
+    expect(err.message).toMatch(/(start|end)_date/);
+  });
 
   it('does not coerce types on the tool server', () => {
     expect(errorOf(() => validateStrict({ bedrooms: '2' })).code).toBe('invalid_parameters');
