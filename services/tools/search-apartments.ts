@@ -1,9 +1,8 @@
 /** search_apartments_tool — GET /api/public/search (docs/contract.md, "search_apartments_tool"). */
 import type { FromSchema } from 'json-schema-to-ts';
-import { FLAG_FIELDS } from '../search/shared/filters';
 import { CARD_GRID_WIDGET } from '../widgets/catalog';
 import { answerSearch } from './search-common';
-import { searchArgProperties } from './search-args';
+import { SEARCH_GET_QUERY, SEARCH_GET_RENAMES, searchArgProperties } from './search-args';
 import { searchOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 import { SEARCH_MAX_PAGE, SEARCH_PAGE } from '../kernel/limits/pages';
@@ -56,26 +55,8 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
   widget: CARD_GRID_WIDGET,
   get: {
     path: '/search',
-    renames: { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' },
-    query: [
-      'market',
-      'committed_nights',
-      'max_bedrooms',
-      'min_bathrooms',
-      'min_price',
-      'max_price',
-      'price_unit',
-      ...Object.keys(FLAG_FIELDS),
-      'near_latitude',
-      'near_longitude',
-      'near_radius_miles',
-      'near_label',
-      'min_rating',
-      'guest_rating',
-      'sort_by',
-      'page',
-      'per_page',
-    ],
+    renames: { ...SEARCH_GET_RENAMES },
+    query: [...SEARCH_GET_QUERY, 'page', 'per_page'],
     // docs/contract.md, "HTTP routes": GET search takes `market` (required); the tool's `scope` has no GET form.
     required: ['market'],
     summary: 'Search apartments in a city or market, with exact all-in prices for the dates',

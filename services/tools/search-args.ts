@@ -9,7 +9,7 @@ import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
-import { sharedFilterProperties, type SharedFilters } from '../search/shared/filters';
+import { FLAG_FIELDS, sharedFilterProperties, type SharedFilters } from '../search/shared/filters';
 import { locationProperties, resolveLocation, type ResolvedLocation } from '../search/shared/location';
 import { displayLimits, displayUnit, type SearchParams } from '../search/shared/search-params';
 import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
@@ -102,3 +102,25 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
     budget: new PricingBudget(deps.config.searchMaxPriced, signal),
   };
 }
+
+/** A search's GET parameters named otherwise than its arguments (docs/contract.md, "HTTP routes"). */
+export const SEARCH_GET_RENAMES: Readonly<Record<string, string>> = { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' };
+
+/** The arguments both search routes take as query parameters under their own names, in the reference's order. */
+export const SEARCH_GET_QUERY: readonly string[] = [
+  'market',
+  'committed_nights',
+  'max_bedrooms',
+  'min_bathrooms',
+  'min_price',
+  'max_price',
+  'price_unit',
+  ...Object.keys(FLAG_FIELDS),
+  'near_latitude',
+  'near_longitude',
+  'near_radius_miles',
+  'near_label',
+  'min_rating',
+  'guest_rating',
+  'sort_by',
+];

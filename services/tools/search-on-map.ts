@@ -3,14 +3,13 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { Deps } from '../deps';
 import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
-import { FLAG_FIELDS } from '../search/shared/filters';
 import { resolveLocation } from '../search/shared/location';
 import { clusterPrecision, MAX_ZOOM, readViewport, viewportProperties, type Viewport } from '../search/shared/viewport';
 import { clusterAggs, readClusters } from '../search/map/clusters';
 import type { TripRecorder } from '../search/apartments/apartment-search';
 import { MAP_WIDGET } from '../widgets/catalog';
 import { placeFields, runSearch } from './search-common';
-import { readSearchParamsIn, searchArgProperties } from './search-args';
+import { readSearchParamsIn, SEARCH_GET_QUERY, SEARCH_GET_RENAMES, searchArgProperties } from './search-args';
 import { mapOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 import { MAP_PINS } from '../kernel/limits/pages';
@@ -102,25 +101,8 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
   widget: MAP_WIDGET,
   get: {
     path: '/map-search',
-    renames: { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' },
-    query: [
-      'market',
-      'committed_nights',
-      'max_bedrooms',
-      'min_bathrooms',
-      'min_price',
-      'max_price',
-      'price_unit',
-      ...Object.keys(FLAG_FIELDS),
-      'near_latitude',
-      'near_longitude',
-      'near_radius_miles',
-      'near_label',
-      'min_rating',
-      'guest_rating',
-      'sort_by',
-      ...Object.keys(viewportProperties),
-    ],
+    renames: { ...SEARCH_GET_RENAMES },
+    query: [...SEARCH_GET_QUERY, ...Object.keys(viewportProperties)],
     // GET has no `scope`: a market, or a viewport standing in for it.
     requiredOneOf: [['market'], Object.keys(viewportProperties)],
     summary: `Search apartments for a map: a market or a viewport (with clusters when more than ${MAP_PINS} match)`,
