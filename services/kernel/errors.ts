@@ -110,6 +110,15 @@ export function unavailableStore(err: unknown): 'mongodb' | 'elasticsearch' | nu
   if (err instanceof esErrors.TimeoutError || err instanceof esErrors.ConnectionError || err instanceof esErrors.NoLivingConnectionsError) {
     return 'elasticsearch';
   }
+  if (clusterFailure(err)) return 'elasticsearch';
   // A search before the first index build (the alias does not exist yet).
   return err instanceof esErrors.ResponseError && /index_not_found_exception/.test(err.message) ? 'elasticsearch' : null;
+}
+
+/**
+ * Elasticsearch answered, but with a 5xx: the cluster could not serve the search (a shard's node not
+ * connected while a master is elected, no shard copy available). A malformed request is a 4xx.
+ */
+export function clusterFailure(err: unknown): boolean {
+  return err instanceof esErrors.ResponseError && (err.statusCode ?? 0) >= 500;
 }

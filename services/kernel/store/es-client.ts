@@ -2,6 +2,7 @@
 import { Client, errors } from '@elastic/elasticsearch';
 import { esNodesOf } from '../config';
 import type { NodeWatch } from './node-watch';
+import { clusterFailure } from '../errors';
 
 export type EsClient = Client;
 
@@ -64,8 +65,9 @@ export async function onceMore<T>(watch: NodeWatch, attempt: (a: Attempt) => Pro
   try {
     return await first.answer;
   } catch (err) {
-    // Refused (or reset) before the deadline: once more, elsewhere. A timeout used the whole deadline.
-    if (!(err instanceof errors.ConnectionError) || signal?.aborted) throw err;
+    // Refused (or reset), or the cluster could not reach a shard's node (a 5xx, while a master is
+    // elected): once more, elsewhere, with another copy. A timeout used the whole deadline.
+    if (!(err instanceof errors.ConnectionError || clusterFailure(err)) || signal?.aborted) throw err;
     await watch.recheck();
     return started(left(), attempt, signal).answer;
   }

@@ -23,7 +23,8 @@ interface Cluster {
 }
 
 /** `searchMs`: how long a search takes on nodes that answer (a large overview page on a loaded machine), Infinity: never. */
-async function cluster(searchMs: number): Promise<Cluster> {
+/** `failFirst`: the first search is answered as a cluster electing a master answers it (a 500, a shard's node not connected). */
+async function cluster(searchMs: number, failFirst = false): Promise<Cluster> {
   const frozen = new Set<string>();
   let searches = 0;
   const servers: Server[] = [];
@@ -40,6 +41,11 @@ async function cluster(searchMs: number): Promise<Cluster> {
         const preference = new URL(req.url!, 'http://node').searchParams.get('preference') ?? '';
         const copy = preference.includes('c') || !preference ? 'c' : 'b';
         if (frozen.has(copy)) return; // the coordinator waits on the frozen node's copy
+        if (failFirst && searches === 1) {
+          res.statusCode = 500;
+          const cause = { type: 'node_not_connected_exception', reason: '[es-2] Node not connected' };
+          return void res.end(JSON.stringify({ error: { root_cause: [cause], type: 'search_phase_execution_exception' }, status: 500 }));
+        }
         if (searchMs === Infinity) return; // a search that never ends (no timer left behind)
         setTimeout(() => res.end(JSON.stringify({ hits: { total: { value: 1, relation: 'eq' }, hits: [] } })), searchMs);
       });
@@ -114,6 +120,17 @@ describe('a read while a node freezes', () => {
       expect(res.hits.total).toEqual({ value: 1, relation: 'eq' });
       expect(c.searches()).toBe(1);
       expect(strayEvents()).toBe(0);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('a search the cluster could not serve (a 500 while a master is elected) is sent once more and answered', async () => {
+    const c = await cluster(50, true);
+    try {
+      const [res] = await sendRoundTrip(c.es, 'homes', [{ query: { match_all: {} } }], c.watch);
+      expect(res.hits.total).toEqual({ value: 1, relation: 'eq' });
+      expect(c.searches()).toBe(2);
     } finally {
       await c.close();
     }
