@@ -184,11 +184,13 @@ describe('POST /mcp/public with the SDK client', () => {
     }
   });
 
-  it('tools.json is the same object as tools/list', async () => {
+  it('tools.json is the same object as tools/list, less the tools only an app may call', async () => {
     const client = await fx.mcp();
     const listed = await client.listTools();
     const { body } = await fx.get('/api/public/tools.json');
-    expect(body.tools).toEqual(listed.tools);
+    const forModels = listed.tools.filter((t) => !(t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility?.every((v) => v === 'app'));
+    expect(forModels).toHaveLength(13);
+    expect(body.tools).toEqual(forModels);
   });
 
   it('gives the same JSON through GET and through tools/call', async () => {
