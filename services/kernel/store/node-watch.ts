@@ -33,8 +33,6 @@ const keyOf = (url: URL | string): string => (typeof url === 'string' ? new URL(
 interface Seen {
   id: string | null;
   answers: boolean;
-  /** Since when (probe send time) a node left out has answered every probe; null while it does not. */
-  upSince: number | null;
   /** When the probe that last wrote `answers` was sent: a probe sent earlier that ends later does not overwrite it. */
   sentAt: number;
 }
@@ -44,8 +42,8 @@ interface Seen {
  * seen within `intervalMs + timeoutMs`, which must come before the first attempt of a read gives
  * up (half the deadline, ./es-client.ts), so that the second attempt avoids it.
  */
-export function watchTiming(deadlineMs: number): { intervalMs: number; timeoutMs: number; riseMs: number; deadlineMs: number } {
-  return { intervalMs: Math.min(500, Math.floor(deadlineMs / 4)), timeoutMs: Math.min(400, Math.floor(deadlineMs / 5)), riseMs: deadlineMs, deadlineMs };
+export function watchTiming(deadlineMs: number): { intervalMs: number; timeoutMs: number; deadlineMs: number } {
+  return { intervalMs: Math.min(500, Math.floor(deadlineMs / 4)), timeoutMs: Math.min(400, Math.floor(deadlineMs / 5)), deadlineMs };
 }
 
 /** A node URL as fetch takes it: credentials in the URL (`http://user:pass@es:9200`) become a Basic header. */
@@ -60,20 +58,14 @@ function probeRequest(url: string): { href: string; headers: Record<string, stri
   return { href: `${u.origin}${u.pathname.replace(/\/$/, '')}/_nodes/_local?filter_path=nodes.*.name`, headers };
 }
 
-/**
- * Probe every `intervalMs`; a node that does not answer within `timeoutMs` is avoided until it has
- * answered every probe for `riseMs`: a node back from a pause answers a probe at once but works off
- * what queued up meanwhile (a search sent to it then waited out the whole deadline), so it is taken
- * back once it has kept answering, as a load balancer's `rise` does.
- */
-export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number; timeoutMs?: number; riseMs?: number; deadlineMs?: number } = {}): NodeWatch {
+/** Probe every `intervalMs`; a node that does not answer within `timeoutMs` is avoided until it does. */
+export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number; timeoutMs?: number; deadlineMs?: number } = {}): NodeWatch {
   const deadlineMs = opts.deadlineMs ?? 2_000;
   if (nodes.length <= 1)
     return { several: false, deadlineMs, preference: () => undefined, answers: () => true, recheck: async () => undefined, close: () => undefined };
   const intervalMs = opts.intervalMs ?? 500;
   const timeoutMs = opts.timeoutMs ?? 400;
-  const riseMs = opts.riseMs ?? 0;
-  const seen = new Map<string, Seen>(nodes.map((n) => [n, { id: null, answers: true, upSince: null, sentAt: 0 }]));
+  const seen = new Map<string, Seen>(nodes.map((n) => [n, { id: null, answers: true, sentAt: 0 }]));
   const byOrigin = new Map<string, Seen>(nodes.map((n) => [keyOf(n), seen.get(n)!]));
   let someAnswer = true;
   let current: string | undefined;
@@ -103,9 +95,7 @@ export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number
     // The latest probe sent has the last word (a round's and a recheck's may overlap).
     if (sentAt < s.sentAt) return;
     s.sentAt = sentAt;
-    if (!answers) s.upSince = null;
-    else if (!s.answers) s.upSince ??= sentAt;
-    s.answers = answers && (s.answers || sentAt - (s.upSince ?? sentAt) >= riseMs);
+    s.answers = answers;
     settle();
   };
   const round = async (): Promise<void> => void (await Promise.all(nodes.map(probe)));
