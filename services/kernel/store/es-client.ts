@@ -10,9 +10,9 @@ export type EsClient = Client;
  * How long one attempt may take, and how many other nodes a failed attempt is retried on.
  * Batch jobs (the indexer) wait long and retry on any node. The request path passes `{ deadlineMs }`:
  * on one node, one attempt of the whole deadline (a hanging Elasticsearch costs a request at most
- * that long, then a 503); on several nodes, a read whose node refuses the connection, or stops
- * answering while the read waits, is sent once more, to another node, so a read survives the loss
- * of a node and still ends within the deadline (`onceMore`; docs/decisions.md, "Scale-out").
+ * that long, then a 503); on several nodes, a node that refuses the connection or does not answer
+ * within half the deadline is marked down and the request is sent once more, to another node, so a
+ * read survives the loss of a node and still ends within the deadline (docs/decisions.md, "Scale-out").
  * The client retries a refused connection itself; an attempt that timed out it does not retry (its
  * `retryOnTimeout` does not reach the transport in this client version), so the request path's
  * reads go through `onceMore`.
@@ -30,46 +30,25 @@ export interface Attempt {
 }
 
 /**
- * A read on several nodes. An attempt that has no answer by half the deadline makes the watch ask
- * every node it believes answers: if one of them stopped answering (the attempt may be waiting on
- * it, as coordinator or as a shard's copy), the attempt is ended and sent once more, with what is
- * left of the deadline and the preference of that moment, so it avoids that node; if every node
- * still answers, the cluster is slow rather than broken, and the attempt keeps the rest of the
- * deadline (sending the same search again would only do its work twice). An attempt whose
- * connection is refused is sent once more too. `attempt` is called afresh, so what it sends may
- * differ the second time (../../search/shared/search-transport.ts sends the preference of that
- * moment). On one node: one attempt of the whole deadline. `signal` (the request's) ends the
- * attempt under way when it aborts.
+ * A read on several nodes: an attempt that got no answer (the connection refused, or nothing within
+ * its half of the deadline) is sent once more, after the node watch has asked again every node it
+ * believes answers, so the second attempt avoids a node that is down or hangs, and gets what is left
+ * of the deadline. `attempt` is called afresh, so what it sends may differ the second time
+ * (../../search/shared/search-transport.ts sends the preference of that moment). On one node: one
+ * attempt of the whole deadline. `signal` (the request's) ends the attempt under way when it aborts.
  */
 export async function onceMore<T>(watch: NodeWatch, attempt: (a: Attempt) => Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!watch.several) return started(watch.deadlineMs, attempt, signal).answer;
-  const began = Date.now();
-  const left = (): number => Math.max(100, watch.deadlineMs - (Date.now() - began));
-  const sentWith = watch.preference();
-  const first = started(watch.deadlineMs, attempt, signal);
-  const settled = first.answer.then(
-    () => 'answered' as const,
-    () => 'failed' as const,
-  );
-  let halfway: ReturnType<typeof setTimeout> | undefined;
-  const atHalf = new Promise<'half'>((resolve) => (halfway = setTimeout(() => resolve('half'), Math.floor(watch.deadlineMs / 2))));
-  const when = await Promise.race([settled, atHalf]);
-  clearTimeout(halfway);
-  if (when === 'half') {
-    const meanwhile = await Promise.race([settled, watch.recheck().then(() => 'rechecked' as const)]);
-    if (meanwhile === 'rechecked' && watch.preference() !== sentWith) {
-      first.end();
-      return started(left(), attempt, signal).answer;
-    }
-  }
+  if (!watch.several) return within(watch.deadlineMs, attempt, signal);
+  const started = Date.now();
   try {
-    return await first.answer;
+    return await within(Math.floor(watch.deadlineMs / 2), attempt, signal);
   } catch (err) {
-    // Refused (or reset), or the cluster could not reach a shard's node (a 5xx, while a master is
-    // elected): once more, elsewhere, with another copy. A timeout used the whole deadline.
-    if (!(err instanceof errors.ConnectionError || clusterFailure(err)) || signal?.aborted) throw err;
+    // No answer in time, refused, or the cluster could not reach a shard's node (a 5xx while a master
+    // is elected): once more, with the preference of that moment.
+    if (!(err instanceof errors.TimeoutError || err instanceof errors.ConnectionError || clusterFailure(err))) throw err;
+    // A node may have stopped answering since the watch last asked: ask now (at most its probe timeout).
     await watch.recheck();
-    return started(left(), attempt, signal).answer;
+    return within(Math.max(100, watch.deadlineMs - (Date.now() - started)), attempt, signal);
   }
 }
 
@@ -80,39 +59,26 @@ export async function onceMore<T>(watch: NodeWatch, attempt: (a: Attempt) => Pro
  * timeout the client enforces by dispatching an `abort` event on the signal it was given, which, were
  * that the request's signal, would wake every listener of the request (its deadline among them)
  * though nothing aborted. So the client gets a signal of this attempt's own, which follows the
- * request's when that really aborts. `end` gives the attempt up (its answer is then ignored).
+ * request's when that really aborts.
  */
-function started<T>(ms: number, attempt: (a: Attempt) => Promise<T>, outer?: AbortSignal): { answer: Promise<T>; end: () => void } {
+async function within<T>(ms: number, attempt: (a: Attempt) => Promise<T>, outer?: AbortSignal): Promise<T> {
+  outer?.throwIfAborted();
   const own = new AbortController();
-  let givenUp = false;
-  const run = async (): Promise<T> => {
-    outer?.throwIfAborted();
-    const timer = setTimeout(() => own.abort(), ms);
-    const follow = (): void => {
-      if (outer?.aborted) own.abort(outer.reason);
-    };
-    outer?.addEventListener('abort', follow);
-    try {
-      return await attempt({ requestTimeout: ms, signal: own.signal });
-    } catch (err) {
-      // Our timer ended it (the client reports an abort): it is a timeout, as the client's would be.
-      if (err instanceof errors.RequestAbortedError && own.signal.aborted && !outer?.aborted && !givenUp)
-        throw new errors.TimeoutError(`no answer within ${ms} ms`);
-      throw err;
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', follow);
-    }
+  const timer = setTimeout(() => own.abort(), ms);
+  const follow = (): void => {
+    if (outer?.aborted) own.abort(outer.reason);
   };
-  const answer = run();
-  return {
-    answer,
-    end: () => {
-      givenUp = true;
-      answer.catch(() => undefined);
-      own.abort();
-    },
-  };
+  outer?.addEventListener('abort', follow);
+  try {
+    return await attempt({ requestTimeout: ms, signal: own.signal });
+  } catch (err) {
+    // Our timer ended it (the client reports an abort): it is a timeout, as the client's would be.
+    if (err instanceof errors.RequestAbortedError && own.signal.aborted && !outer?.aborted) throw new errors.TimeoutError(`no answer within ${ms} ms`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', follow);
+  }
 }
 
 /**
