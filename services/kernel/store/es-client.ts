@@ -29,26 +29,65 @@ export interface Attempt {
   signal: AbortSignal;
 }
 
+/** An answer that says the attempt reached no node that could answer: worth sending once more. */
+function noAnswer(err: unknown): boolean {
+  return err instanceof errors.TimeoutError || err instanceof errors.ConnectionError || clusterFailure(err);
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
 /**
- * A read on several nodes: an attempt that got no answer (the connection refused, or nothing within
- * its half of the deadline) is sent once more, after the node watch has asked again every node it
- * believes answers, so the second attempt avoids a node that is down or hangs, and gets what is left
- * of the deadline. `attempt` is called afresh, so what it sends may differ the second time
- * (../../search/shared/search-transport.ts sends the preference of that moment). On one node: one
- * attempt of the whole deadline. `signal` (the request's) ends the attempt under way when it aborts.
+ * A read on several nodes, hedged: the first attempt is given the whole deadline; if it has not
+ * answered at half of it, the node watch asks again every node it believes answers and a second
+ * attempt is sent beside it (with the preference of that moment, so it avoids a node that stopped
+ * answering), and the first answer of the two is the read's. An attempt that fails at once (the
+ * connection refused, a 5xx while a master is elected) is sent again the same way, without waiting.
+ * So a read slowed by a loaded machine is not thrown away at half the deadline, and a read waiting
+ * on a node that froze still ends within it (docs/decisions.md, "Scale-out"). `attempt` is called
+ * afresh each time (../../search/shared/search-transport.ts sends the preference of that moment).
+ * On one node: one attempt of the whole deadline. `signal` (the request's) ends both when it aborts.
  */
 export async function onceMore<T>(watch: NodeWatch, attempt: (a: Attempt) => Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!watch.several) return within(watch.deadlineMs, attempt, signal);
   const started = Date.now();
+  const left = (): number => Math.max(100, watch.deadlineMs - (Date.now() - started));
+  // Ends the attempt still under way once the other has answered.
+  const done = new AbortController();
+  const ends = signal ? AbortSignal.any([signal, done.signal]) : done.signal;
   try {
-    return await within(Math.floor(watch.deadlineMs / 2), attempt, signal);
-  } catch (err) {
-    // No answer in time, refused, or the cluster could not reach a shard's node (a 5xx while a master
-    // is elected): once more, with the preference of that moment.
-    if (!(err instanceof errors.TimeoutError || err instanceof errors.ConnectionError || clusterFailure(err))) throw err;
-    // A node may have stopped answering since the watch last asked: ask now (at most its probe timeout).
-    await watch.recheck();
-    return within(Math.max(100, watch.deadlineMs - (Date.now() - started)), attempt, signal);
+    const first = settle(within(watch.deadlineMs, attempt, ends));
+    let half: NodeJS.Timeout | undefined;
+    const early = await Promise.race([first, new Promise<null>((r) => (half = setTimeout(() => r(null), Math.floor(watch.deadlineMs / 2))))]);
+    clearTimeout(half);
+    if (early !== null) {
+      if (early.ok) return early.value;
+      if (!noAnswer(early.error)) throw early.error;
+      // A node may have stopped answering since the watch last asked: ask now (at most its probe timeout).
+      await watch.recheck();
+      return await within(left(), attempt, signal);
+    }
+    // No answer at half the deadline: ask the nodes again (unless the first answers meanwhile), then hedge.
+    const checked = await Promise.race([first, watch.recheck().then(() => null)]);
+    if (checked?.ok) return checked.value;
+    if (checked && !noAnswer(checked.error)) throw checked.error;
+    const second = settle(within(left(), attempt, ends));
+    let pending = checked ? [second] : [first, second];
+    let last: unknown;
+    while (pending.length > 0) {
+      const [winner, index] = await Promise.race(pending.map((p, i) => p.then((r) => [r, i] as const)));
+      if (winner.ok) return winner.value;
+      last = winner.error;
+      if (!noAnswer(last)) throw last;
+      pending = pending.filter((_, i) => i !== index);
+    }
+    throw last;
+  } finally {
+    done.abort();
   }
 }
 

@@ -123,3 +123,19 @@ describe('a read while a node freezes', () => {
     }
   });
 });
+
+describe('a slow read on nodes that all answer', () => {
+  it('is not thrown away at half the deadline: its first attempt, answering at 1.3 s, is the answer', async () => {
+    const c = await cluster(1_300);
+    try {
+      const started = Date.now();
+      const [res] = await sendRoundTrip(c.es, 'homes', [{ query: { match_all: {} } }], c.watch);
+      expect(res.hits.total).toEqual({ value: 1, relation: 'eq' });
+      expect(Date.now() - started).toBeLessThan(DEADLINE_MS);
+      // The second attempt was sent beside it at half the deadline, and ended when the first answered.
+      expect(c.searches()).toBe(2);
+    } finally {
+      await c.close();
+    }
+  });
+});
