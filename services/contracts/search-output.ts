@@ -2,6 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { apartmentBasicsProperties, displayCitySchema, displayPriceProperties, mediaSchema, ratingSchema } from './output-pieces';
 import { MAP_PINS } from '../kernel/limits/pages';
+import { facetsSchema } from './facets-output';
 import { SEARCH_RESULT_PHOTOS } from '../kernel/limits/media';
 
 export const searchResultSchema = {
@@ -83,6 +84,7 @@ export const searchEnvelopeProperties = {
     required: ['latitude', 'longitude', 'radius_miles'],
     additionalProperties: false,
   },
+  facets: facetsSchema,
 } as const;
 
 /** The envelope alone, as both searches build it before adding their pages or their map. */

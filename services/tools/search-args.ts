@@ -11,7 +11,8 @@ import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { FLAG_FIELDS, sharedFilterProperties, type SharedFilters } from '../search/shared/filters';
 import { locationProperties, resolveLocation, type ResolvedLocation } from '../search/shared/location';
-import { displayLimits, displayUnit, type SearchParams } from '../search/shared/search-params';
+import { displayLimits, displayUnit, type PriceUnit, type SearchParams } from '../search/shared/search-params';
+import type { StayDates } from '../stays/stay-dates';
 import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
 import { readStay } from '../stays/read-stay';
 import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
@@ -50,6 +51,12 @@ export const searchArgProperties = {
     type: 'string',
     enum: SEARCH_SORTS,
     description: 'price_asc (default), price_desc, availability (earliest move-in first), newest, rating_desc (unrated last).',
+  },
+  facets: {
+    type: 'boolean',
+    description:
+      'True: the answer also carries facets, the total_count this search would have with each boolean filter set, each bedroom count, ' +
+      'each guest_rating bucket and each price bucket (all-in prices of the stay, in price_unit) instead of its own; default false.',
   },
 } as const;
 
@@ -123,4 +130,10 @@ export const SEARCH_GET_QUERY: readonly string[] = [
   'min_rating',
   'guest_rating',
   'sort_by',
+  'facets',
 ];
+
+/** The unit of the facets' price buckets when the arguments ask for facets: the unit of min_price/max_price. */
+export function facetUnit(args: Pick<SearchArgs, 'facets' | 'price_unit'>, stay: StayDates): PriceUnit | undefined {
+  return args.facets === true ? (args.price_unit ?? displayUnit(stay)) : undefined;
+}

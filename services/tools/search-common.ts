@@ -12,9 +12,9 @@ import { searchApartments, type TripRecorder } from '../search/apartments/apartm
 import type { SearchStats } from '../search/shared/exact-search';
 import type { ResolvedLocation } from '../search/shared/location';
 import type { SearchAggregations } from '../search/shared/search-body';
-import type { SearchParams } from '../search/shared/search-params';
+import type { PriceUnit, SearchParams } from '../search/shared/search-params';
 import type { SearchEnvelope } from '../contracts/search-output';
-import { readSearchParams, type SearchArgs } from './search-args';
+import { facetUnit, readSearchParams, type SearchArgs } from './search-args';
 
 /** The envelope's place: the market and display city searched. */
 export type PlaceFields<L extends ResolvedLocation | null> = L extends ResolvedLocation
@@ -46,6 +46,8 @@ export interface RunOptions {
   record?: TripRecorder;
   /** Computed over every matching home in the request that counts them (the map's clusters). */
   aggs?: SearchAggregations;
+  /** The facet counts too, with price buckets in this unit (the unit of the search's price limits). */
+  facets?: PriceUnit;
 }
 
 /** The search's homes `[offset, offset + size)`, shaped, with the envelope but for its place. */
@@ -58,7 +60,7 @@ export async function runSearch(
   options: RunOptions = {},
 ): Promise<SearchAnswer> {
   const near = nearPoint(params.filters);
-  const found = await searchApartments(deps, params, offset, size, today, { record: options.record, aggs: options.aggs });
+  const found = await searchApartments(deps, params, offset, size, today, { record: options.record, aggs: options.aggs, facets: options.facets });
   const ctx = { publicBaseUrl: deps.config.publicBaseUrl, siteBaseUrl: deps.config.siteBaseUrl, today, stay: params.stay, near };
   const homes = found.homes.map((h) => shapeResult(h.doc, h.priced, ctx));
   const place = params.location === null ? null : (params.location.city?.slug ?? params.location.market.slug);
@@ -66,6 +68,7 @@ export async function runSearch(
     envelope: {
       total_count: found.total,
       count: homes.length,
+      ...(found.facets ? { facets: found.facets } : {}),
       ...(homes.some((h) => h.eligible_for_flex) ? { flex_search_url: flexSearchUrl(deps.config.siteBaseUrl, place, params.stay) } : {}),
       ...(near
         ? { near: { latitude: near.lat, longitude: near.lon, radius_miles: near.miles, ...(options.nearLabel ? { label: options.nearLabel } : {}) } }
@@ -89,6 +92,6 @@ export async function answerSearch(
   signal?: AbortSignal,
 ): Promise<SearchAnswer & { envelope: SearchEnvelope }> {
   const params = await readSearchParams(deps, args, today, signal);
-  const answer = await runSearch(deps, params, today, offset, size, { nearLabel: args.near_label, record });
+  const answer = await runSearch(deps, params, today, offset, size, { nearLabel: args.near_label, record, facets: facetUnit(args, params.stay) });
   return { ...answer, envelope: { ...placeFields(params.location), ...answer.envelope } };
 }

@@ -9,7 +9,7 @@ import { clusterAggs, readClusters } from '../search/map/clusters';
 import type { TripRecorder } from '../search/apartments/apartment-search';
 import { MAP_WIDGET } from '../widgets/catalog';
 import { placeFields, runSearch } from './search-common';
-import { readSearchParamsIn, SEARCH_GET_QUERY, SEARCH_GET_RENAMES, searchArgProperties } from './search-args';
+import { facetUnit, readSearchParamsIn, SEARCH_GET_QUERY, SEARCH_GET_RENAMES, searchArgProperties } from './search-args';
 import { mapOutputSchema } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 import { MAP_PINS } from '../kernel/limits/pages';
@@ -62,6 +62,7 @@ export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, recor
   const answer = await runSearch(deps, { ...params, viewport }, today, 0, MAP_PINS, {
     nearLabel: searchArgs.near_label,
     record,
+    facets: facetUnit(searchArgs, params.stay),
     ...(viewport ? { aggs: clusterAggs(params.stay, viewport) } : {}),
   });
   const clusters =

@@ -6,7 +6,7 @@
 import type { Deps } from '../../deps';
 import type { IsoDate } from '../../kernel/inventory/records';
 import type { SearchAggregations } from '../shared/search-body';
-import type { SearchParams } from '../shared/search-params';
+import type { PriceUnit, SearchParams } from '../shared/search-params';
 import { homesTransport, type RoundTrip } from '../shared/search-transport';
 import { searchHomes, type SearchFound } from './search-homes';
 
@@ -17,6 +17,8 @@ export interface ApartmentSearchOptions {
   record?: TripRecorder;
   /** Computed over every matching home in the request that counts them (the map's clusters). */
   aggs?: SearchAggregations;
+  /** The facet counts too, with price buckets in this unit (the unit of the search's price limits). */
+  facets?: PriceUnit;
 }
 
 /** The matching homes `[offset, offset + size)` of `p` in its order, with the exact total; the request's budget carries its signal. */
@@ -29,5 +31,5 @@ export function searchApartments(
   options: ApartmentSearchOptions = {},
 ): Promise<SearchFound> {
   const transport = homesTransport(deps, { market: p.location?.market.slug, record: options.record, signal: p.budget?.signal });
-  return searchHomes(transport, p, offset, size, today, options.aggs);
+  return searchHomes(transport, p, offset, size, today, options.aggs, options.facets);
 }

@@ -7,7 +7,9 @@ import type { IsoDate } from '../../kernel/inventory/records';
 import { ExactSearch, startsInPast, type PricedHome, type SearchStats } from '../shared/exact-search';
 import type { ResultPrice } from '../shared/result-price';
 import type { ResultDocument, SearchAggregations } from '../shared/search-body';
-import type { SearchParams } from '../shared/search-params';
+import type { PriceUnit, SearchParams } from '../shared/search-params';
+import { facetAggs } from './facet-aggs';
+import { emptyFacets, readFacets, type Facets } from './facets';
 import type { SearchTransport } from '../shared/search-transport';
 
 export interface FoundHome {
@@ -21,11 +23,16 @@ export interface SearchFound {
   stats: SearchStats;
   /** What the caller's aggregations answered, over the same matching homes. */
   aggregations?: Record<string, unknown>;
+  /** The facet counts, when asked for (docs/contract.md, "Facets"). */
+  facets?: Facets;
   /** A home's exact price from the same search's price book, or null once the search may price no more. */
   priceIfAffordable(home: PricedHome): number | null;
 }
 
-/** The matching homes `[offset, offset + size)` in the search's order, with the exact total (and `aggs` over all of them). */
+/**
+ * The matching homes `[offset, offset + size)` in the search's order, with the exact total (and `aggs`
+ * over all of them); with `facets` (the unit of the search's price limits), the facet counts too.
+ */
 export async function searchHomes(
   t: SearchTransport,
   p: SearchParams,
@@ -33,10 +40,14 @@ export async function searchHomes(
   size: number,
   today: IsoDate,
   aggs?: SearchAggregations,
+  facets?: PriceUnit,
 ): Promise<SearchFound> {
   const search = new ExactSearch(t, p);
   const priceIfAffordable = (home: PricedHome) => search.book.amountIfAffordable(home);
-  if (startsInPast(p, today)) return { homes: [], total: 0, stats: search.stats, priceIfAffordable };
-  const found = await search.homes(offset, size, undefined, aggs);
-  return { ...found, stats: search.stats, priceIfAffordable };
+  if (startsInPast(p, today)) return { homes: [], total: 0, stats: search.stats, priceIfAffordable, ...(facets ? { facets: emptyFacets(facets) } : {}) };
+  if (facets === undefined) return { ...(await search.homes(offset, size, undefined, aggs)), stats: search.stats, priceIfAffordable };
+  // The facets ride on the search's first request: they need its straddlers that pass, as the page does.
+  const withFacets = { ...aggs, ...facetAggs(p, await search.passingStraddlers()) };
+  const found = await search.homes(offset, size, undefined, withFacets);
+  return { ...found, facets: await readFacets(search, found.aggregations, facets), stats: search.stats, priceIfAffordable };
 }

@@ -8,6 +8,9 @@ import { badRequest } from '../../kernel/errors';
 import type { ResolvedLocation } from './location';
 import { DEFAULT_RADIUS_MILES, MAX_RADIUS_MILES } from '../../kernel/limits/radius';
 import { SEARCHABLE } from '../../kernel/store/searchable';
+import { FLAG_FIELDS } from '../../kernel/store/flag-fields';
+
+export { FLAG_FIELDS };
 
 const flag = (description: string) => ({ type: 'boolean', description }) as const;
 
@@ -39,23 +42,6 @@ export const sharedFilterProperties = {
 } as const;
 
 export type SharedFilters = FromSchema<{ type: 'object'; properties: typeof sharedFilterProperties; additionalProperties: false }>;
-
-/** Boolean filter argument → indexed field that must be true. */
-export const FLAG_FIELDS = {
-  pets: 'pets_allowed',
-  cats: 'cats_allowed',
-  dogs: 'dogs_allowed',
-  parking: 'has_parking',
-  pool: 'has_pool',
-  gym: 'has_gym',
-  in_unit_laundry: 'in_unit_laundry',
-  air_conditioned: 'air_conditioned',
-  balcony: 'has_balcony',
-  elevator: 'has_elevator',
-  first_floor_unit: 'first_floor_unit',
-  self_check_in: 'self_check_in',
-  deals_only: 'has_active_offer',
-} as const satisfies Record<string, string>;
 
 /** The point and radius of a proximity search, or null; both coordinates or neither (docs/contract.md, "Location" rule 3: they go together). */
 export function nearPoint(f: SharedFilters): { lat: number; lon: number; miles: number } | null {
