@@ -118,6 +118,8 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
       buildings: true,
       args: () => ({ market: city().slug, ...dates(), sort_by: s.pick(['recommended', 'price_asc', 'rating_desc'] as const), page: 1, per_page: 10 }),
     },
+    // Last, so that the shapes above draw the same samples as before it was added.
+    { title: 'dated market search with facets (default sort)', args: () => ({ market: s.pick(markets).slug, ...dates(), facets: true }) },
   ];
 }
 
