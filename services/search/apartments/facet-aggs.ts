@@ -68,17 +68,20 @@ export function priceSpreadAggs(p: SearchParams): SearchAggregations {
   }
 }
 
-/** The aggregations of every facet, under FACETS_AGG. */
+/** The aggregations of every facet, under FACETS_AGG: to ride on the search's first request, whose query they rely on. */
 export function facetAggs(p: SearchParams, passing: readonly string[] | undefined): SearchAggregations {
   const s = facetScope(p, passing);
   const flags = Object.fromEntries(Object.entries(FLAG_FIELDS).map(([arg, field]) => [arg, all(s.bedrooms, s.rating, s.price, [{ term: { [field]: true } }])]));
   const ratings = Object.fromEntries(GUEST_RATING_NAMES.map((name) => [name, all(ratingClauses(GUEST_RATING_BUCKETS[name]))]));
+  // Without bedroom bounds, rating threshold or price limits the search's own query is the facets' scope:
+  // counted over its hits, with no second pass over the shard.
+  const own = s.bedrooms.length + s.rating.length + s.price.length === 0;
   return {
     [FACETS_AGG]: {
-      global: {},
+      ...(own ? { filter: { match_all: {} } } : { global: {} }),
       aggs: {
         scope: {
-          filter: all(s.base),
+          filter: own ? { match_all: {} } : all(s.base),
           aggs: {
             filters: { filters: { filters: flags } },
             bedrooms: { filter: all(s.rating, s.price), aggs: { counts: { histogram: { field: 'bedrooms', interval: 1, min_doc_count: 1 } } } },

@@ -3,7 +3,7 @@
  * "Facet counts"). Pure: from the spread of the stay's indexed price (./facet-aggs.ts), buckets of one
  * round width (1, 2, 2.5 or 5 times a power of ten), at most MAX_PRICE_BUCKETS of them, in the unit the
  * search's min_price/max_price use. For a fixed stay, whose exact price the index does not hold, each
- * inner edge moves (within a quarter of the width) to where the fewest homes' price bounds straddle
+ * inner edge moves (by less than half the width) to where the fewest homes' price bounds straddle
  * it: those homes are priced exactly to be counted (./facet-price-counts.ts), the others are counted by
  * their bounds. The counts are exact wherever the edges fall; the edges only decide the cost.
  */
@@ -79,8 +79,8 @@ export function drawEdges(spread: PriceSpread, quantum: number): number[] {
   for (let i = 0; i <= span(first, width); i++) edges.push(first + i * width);
   const { straddlers } = spread;
   if (!straddlers) return edges;
-  // A fixed stay: each inner edge to the nearby multiple of the quantum that the fewest bounds straddle.
-  const reach = Math.floor(width / 4 / quantum) * quantum;
+  // A fixed stay: each inner edge to the multiple of the quantum within half a width that the fewest bounds straddle.
+  const reach = Math.floor((width / 2 - 1) / quantum) * quantum;
   return edges.map((edge, i) => {
     if (i === 0 || i === edges.length - 1 || reach === 0) return edge;
     let best = edge;

@@ -48,6 +48,16 @@ describe('facetAggs', () => {
   });
 });
 
+describe('facetAggs of a search with no bedroom bounds, rating threshold or price limits', () => {
+  it("count over the search's own hits: no global bucket, no second pass over the shard", () => {
+    const plain: SearchParams = { ...search, filters: { parking: true }, price: { min: null, max: null }, minRating: null };
+    const facets = facetAggs(plain, undefined).facets as { filter?: unknown; global?: unknown; aggs: { scope: { filter: unknown } } };
+    expect(facets.global).toBeUndefined();
+    expect(facets.filter).toEqual({ match_all: {} });
+    expect(facets.aggs.scope.filter).toEqual({ match_all: {} });
+  });
+});
+
 describe('price buckets', () => {
   it('are at most twelve of one round width, from below the least price to above the greatest, on the quantum', () => {
     for (const [min, max] of [
