@@ -44,7 +44,7 @@ async function capture(ctx: BenchContext, shape: Shape): Promise<Captured> {
     const q = await readBuildingQuery(ctx.deps, args, ctx.today);
     const page = await searchBuildings(
       ctx.deps,
-      esTransport(ctx.es, ctx.config.homesAlias, { market: q.location.market.slug, record, routingKeys: ctx.deps.routingKeys }),
+      esTransport(ctx.es, ctx.config.homesAlias, { market: q.location?.market.slug, record, routingKeys: ctx.deps.routingKeys }),
       q,
       0,
       10,
