@@ -121,7 +121,13 @@ export const propertyCardSchema = {
 export const propertiesOutputSchema = {
   type: 'object',
   properties: {
-    market: { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'], additionalProperties: false },
+    market: {
+      type: ['object', 'null'],
+      description: 'The market searched; null when a polygon alone places the search (it may cover several markets).',
+      properties: { slug: { type: 'string' } },
+      required: ['slug'],
+      additionalProperties: false,
+    },
     display_city: { ...displayCitySchema, description: 'The display city searched, when one was.' },
     properties: { type: 'array', items: propertyCardSchema, description: "This page's buildings." },
     page: { type: 'integer' },

@@ -97,10 +97,19 @@ export const searchEnvelopeSchema = {
 
 export type SearchEnvelope = FromSchema<typeof searchEnvelopeSchema>;
 
+/** The market searched, null when no place was named: a polygon (or the map's viewport) alone places the search, which may cover several markets. */
+const searchedMarketSchema = {
+  type: ['object', 'null'],
+  properties: { slug: { type: 'string' } },
+  required: ['slug'],
+  additionalProperties: false,
+} as const;
+
 export const searchOutputSchema = {
   type: 'object',
   properties: {
     ...searchEnvelopeProperties,
+    market: { ...searchedMarketSchema, description: 'The market searched; null when a polygon alone places the search (it may cover several markets).' },
     page: { type: 'integer' },
     per_page: { type: 'integer' },
     total_pages: { type: 'integer', description: 'Fetch later pages while page <= total_pages.' },
@@ -141,11 +150,8 @@ export const mapOutputSchema = {
   properties: {
     ...searchEnvelopeProperties,
     market: {
-      type: ['object', 'null'],
-      description: 'The market searched; null when a viewport alone places the search (it may cover several markets).',
-      properties: { slug: { type: 'string' } },
-      required: ['slug'],
-      additionalProperties: false,
+      ...searchedMarketSchema,
+      description: 'The market searched; null when a viewport or a polygon alone places the search (it may cover several markets).',
     },
     homes: { type: 'array', items: searchResultSchema, maxItems: MAP_PINS, description: `Pins: the first ${MAP_PINS} matches in the search order.` },
     viewport: {

@@ -5,6 +5,8 @@ import { errorObjectSchema as errorSchema } from '../kernel/inventory/schema-pie
 type Schema = Record<string, unknown>;
 
 function argSchema(tool: Tool, arg: string): Schema {
+  const encoding = tool.get?.encoded?.[arg];
+  if (encoding) return { ...encoding.schema, description: encoding.description };
   const props = (tool.inputSchema as { properties?: Record<string, Schema> }).properties ?? {};
   return props[arg] ?? { type: 'string' };
 }

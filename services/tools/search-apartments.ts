@@ -8,11 +8,13 @@ import { defineTool, READ_ONLY } from './tool';
 import { SEARCH_MAX_PAGE, SEARCH_PAGE } from '../kernel/limits/pages';
 import { HERO_IMAGES_PER_PAGE } from '../kernel/limits/media';
 import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
+import { POLYGON_MAX_VERTICES, polygonProperties, polygonQuery } from '../search/shared/polygon';
 
 const inputSchema = {
   type: 'object',
   properties: {
     ...searchArgProperties,
+    ...polygonProperties,
     page: { type: 'integer', minimum: 1, maximum: SEARCH_MAX_PAGE, default: 1, description: '1-indexed page; fetch later pages while page <= total_pages.' },
     per_page: {
       type: 'integer',
@@ -41,7 +43,8 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     'apartments bookable for that stay, each with its all-in price for those dates (the same figure get_quote_tool gives). ' +
     'Filters: bedrooms, bathrooms, min/max_price (all-in, in price_unit), pets, parking, pool, gym, laundry, air ' +
     'conditioning, balcony, elevator, ground floor, self check-in, deals_only, min_rating/guest_rating, and a point ' +
-    `with near_latitude/near_longitude/near_radius_miles (a true circle, default ${DEFAULT_RADIUS_MILES} miles). sort_by price_asc (default), ` +
+    `with near_latitude/near_longitude/near_radius_miles (a true circle, default ${DEFAULT_RADIUS_MILES} miles). A polygon (up to ${POLYGON_MAX_VERTICES} ` +
+    'vertices {latitude, longitude}, a shape drawn on a map) keeps only apartments inside it, with market or in its place. sort_by price_asc (default), ' +
     `price_desc, availability, newest, rating_desc. Pages of per_page (default ${SEARCH_PAGE.default}, max ${SEARCH_PAGE.max}) with total_count and ` +
     'total_pages (a very deep price-sorted dated page is refused as search_too_broad: pass min_price at the last price ' +
     `shown to go further). Up to ${HERO_IMAGES_PER_PAGE} hero photos of the page come as embedded images (include_hero_images: false ` +
@@ -56,9 +59,11 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
   get: {
     path: '/search',
     renames: { ...SEARCH_GET_RENAMES },
-    query: [...SEARCH_GET_QUERY, 'page', 'per_page'],
-    // docs/contract.md, "HTTP routes": GET search takes `market` (required); the tool's `scope` has no GET form.
-    required: ['market'],
+    query: [...SEARCH_GET_QUERY, 'page', 'per_page', 'polygon'],
+    // The polygon's GET form is text: lat,lon;lat,lon;… (docs/decisions.md, "A drawn polygon").
+    encoded: { polygon: polygonQuery },
+    // docs/contract.md, "HTTP routes": GET search takes `market` or a polygon; the tool's `scope` has no GET form.
+    requiredOneOf: [['market'], ['polygon']],
     summary: 'Search apartments in a city or market, with exact all-in prices for the dates',
   },
   async handler(args, { deps, today, request }) {

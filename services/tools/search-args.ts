@@ -10,7 +10,7 @@ import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { committedNightsSchema, endDateSchema, isoDateSchema, priceLimitSchema, ratingThresholdSchema } from '../kernel/inventory/schema-pieces';
 import { FLAG_FIELDS, sharedFilterProperties, type SharedFilters } from '../search/shared/filters';
-import { locationProperties, resolveLocation, type ResolvedLocation } from '../search/shared/location';
+import { locationProperties, type ResolvedLocation } from '../search/shared/location';
 import { displayLimits, displayUnit, type PriceUnit, type SearchParams } from '../search/shared/search-params';
 import type { StayDates } from '../stays/stay-dates';
 import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
@@ -80,11 +80,6 @@ export function sharedFiltersOf(args: object): SharedFilters {
     if (value !== undefined) filters[key] = value;
   }
   return filters as SharedFilters;
-}
-
-/** The list search's parameters: the place is required. */
-export function readSearchParams(deps: Deps, args: SearchArgs, today: IsoDate, signal?: AbortSignal): Promise<SearchParams & { location: ResolvedLocation }> {
-  return readSearchParamsIn(deps, args, today, () => resolveLocation(deps, args), signal);
 }
 
 /** The parameters of a search whose place `place` resolves (the map's may be none: its viewport stands in). */

@@ -14,7 +14,10 @@ import type { ResolvedLocation } from '../search/shared/location';
 import type { SearchAggregations } from '../search/shared/search-body';
 import type { PriceUnit, SearchParams } from '../search/shared/search-params';
 import type { SearchEnvelope } from '../contracts/search-output';
-import { facetUnit, readSearchParams, type SearchArgs } from './search-args';
+import { facetUnit, readSearchParamsIn, type SearchArgs } from './search-args';
+import { badRequest } from '../kernel/errors';
+import { resolveLocation } from '../search/shared/location';
+import { readPolygon, type PolygonArgs } from '../search/shared/polygon';
 
 /** The envelope's place: the market and display city searched. */
 export type PlaceFields<L extends ResolvedLocation | null> = L extends ResolvedLocation
@@ -81,17 +84,31 @@ export async function runSearch(
   };
 }
 
-/** The list search of some arguments (the place required), with its place in the envelope. */
+/** A list or building search without a place or a polygon. */
+export const NO_PLACE =
+  'A location is required: pass market (a display-city or market slug from list_markets_tool), scope.display_city / scope.market, ' +
+  'or a polygon to search inside.';
+
+/** The list search of some arguments (a place, or a polygon standing in for it), with its place in the envelope. */
 export async function answerSearch(
   deps: Deps,
-  args: SearchArgs,
+  args: SearchArgs & PolygonArgs,
   today: IsoDate,
   offset: number,
   size: number,
   record?: TripRecorder,
   signal?: AbortSignal,
-): Promise<SearchAnswer & { envelope: SearchEnvelope }> {
-  const params = await readSearchParams(deps, args, today, signal);
-  const answer = await runSearch(deps, params, today, offset, size, { nearLabel: args.near_label, record, facets: facetUnit(args, params.stay) });
+): Promise<SearchAnswer & { envelope: Omit<SearchEnvelope, 'market'> & PlaceFields<ResolvedLocation | null> }> {
+  const { polygon: drawn, ...searchArgs } = args;
+  const polygon = readPolygon(drawn);
+  const named = searchArgs.market !== undefined || searchArgs.scope !== undefined;
+  if (!named && polygon === null) throw badRequest('invalid_parameters', NO_PLACE);
+  const place = () => (named ? resolveLocation(deps, searchArgs) : Promise.resolve(null));
+  const params = await readSearchParamsIn(deps, searchArgs, today, place, signal);
+  const answer = await runSearch(deps, { ...params, polygon }, today, offset, size, {
+    nearLabel: args.near_label,
+    record,
+    facets: facetUnit(args, params.stay),
+  });
   return { ...answer, envelope: { ...placeFields(params.location), ...answer.envelope } };
 }

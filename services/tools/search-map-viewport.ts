@@ -7,6 +7,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { viewportProperties } from '../search/shared/viewport';
+import { polygonProperties } from '../search/shared/polygon';
 import { mapOutputSchema } from '../contracts/search-output';
 import { searchArgProperties } from './search-args';
 import { answerMap, type MapArgs } from './search-on-map';
@@ -14,7 +15,7 @@ import { defineTool, READ_ONLY } from './tool';
 
 const inputSchema = {
   type: 'object',
-  properties: { ...searchArgProperties, ...viewportProperties },
+  properties: { ...searchArgProperties, ...viewportProperties, ...polygonProperties },
   required: ['sw_latitude', 'sw_longitude', 'ne_latitude', 'ne_longitude', 'zoom'],
   additionalProperties: false,
 } as const;

@@ -5,6 +5,7 @@ import { badRequest } from '../kernel/errors';
 import type { IsoDate } from '../kernel/inventory/records';
 import { resolveLocation } from '../search/shared/location';
 import { clusterPrecision, MAX_ZOOM, readViewport, viewportProperties, type Viewport } from '../search/shared/viewport';
+import { POLYGON_MAX_VERTICES, polygonProperties, polygonQuery, readPolygon } from '../search/shared/polygon';
 import { clusterAggs, readClusters } from '../search/map/clusters';
 import type { TripRecorder } from '../search/apartments/apartment-search';
 import { MAP_WIDGET } from '../widgets/catalog';
@@ -15,7 +16,11 @@ import { defineTool, READ_ONLY } from './tool';
 import { MAP_PINS } from '../kernel/limits/pages';
 import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
 
-const inputSchema = { type: 'object', properties: { ...searchArgProperties, ...viewportProperties }, additionalProperties: false } as const;
+const inputSchema = {
+  type: 'object',
+  properties: { ...searchArgProperties, ...viewportProperties, ...polygonProperties },
+  additionalProperties: false,
+} as const;
 
 type Output = FromSchema<typeof mapOutputSchema>;
 
@@ -38,7 +43,7 @@ export const MAP_OFF_REASON = 'The map view is switched off on this server; the 
 
 const NO_PLACE =
   'A location is required: pass market (a display-city or market slug from list_markets_tool), scope.display_city / scope.market, ' +
-  'or a viewport (sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom).';
+  'a viewport (sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom), or a polygon to search inside.';
 
 const echo = (v: Viewport): NonNullable<Output['viewport']> => ({
   sw_latitude: v.south,
@@ -53,13 +58,14 @@ export type MapArgs = FromSchema<typeof inputSchema>;
 
 /** The map's answer to some arguments; `record` sees each Elasticsearch round trip (the bench replays them). */
 export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, record?: TripRecorder, signal?: AbortSignal): Promise<Output> {
-  const { sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom, ...searchArgs } = args;
+  const { sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom, polygon: drawn, ...searchArgs } = args;
   const viewport = readViewport({ sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom });
+  const polygon = readPolygon(drawn);
   const named = searchArgs.market !== undefined || searchArgs.scope !== undefined;
-  if (!named && viewport === null) throw badRequest('invalid_parameters', NO_PLACE);
-  // A viewport without a place may cross markets; with one, the homes are in both.
+  if (!named && viewport === null && polygon === null) throw badRequest('invalid_parameters', NO_PLACE);
+  // A viewport or a polygon without a place may cross markets; with one, the homes are in all that are given.
   const params = await readSearchParamsIn(deps, searchArgs, today, () => (named ? resolveLocation(deps, searchArgs) : Promise.resolve(null)), signal);
-  const answer = await runSearch(deps, { ...params, viewport }, today, 0, MAP_PINS, {
+  const answer = await runSearch(deps, { ...params, viewport, polygon }, today, 0, MAP_PINS, {
     nearLabel: searchArgs.near_label,
     record,
     facets: facetUnit(searchArgs, params.stay),
@@ -90,7 +96,8 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
     'how many match). For a point such as a building, employer or campus pass near_latitude, near_longitude, ' +
     `near_radius_miles (default ${DEFAULT_RADIUS_MILES}) and near_label, with market set to the city or market around it. For what a map ` +
     `shows, pass its viewport: sw_latitude, sw_longitude, ne_latitude, ne_longitude and zoom (0-${MAX_ZOOM}); it may stand in ` +
-    'for the market (it can span several) and only apartments inside it match. When more than ' +
+    'for the market (it can span several) and only apartments inside it match. A polygon (up to ' +
+    `${POLYGON_MAX_VERTICES} vertices {latitude, longitude}, a shape drawn on the map) does the same for a drawn shape, alone or with the others. When more than ` +
     `${MAP_PINS} match in a viewport the answer also has clusters (tile, count, centroid, bounds, cheapest price). map_view says ` +
     'whether the map is switched on (reason when not). The text lists each pin in brief (slug, name, bedrooms, ' +
     'position, price); structuredContent has every field of every pin.',
@@ -103,9 +110,11 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
   get: {
     path: '/map-search',
     renames: { ...SEARCH_GET_RENAMES },
-    query: [...SEARCH_GET_QUERY, ...Object.keys(viewportProperties)],
-    // GET has no `scope`: a market, or a viewport standing in for it.
-    requiredOneOf: [['market'], Object.keys(viewportProperties)],
+    query: [...SEARCH_GET_QUERY, ...Object.keys(viewportProperties), 'polygon'],
+    // The polygon's GET form is text: lat,lon;lat,lon;… (docs/decisions.md, "A drawn polygon").
+    encoded: { polygon: polygonQuery },
+    // GET has no `scope`: a market, or a viewport or a polygon standing in for it.
+    requiredOneOf: [['market'], Object.keys(viewportProperties), ['polygon']],
     summary: `Search apartments for a map: a market or a viewport (with clusters when more than ${MAP_PINS} match)`,
   },
   modelText: ({ homes, clusters, ...envelope }) => ({

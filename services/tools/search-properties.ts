@@ -12,16 +12,20 @@ import { answerBuildingSearch } from '../search/buildings/building-search';
 import { PricingBudget } from '../search/shared/pricing-budget';
 import { propertiesOutputSchema } from '../contracts/properties-output';
 import { sharedFiltersOf } from './search-args';
+import { NO_PLACE } from './search-common';
 import { GUEST_RATING_BUCKETS_TEXT, GUEST_RATING_NAMES, RATING_RANGE_TEXT, ratingThreshold } from '../kernel/limits/rating';
 import { readStay } from '../stays/read-stay';
 import { BUILDING_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY } from './tool';
+import { badRequest } from '../kernel/errors';
+import { POLYGON_MAX_VERTICES, polygonProperties, readPolygon } from '../search/shared/polygon';
 
 const inputSchema = {
   type: 'object',
   properties: {
     ...locationProperties,
     ...sharedFilterProperties,
+    ...polygonProperties,
     start_date: {
       ...isoDateSchema,
       description: `Move-in date, YYYY-MM-DD, at most ${BUILDING_STAY_POLICY.startAhead.days} days ahead. Omit to browse every upcoming unit.`,
@@ -67,10 +71,14 @@ export type BuildingArgs = FromSchema<typeof inputSchema>;
 type Output = FromSchema<typeof propertiesOutputSchema>;
 
 export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: IsoDate, signal?: AbortSignal): Promise<BuildingQuery> {
+  const polygon = readPolygon(args.polygon);
+  const named = args.market !== undefined || args.scope !== undefined;
+  if (!named && polygon === null) throw badRequest('invalid_parameters', NO_PLACE);
   const stay = readStay(args, today, BUILDING_STAY_POLICY);
   const filters = sharedFiltersOf(args);
   return {
-    location: await resolveLocation(deps, args),
+    location: named ? await resolveLocation(deps, args) : null,
+    polygon,
     filters,
     stay,
     monthly: { min: args.min_price ?? null, max: args.max_price ?? null },
@@ -87,7 +95,8 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
   description:
     'Searches by building instead of by apartment: one card per building with its matching units. Use it when the ' +
     'guest cares about the building (amenities, rating, location) or wants to see what sizes a building offers. ' +
-    'Pass market (a city or market slug from list_markets_tool) or scope; optionally start_date and end_date ' +
+    'Pass market (a city or market slug from list_markets_tool) or scope, or a polygon (up to ' +
+    `${POLYGON_MAX_VERTICES} vertices {latitude, longitude}, a shape drawn on a map: only buildings inside it, with market or in its place); optionally start_date and end_date ` +
     '(or "indefinite" with committed_nights); without start_date every upcoming unit is browsed. Filters as in ' +
     "search_apartments_tool, with min/max_price as monthly limits on each unit's final price, min_square_footage, " +
     'and guest_rating as a bucket or a number. Each card has from_price (the cheapest matching unit), bed_groups ' +
@@ -107,10 +116,10 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
     const perPage = Math.min(args.per_page ?? BUILDING_PAGE.default, BUILDING_PAGE.max);
     const offset = (page - 1) * perPage;
     const { found, relaxed } = await answerBuildingSearch(deps, q, { offset, size: perPage, relax: page === 1 }, today, request.signal);
-    const { market, city } = q.location;
+    const city = q.location?.city;
     return {
       data: {
-        market: { slug: market.slug },
+        market: q.location ? { slug: q.location.market.slug } : null,
         display_city: city ? { slug: city.slug, name: city.name, state: city.state } : null,
         properties: found.cards,
         page,

@@ -29,7 +29,19 @@ export interface GetRoute {
   required?: string[];
   /** Groups of query parameters of which at least one must be given whole (the map: a market, or a viewport); OpenAPI's `x-required-one-of`. */
   requiredOneOf?: string[][];
+  /** Arguments whose query parameter is text of its own form (a polygon: `lat,lon;lat,lon;…`), by argument name. */
+  encoded?: Record<string, QueryEncoding>;
   summary: string;
+}
+
+/** How an argument that is not a scalar is written in a query string: decoded before the tool's schema reads it. */
+export interface QueryEncoding {
+  /** What the text holds, for openapi.json. */
+  description: string;
+  /** The parameter's OpenAPI schema (a string, with its pattern). */
+  schema: Record<string, unknown>;
+  /** The argument the text gives; throws the contract's 400 on text of another form. */
+  decode(text: string): unknown;
 }
 
 /** An image a tool result embeds (MCP only): a served photo, loaded by the transport. */

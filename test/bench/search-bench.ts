@@ -8,6 +8,7 @@ import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { addDays } from '../../services/kernel/engine/dates';
 import { answerSearch } from '../../services/tools/search-common';
 import type { SearchArgs } from '../../services/tools/search-args';
+import type { PolygonArgs, PolygonVertex } from '../../services/search/shared/polygon';
 import { readBuildingQuery, type BuildingArgs } from '../../services/tools/search-properties';
 import { searchBuildings } from '../../services/search/buildings/run-building-search';
 import { esTransport, sendRoundTrip, type RoundTrip } from '../../services/search/shared/search-transport';
@@ -18,14 +19,17 @@ import { CpuTable, stackPids, withCpu, withCpuAt16, type CpuPerCall } from './cp
 /** Distinct queries per shape: the load cycles through them. */
 const QUERIES_PER_SHAPE = 200;
 
+/** The apartment search's arguments, a drawn polygon among them. */
+type ListArgs = SearchArgs & PolygonArgs;
+
 interface Captured {
-  args: SearchArgs | BuildingArgs;
+  args: ListArgs | BuildingArgs;
   /** The round trips it sent to Elasticsearch, in order: one search, or the searches of one `_msearch`. */
   requests: RoundTrip[];
   priced: number;
 }
 
-type Shape = { title: string; args: () => SearchArgs; buildings?: false } | { title: string; args: () => BuildingArgs; buildings: true };
+type Shape = { title: string; args: () => ListArgs; buildings?: false } | { title: string; args: () => BuildingArgs; buildings: true };
 
 /** The building search is tool-server only: its service probe is a tools/call. */
 let rpc = 0;
@@ -44,7 +48,7 @@ async function capture(ctx: BenchContext, shape: Shape): Promise<Captured> {
     const q = await readBuildingQuery(ctx.deps, args, ctx.today);
     const page = await searchBuildings(
       ctx.deps,
-      esTransport(ctx.es, ctx.config.homesAlias, { market: q.location.market.slug, record, routingKeys: ctx.deps.routingKeys }),
+      esTransport(ctx.es, ctx.config.homesAlias, { market: q.location?.market.slug, record, routingKeys: ctx.deps.routingKeys }),
       q,
       0,
       10,
@@ -59,8 +63,9 @@ async function capture(ctx: BenchContext, shape: Shape): Promise<Captured> {
 
 /** The GET form of a search (docs/contract.md, "HTTP routes": check_in, check_out, bedrooms); the service answers it like the tool. */
 const GET_NAMES: Record<string, string> = { start_date: 'check_in', end_date: 'check_out', min_bedrooms: 'bedrooms' };
-const probe = (args: SearchArgs): Probe => ({
-  path: `/api/public/search?${new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [GET_NAMES[k] ?? k, String(v)])).toString()}`,
+const getValue = (k: string, v: unknown): string => (k === 'polygon' ? (v as PolygonVertex[]).map((p) => `${p.latitude},${p.longitude}`).join(';') : String(v));
+const probe = (args: ListArgs): Probe => ({
+  path: `/api/public/search?${new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [GET_NAMES[k] ?? k, getValue(k, v)])).toString()}`,
 });
 
 /** Closed-loop load replaying each captured search's requests, one after the other, straight to ES. */
@@ -83,6 +88,27 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
     return { start_date: start, end_date: addDays(start, s.int(2, 120)) };
   };
   const city = () => s.pick(s.pick(markets).cities);
+  /**
+   * A dated search inside a city-sized polygon of 20 vertices (about 4 miles from the city's point,
+   * jittered) and the market that holds it. Its two shapes draw from streams of one seed, so they ask
+   * the same questions: inside the polygon alone (every shard), and by the market alone.
+   */
+  const polygonQuestion = (r: typeof s) => {
+    const m = r.pick(markets);
+    const c = r.pick(m.cities);
+    const start = addDays(ctx.today, r.int(1, 300));
+    const polygon = Array.from({ length: 20 }, (_, k) => {
+      const angle = ((k + r.int(0, 80) / 100) * 2 * Math.PI) / 20;
+      const radius = 0.06 * (r.int(70, 100) / 100);
+      return {
+        latitude: c.latitude + radius * Math.sin(angle),
+        longitude: c.longitude + (radius * Math.cos(angle)) / Math.cos((c.latitude * Math.PI) / 180),
+      };
+    });
+    return { market: m.slug, start_date: start, end_date: addDays(start, r.int(2, 120)), polygon };
+  };
+  const polygonAlone = s.fork('polygon');
+  const polygonMarket = s.fork('polygon');
   return [
     { title: 'dated market search (default sort)', args: () => ({ market: s.pick(markets).slug, ...dates() }) },
     {
@@ -120,6 +146,21 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
     },
     // Last, so that the shapes above draw the same samples as before it was added.
     { title: 'dated market search with facets (default sort)', args: () => ({ market: s.pick(markets).slug, ...dates(), facets: true }) },
+    // Last, so the shapes above keep their questions; each from its own stream.
+    {
+      title: 'dated polygon search (20 vertices, city-sized, no market)',
+      args: () => {
+        const { market: _market, ...inside } = polygonQuestion(polygonAlone);
+        return inside;
+      },
+    },
+    {
+      title: 'the same dated search by its market (no polygon)',
+      args: () => {
+        const { polygon: _polygon, ...byMarket } = polygonQuestion(polygonMarket);
+        return byMarket;
+      },
+    },
   ];
 }
 
@@ -164,7 +205,7 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
           service.url,
           () => {
             const q = queries[k++ % queries.length];
-            return shape.buildings ? mcpProbe(q.args as BuildingArgs) : probe(q.args as SearchArgs);
+            return shape.buildings ? mcpProbe(q.args as BuildingArgs) : probe(q.args as ListArgs);
           },
           { connections, seconds },
         ),

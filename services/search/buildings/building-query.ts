@@ -7,6 +7,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { SharedFilters } from '../shared/filters';
 import type { ResolvedLocation } from '../shared/location';
 import type { PricingBudget } from '../shared/pricing-budget';
+import type { Polygon } from '../shared/polygon';
 import { displayLimits, displayUnit, type SearchParams } from '../shared/search-params';
 import type { StayDates } from '../../stays/stay-dates';
 
@@ -14,7 +15,10 @@ export const BUILDING_SORTS = ['recommended', 'price_asc', 'price_desc', 'rating
 export type BuildingSort = (typeof BUILDING_SORTS)[number];
 
 export interface BuildingQuery {
-  location: ResolvedLocation;
+  /** The place searched; null when a polygon alone places the search (it may cross markets). */
+  location: ResolvedLocation | null;
+  /** The drawn shape, when one is given: only buildings inside it match, relaxed or not. */
+  polygon?: Polygon | null;
   filters: SharedFilters;
   stay: StayDates;
   /** Monthly USD limits on each unit's final price (null: none). */
@@ -45,6 +49,7 @@ export function unitSearchParams(q: BuildingQuery): SearchParams {
   const shown = displayUnit(q.stay);
   return {
     location: q.location,
+    polygon: q.polygon,
     filters: q.filters,
     stay: q.stay,
     // Limits are monthly; a short stay's price is shown per night, so they are compared per night.

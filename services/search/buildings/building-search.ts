@@ -1,5 +1,6 @@
 /**
- * One building search as the tool asks it: a page of buildings in the market's shard and, for a
+ * One building search as the tool asks it: a page of buildings in the market's shard (every shard for a
+ * polygon alone) and, for a
  * thin first page, the buildings the first relaxation that finds any adds (./relax-buildings.ts),
  * both through one transport.
  */
@@ -25,7 +26,7 @@ export async function answerBuildingSearch(
   today: IsoDate,
   signal?: AbortSignal,
 ): Promise<BuildingAnswer> {
-  const t = homesTransport(deps, { market: q.location.market.slug, signal });
+  const t = homesTransport(deps, { market: q.location?.market.slug, signal });
   const found = await searchBuildings(deps, t, q, page.offset, page.size, today);
   const shown = found.cards.map((c) => c.id);
   const relaxed = page.relax && found.totalProperties < THIN_SEARCH ? await relaxThinSearch(deps, t, q, shown, page.size, today) : null;

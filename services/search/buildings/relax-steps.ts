@@ -37,8 +37,8 @@ export function nearby(q: BuildingQuery): BuildingQuery | null {
 
 /** 4a. nearest_display_city, the lookup: the same search in the rest of the market, nearest building to the city first. */
 export function nearestCityLookup(q: BuildingQuery): { query: BuildingQuery; sort: estypes.SortCombinations[] } | null {
-  const city = q.location.city;
-  if (!city) return null;
+  const city = q.location?.city;
+  if (!q.location || !city) return null;
   return {
     query: {
       ...q,
@@ -54,13 +54,14 @@ export function nearestCityLookup(q: BuildingQuery): { query: BuildingQuery; sor
 
 /** 4b. nearest_display_city: the search moved to the city the lookup found, when the market names it. */
 export function nearestDisplayCity(q: BuildingQuery, foundCitySlug: string | undefined): BuildingQuery | null {
-  const nearest = q.location.market.cities.find((c) => c.slug === foundCitySlug);
-  return nearest ? { ...q, location: { market: q.location.market, city: nearest } } : null;
+  const market = q.location?.market;
+  const nearest = market?.cities.find((c) => c.slug === foundCitySlug);
+  return market && nearest ? { ...q, location: { market, city: nearest } } : null;
 }
 
-/** 5a. hot_cities, the lookup: a dated search undated, over the whole market. */
+/** 5a. hot_cities, the lookup: a dated search undated, over the whole market (none for a polygon alone: no market to look in). */
 export function hotCitiesLookup(q: BuildingQuery): BuildingQuery | null {
-  if (q.stay.kind === 'undated') return null;
+  if (q.stay.kind === 'undated' || !q.location) return null;
   return { ...q, stay: { kind: 'undated' }, location: { market: q.location.market, city: null } };
 }
 

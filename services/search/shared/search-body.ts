@@ -13,6 +13,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { filterClauses, locationClauses } from './filters';
 import { viewportClause } from './viewport';
+import { polygonClause } from './polygon';
 import type { PricedDocument } from './result-price';
 import { sortClauses } from './sorts';
 import { hitFields } from './hit-fields';
@@ -82,6 +83,7 @@ export function matchClauses(p: SearchParams): Query[] {
   return [
     ...locationClauses(p.location, impliesBookable(p.stay)),
     ...(p.viewport ? [viewportClause(p.viewport)] : []),
+    ...(p.polygon ? [polygonClause(p.polygon)] : []),
     ...filterClauses(p.filters),
     ...ratingClauses(p.minRating),
     ...availabilityClauses(p.stay),

@@ -10,6 +10,7 @@ import type { PricingBudget } from './pricing-budget';
 import type { ResolvedLocation } from './location';
 import type { SearchSort } from './sorts';
 import type { Viewport } from './viewport';
+import type { Polygon } from './polygon';
 import type { StayDates } from '../../stays/stay-dates';
 
 /** Inclusive whole-dollar limits in the display unit of the stay's price; null = no limit. */
@@ -19,10 +20,12 @@ export interface PriceLimits {
 }
 
 export interface SearchParams {
-  /** The place searched; null when a map's viewport stands in for it (the search may then cross markets). */
+  /** The place searched; null when a map's viewport or a polygon stands in for it (the search may then cross markets). */
   location: ResolvedLocation | null;
   /** The map's rectangle, when one is given: only homes inside it match. */
   viewport?: Viewport | null;
+  /** The drawn shape, when one is given: only homes inside it match (with or without a place). */
+  polygon?: Polygon | null;
   filters: SharedFilters;
   stay: StayDates;
   price: PriceLimits;

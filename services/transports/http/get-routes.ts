@@ -22,7 +22,11 @@ export function queryToArgs(route: GetRoute, query: Record<string, string | stri
       throw badRequest('unknown_parameter', `Unknown query parameter "${key}". Accepted: ${accepted.length ? accepted.join(', ') : 'none'}.`);
     }
     if (name in args) throw badRequest('invalid_parameters', `"${key}" is given twice (or under two names).`);
-    args[name] = value;
+    // A parameter of its own text form (a polygon) is decoded here; the tool's schema then reads the argument.
+    const encoding = route.encoded && Object.hasOwn(route.encoded, name) ? route.encoded[name] : undefined;
+    if (!encoding) args[name] = value;
+    else if (typeof value === 'string') args[name] = encoding.decode(value);
+    else throw badRequest('invalid_parameters', `"${key}" is given more than once.`);
   }
   for (const [param, name] of Object.entries(route.pathParams ?? {})) {
     if (params[param] !== undefined) args[name] = params[param];

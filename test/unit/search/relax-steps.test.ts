@@ -45,10 +45,10 @@ describe('the relaxation steps of a thin building search', () => {
 
   it('nearest_display_city looks in the rest of the market nearest-first, then moves the search to the city found', () => {
     const lookup = nearestCityLookup(base)!;
-    expect(lookup.query.location.city).toBeNull();
+    expect(lookup.query.location!.city).toBeNull();
     expect(lookup.query.extra).toEqual([{ bool: { must_not: [{ term: { city_slug: 'cambridge' } }] } }]);
     expect(lookup.sort[0]).toEqual({ _geo_distance: { location: { lat: 42.37, lon: -71.11 }, order: 'asc', unit: 'mi', distance_type: 'arc' } });
-    expect(nearestDisplayCity(base, 'somerville')?.location.city?.slug).toBe('somerville');
+    expect(nearestDisplayCity(base, 'somerville')?.location!.city?.slug).toBe('somerville');
     expect(nearestDisplayCity(base, undefined)).toBeNull();
     expect(nearestCityLookup({ ...base, location: { market, city: null } })).toBeNull();
   });
@@ -56,9 +56,22 @@ describe('the relaxation steps of a thin building search', () => {
   it('hot_cities shows a dated search undated over the market, limited to the cities the lookup found', () => {
     const undated = hotCitiesLookup(base)!;
     expect(undated.stay).toEqual({ kind: 'undated' });
-    expect(undated.location.city).toBeNull();
+    expect(undated.location!.city).toBeNull();
     expect(hotCities(undated, ['somerville', 'cambridge'])?.extra).toEqual([{ terms: { city_slug: ['somerville', 'cambridge'] } }]);
     expect(hotCities(undated, [])).toBeNull();
     expect(hotCitiesLookup({ ...base, stay: { kind: 'undated' } })).toBeNull();
+  });
+
+  it('a polygon is kept by every step; without a market the two that need one are skipped', () => {
+    const polygon = { vertices: [cambridge, somerville, { latitude: 42.35, longitude: -71.05 }].map((c) => ({ lat: c.latitude, lon: c.longitude })) };
+    const inside: BuildingQuery = { ...base, polygon, filters: { pets: true, near_latitude: 42.37, near_longitude: -71.11 } };
+    for (const step of [extendedDuration(inside), categorySearch(inside), nearby(inside), nearestCityLookup(inside)?.query, hotCitiesLookup(inside)]) {
+      expect(step?.polygon).toBe(polygon);
+    }
+    expect(nearestDisplayCity(inside, 'somerville')?.polygon).toBe(polygon);
+    const alone: BuildingQuery = { ...inside, location: null };
+    expect(nearestCityLookup(alone)).toBeNull();
+    expect(nearestDisplayCity(alone, 'somerville')).toBeNull();
+    expect(hotCitiesLookup(alone)).toBeNull();
   });
 });
