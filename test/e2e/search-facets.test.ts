@@ -8,6 +8,7 @@ import { mulberry32 } from '../../stack/demo/prng';
 import { startFixture, type Fixture } from '../support/fixture';
 import { loadWorld, type ModelArgs, type World } from '../support/search-model';
 import { FLAGS, randomSearch, searchQuery } from './shared/random-search';
+import { polygonText, starPolygon } from '../support/polygons';
 
 let fx: Fixture;
 let world: World;
@@ -120,6 +121,25 @@ describe('facets: every count is the total_count of the search it stands for', (
       const res = await client.callTool({ name, arguments: { ...args, facets: true } });
       expect({ name, facets: (res.structuredContent as { facets: Facets }).facets }).toEqual({ name, facets: viaGet });
     }
+  }, 120_000);
+});
+
+describe('facets inside a drawn shape', () => {
+  it('count only the homes inside the polygon, each count the total_count of its search there', async () => {
+    const rnd = mulberry32(5);
+    const h = world.homes[Math.floor(rnd() * world.homes.length)];
+    const shape = polygonText(starPolygon(rnd, { latitude: h.property.latitude, longitude: h.property.longitude }, 0.08, 12));
+    const get = async (extra: string) => {
+      const res = await fx.get(`/api/public/search?polygon=${encodeURIComponent(shape)}&per_page=1${extra}`);
+      expect(res.status).toBe(200);
+      return res.body as { total_count: number; facets: Facets };
+    };
+    const { total_count, facets } = await get('&facets=true');
+    expect(total_count).toBeGreaterThan(0);
+    expect(facets.bedrooms.reduce((n, b) => n + b.count, 0)).toBe(total_count);
+    for (const f of facets.filters)
+      expect({ filter: f.filter, count: f.count }).toEqual({ filter: f.filter, count: (await get(`&${f.filter}=true`)).total_count });
+    for (const b of facets.price.buckets) expect(b.count).toBe((await get(`&min_price=${b.min}&max_price=${b.max}`)).total_count);
   }, 120_000);
 });
 
