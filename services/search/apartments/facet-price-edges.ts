@@ -10,9 +10,7 @@
 import { displayLimits, displayUnit, type PriceLimits, type PriceUnit } from '../shared/search-params';
 import type { StayDates } from '../../stays/stay-dates';
 import { NIGHTS_PER_MONTH } from '../../kernel/engine/labels';
-
-/** Bars of a price histogram a filter panel can show. */
-export const MAX_PRICE_BUCKETS = 12;
+import { MAX_PRICE_BUCKETS } from '../../kernel/limits/facets';
 
 /** The steps, in the shown unit, of a fixed stay's histogram of price bounds: edges fall on them. */
 export function spreadInterval(stay: StayDates): number {
@@ -70,8 +68,12 @@ function roundWidths(quantum: number): number[] {
   return widths;
 }
 
-/** The edges, in the shown unit: e[0] ≤ min < … ≤ max < e[n]; bucket i holds [e[i], e[i+1]). */
-export function drawEdges(spread: PriceSpread, quantum: number): number[] {
+/**
+ * The edges, in the shown unit: e[0] ≤ min < … ≤ max < e[n]; bucket i holds [e[i], e[i+1]). A fixed
+ * stay's inner edges then move to where fewer bounds straddle them, and while more than `maxPriced`
+ * homes straddle them in all, the most straddled edge goes (two buckets become one).
+ */
+export function drawEdges(spread: PriceSpread, quantum: number, maxPriced = Infinity): number[] {
   const span = (from: number, width: number) => Math.floor((spread.max - from) / width) + 1;
   const width = roundWidths(quantum).find((w) => span(Math.floor(spread.min / w) * w, w) <= MAX_PRICE_BUCKETS) ?? quantum * 1e9;
   const first = Math.floor(spread.min / width) * width;
@@ -79,9 +81,9 @@ export function drawEdges(spread: PriceSpread, quantum: number): number[] {
   for (let i = 0; i <= span(first, width); i++) edges.push(first + i * width);
   const { straddlers } = spread;
   if (!straddlers) return edges;
-  // A fixed stay: each inner edge to the multiple of the quantum within half a width that the fewest bounds straddle.
+  // Each inner edge to the multiple of the quantum within half a width that the fewest bounds straddle.
   const reach = Math.floor((width / 2 - 1) / quantum) * quantum;
-  return edges.map((edge, i) => {
+  const moved = edges.map((edge, i) => {
     if (i === 0 || i === edges.length - 1 || reach === 0) return edge;
     let best = edge;
     for (let e = edge - reach; e <= edge + reach; e += quantum) {
@@ -90,6 +92,13 @@ export function drawEdges(spread: PriceSpread, quantum: number): number[] {
     }
     return best;
   });
+  const inner = moved.slice(1, -1);
+  // An upper bound of the homes to price (one straddling two edges counts twice).
+  while (inner.length > 0 && inner.reduce((n, e) => n + straddlers(e), 0) > maxPriced) {
+    const worst = inner.reduce((w, e, i) => (straddlers(e) > straddlers(inner[w]) ? i : w), 0);
+    inner.splice(worst, 1);
+  }
+  return [moved[0], ...inner, moved[moved.length - 1]];
 }
 
 /** One bucket of the facet: its bounds in the search's unit, and the limits they are on the shown price. */

@@ -13,6 +13,8 @@ import type { SortValues } from '../shared/search-body';
 import { hitDocument } from '../shared/hit-fields';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { GUEST_RATING_NAMES, type GuestRatingBucket } from '../../kernel/limits/rating';
+import { FACET_MAX_PRICED } from '../../kernel/limits/facets';
+import { DEFAULT_SEARCH_MAX_PRICED } from '../../kernel/config';
 import { FACETS_AGG, facetScope } from './facet-aggs';
 import { bandSpread, drawEdges, edgeQuantum, priceBuckets, spreadInterval, type HistogramBucket, type PriceSpread } from './facet-price-edges';
 import { bucketCounts, bucketOf, priceCountBody, UNCERTAIN_BATCH } from './facet-price-counts';
@@ -57,7 +59,9 @@ function spreadOf(search: ExactSearch, price: FacetAnswer['scope']['price']): Pr
 async function priceFacet(search: ExactSearch, spread: PriceSpread | null, unit: PriceUnit): Promise<Facets['price']> {
   const p = search.p;
   if (spread === null) return { unit, buckets: [] };
-  const buckets = priceBuckets(drawEdges(spread, edgeQuantum(p.stay, unit)), unit, displayUnit(p.stay));
+  // A fixed stay prices the homes whose bounds straddle an edge: at most FACET_MAX_PRICED, within what the search may still price.
+  const budget = p.budget ? p.budget.limit - p.budget.priced : DEFAULT_SEARCH_MAX_PRICED;
+  const buckets = priceBuckets(drawEdges(spread, edgeQuantum(p.stay, unit), Math.min(FACET_MAX_PRICED, budget)), unit, displayUnit(p.stay));
   const scope = facetScope(p, undefined);
   let after: SortValues | undefined;
   let counts: number[] = [];

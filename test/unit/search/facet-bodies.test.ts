@@ -1,7 +1,8 @@
 /** The facets' Elasticsearch requests and their price buckets, pinned by their output (docs/contract.md, "Facets"). */
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
 import { facetAggs, facetScope } from '../../../services/search/apartments/facet-aggs';
-import { bandSpread, drawEdges, edgeQuantum, MAX_PRICE_BUCKETS, priceBuckets } from '../../../services/search/apartments/facet-price-edges';
+import { bandSpread, drawEdges, edgeQuantum, priceBuckets } from '../../../services/search/apartments/facet-price-edges';
+import { MAX_PRICE_BUCKETS } from '../../../services/kernel/limits/facets';
 import { bucketOf, priceCountBody } from '../../../services/search/apartments/facet-price-counts';
 import { matchClauses } from '../../../services/search/shared/search-body';
 import type { SearchParams } from '../../../services/search/shared/search-params';
@@ -94,6 +95,21 @@ describe('price buckets', () => {
     expect(spread?.straddlers?.(245)).toBe(0);
     const edges = drawEdges(spread!, 5);
     expect(edges).toEqual([100, 125, 150, 175, 200, 225, 245, 275]);
+  });
+
+  it('drop the most straddled edges while more homes than the facet may price straddle them: fewer, wider buckets, never inexact', () => {
+    // Each home bounded across one 20-dollar step: at every multiple of 10 but the ends, some straddle.
+    const lo = Array.from({ length: 20 }, (_, i) => ({ key: 100 + 10 * i, doc_count: 3 + (i % 4) }));
+    const hi = lo.map((b) => ({ key: b.key + 10, doc_count: b.doc_count }));
+    const spread = bandSpread(lo, hi, 5)!;
+    const all = drawEdges(spread, 5);
+    const capped = drawEdges(spread, 5, 12);
+    const straddled = (edges: number[]) => edges.slice(1, -1).reduce((n, e) => n + spread.straddlers!(e), 0);
+    expect(straddled(all)).toBeGreaterThan(12);
+    expect(straddled(capped)).toBeLessThanOrEqual(12);
+    expect(capped.length).toBeLessThan(all.length);
+    // The ends stay: the buckets still hold every price.
+    expect([capped[0], capped[capped.length - 1]]).toEqual([all[0], all[all.length - 1]]);
   });
 
   it('in the unit of the limits: per month against a nightly price tiles it, per night against a monthly price leaves gaps', () => {
