@@ -1,4 +1,5 @@
 /** `npm run serve`: the Koa service (stateless; run as many copies as you like). */
+import { answerClientError } from './transports/http/client-error';
 import { readRoutingKeys, RoutingKeysCache } from './kernel/store/home-routing';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createApp } from './app';
@@ -86,11 +87,13 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
   const bounds = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1_000 };
   const server = createServer(bounds, listener(app.callback()));
   server.maxConnections = config.maxConnections;
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   await listen(server, config.port, config.host);
   // The admin port has the same bounds: it is private, not trusted to be.
   const adminServer = createServer(bounds, listener(createAdminApp(deps, ready).callback()));
   adminServer.maxConnections = 64;
+  adminServer.on('clientError', answerClientError);
   const admin = await listen(adminServer, config.adminPort, config.adminHost);
   const url = `http://127.0.0.1:${portOf(server, config.port)}`;
   const adminUrl = `http://${config.adminHost.includes(':') ? `[${config.adminHost}]` : config.adminHost}:${portOf(admin, config.adminPort)}`;

@@ -21,7 +21,7 @@ export const facetsSchema = {
     bedrooms: counted(
       'bedrooms',
       { type: 'integer', minimum: 0 },
-      "Every bedroom count with a match, ascending: the total_count with min_bedrooms = max_bedrooms = bedrooms (this search's bedroom bounds dropped).",
+      "Every bedroom count with a match, ascending: the total_count with both bedroom bounds at that count (min_bedrooms, on GET bedrooms, and max_bedrooms; this search's own dropped).",
     ),
     guest_rating: counted(
       'guest_rating',
@@ -31,7 +31,7 @@ export const facetsSchema = {
     price: {
       type: 'object',
       description:
-        "Buckets of the all-in price of the stay (undated: today's reference price), whole dollars, inclusive, ascending, not overlapping, in unit " +
+        "Buckets of the all-in price of the stay (undated, or a start_date alone: the reference stay's, 30 nights from the earliest available date), whole dollars, inclusive, ascending, not overlapping, in unit " +
         "(price_unit, or its default): each count is the total_count with min_price = min and max_price = max (this search's own price limits dropped).",
       properties: {
         unit: { type: 'string', enum: ['per_night', 'per_month'] },

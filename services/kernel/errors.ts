@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'payload_too_large'
+  | 'headers_too_large'
   | 'rate_limited'
   | 'service_unavailable'
   | 'internal_error';

@@ -168,6 +168,30 @@ describe("Node's own bounds", () => {
   });
 });
 
+describe('a request Node cannot read', () => {
+  it('answers a URL over the header limit (a long polygon) 431 with the error object, never an empty status or a reset', async () => {
+    const vertices = Array.from({ length: 1_000 }, (_, i) => `40.${String(i).padStart(6, '0')},-73.${String(i).padStart(6, '0')}`).join(';');
+    const res = await fetch(`${fx.url}/api/public/search?polygon=${vertices}`);
+    expect(res.status).toBe(431);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'headers_too_large',
+      message: expect.stringContaining('KiB'),
+    });
+  });
+
+  it('answers bytes that are not HTTP 400 with the error object', async () => {
+    const s = connect(Number(new URL(fx.url).port), '127.0.0.1');
+    const text = await new Promise<string>((resolve) => {
+      let got = '';
+      s.on('data', (d: Buffer) => (got += d.toString()));
+      s.on('close', () => resolve(got));
+      s.write('NOT HTTP AT ALL\r\n\r\n');
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code).toBe('invalid_parameters');
+  });
+});
+
 describe('paths as the bounds read them', () => {
   it.each([
     ['GET', '/API/public/status'],
