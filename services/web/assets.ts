@@ -1,7 +1,9 @@
 /**
  * The search page's files, built once per process at first use like the widgets
  * (services/widgets/bundle.ts): esbuild bundles the browser code with Leaflet and its CSS, and the
- * offline basemap is the US states of us-atlas as GeoJSON. Nothing is fetched from elsewhere.
+ * offline basemap is the US states of us-atlas as GeoJSON. Nothing is fetched from elsewhere. The
+ * drawing tools (Leaflet-Geoman, ~80 kB gzipped) are a script and stylesheet of their own, which the
+ * page fetches only when a person first draws a shape.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +17,8 @@ export interface PageAssets {
   script: string;
   css: string;
   basemap: string;
+  drawScript: string;
+  drawCss: string;
 }
 
 // Leaflet's CSS names its control images; they travel inside the stylesheet.
@@ -27,8 +31,8 @@ function basemapGeoJson(): string {
 }
 
 async function buildAll(): Promise<PageAssets> {
-  const [script, css] = await Promise.all([bundle('main.ts'), bundle('page.css')]);
-  return { script, css, basemap: basemapGeoJson() };
+  const [script, css, drawScript, drawCss] = await Promise.all([bundle('main.ts'), bundle('page.css'), bundle('draw.ts'), bundle('draw.css')]);
+  return { script, css, basemap: basemapGeoJson(), drawScript, drawCss };
 }
 
 let assets: Promise<PageAssets> | undefined;
