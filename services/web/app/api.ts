@@ -1,4 +1,5 @@
 /** The page's only I/O: the public GET API, like any other client. The answer shapes it reads are below. */
+import type { Facets } from './facets';
 
 export interface Market {
   slug: string;
@@ -28,6 +29,8 @@ export interface SearchAnswer {
   total_count: number;
   total_pages?: number;
   homes: SearchHome[];
+  /** With facets=true: the form's counts. */
+  facets?: Facets;
 }
 
 export interface Cluster {

@@ -10,7 +10,7 @@ import { homeView } from './home-view';
 import { createMapView, mapElement, type MapView } from './map-view';
 import { policiesView } from './policies-view';
 import { resultsList } from './results';
-import { searchForm } from './search-form';
+import { searchForm, type SearchFormView } from './search-form';
 import { COMPARE_LIMIT, mapSearchParams, parseState, searchParams, stayParams, toQuery, type PageState } from './state';
 
 const PER_PAGE = 12;
@@ -24,7 +24,9 @@ const homeHref = (slug: string): string => href({ view: 'home', home: slug });
 const searchHref = (): string => href({ view: 'search', home: '' });
 
 function navigate(state: PageState): void {
-  history.pushState(null, '', toQuery(state));
+  // The same state again (Search after the filters already applied it) adds no history entry.
+  if (toQuery(state) === location.search) history.replaceState(null, '', toQuery(state));
+  else history.pushState(null, '', toQuery(state));
   void render();
 }
 
@@ -34,6 +36,7 @@ const message = (err: unknown): string => (err instanceof ApiRefusal ? err.messa
 
 interface SearchShell {
   formSlot: HTMLElement;
+  form: SearchFormView | null;
   status: HTMLElement;
   results: HTMLElement;
   map: MapView;
@@ -57,18 +60,20 @@ function openSearchShell(): SearchShell {
     status,
     h('div', { class: 'layout' }, results, h('div', { class: 'map-slot' }, mapBox)),
   );
-  const map = createMapView(
-    mapBox,
-    (area) => navigate({ ...current(), area, page: 1 }),
-    (slug) => {
+  const map = createMapView(mapBox, {
+    onArea: (area) => navigate({ ...current(), area, page: 1 }),
+    onPin: (slug) => {
       const card = document.getElementById(`result-${slug}`);
       document.querySelectorAll('.result.selected').forEach((el) => el.classList.remove('selected'));
       card?.classList.add('selected');
       card?.scrollIntoView({ block: 'nearest' });
     },
+    // A shape needs no place: drawn before one was chosen, it places the search alone.
+    onShape: (polygon) => navigate({ ...current(), polygon, page: 1 }),
     homeHref,
-  );
-  shell = { formSlot, status, results, map };
+  });
+  mapBox.before(map.controls);
+  shell = { formSlot, form: null, status, results, map };
   return shell;
 }
 
@@ -85,15 +90,20 @@ async function renderSearch(state: PageState): Promise<void> {
   inFlight = controller;
   const all = await loadMarkets().catch(() => [] as Market[]);
   if (controller.signal.aborted) return; // a newer state is being drawn
-  s.formSlot.replaceChildren(
-    searchForm(all, state, (choice) => {
+  // The form stays while it shows the state (its own filter changes), so what is being typed is kept.
+  if (!s.form?.holds(state)) {
+    s.form = searchForm(all, state, (choice) => {
       const now = current();
-      // The same place keeps the map area the person chose; another place is searched whole.
-      const area = choice.market === now.market ? now.area : null;
-      navigate({ ...now, ...choice, view: 'search', area, page: 1, home: '' });
-    }),
-  );
-  if (!state.market && !state.area) {
+      // The same place keeps the map area and the shape the person chose; another place is searched whole.
+      const same = choice.market === now.market;
+      navigate({ ...now, ...choice, view: 'search', area: same ? now.area : null, polygon: same ? now.polygon : null, page: 1, home: '' });
+    });
+    s.formSlot.replaceChildren(s.form.form);
+  }
+  const form = s.form;
+  if (!state.market && !state.area && !state.polygon) {
+    form.showFacets(null);
+    s.map.showShape(state.polygon, false);
     s.status.textContent = '';
     s.results.replaceChildren(h('p', { class: 'hint' }, 'Choose a place and dates, then search. Or move the map to search the area it shows.'));
     return;
@@ -105,29 +115,38 @@ async function renderSearch(state: PageState): Promise<void> {
     let total: number;
     let pages: number;
     let heading: string;
+    let facets: SearchAnswer['facets'];
+    const drawnArea = state.polygon ? 'the area drawn on the map' : null;
+    // One request of each state asks for the form's counts (facets=true): the one that answers the list.
     if (state.area) {
       // The person moved the map: the viewport search answers both the map and the list.
-      const answer = await getJson<MapAnswer>('/map-search', mapSearchParams(state), controller.signal);
+      const answer = await getJson<MapAnswer>('/map-search', mapSearchParams(state, true), controller.signal);
       s.map.showArea(state.area);
+      s.map.showShape(state.polygon, false);
       s.map.show(answer, false);
       total = answer.total_count;
       pages = Math.max(1, Math.ceil(answer.homes.length / PER_PAGE));
       homes = answer.homes.slice((state.page - 1) * PER_PAGE, state.page * PER_PAGE);
-      heading = `${total} home${total === 1 ? '' : 's'} in the map area`;
+      heading = `${total} home${total === 1 ? '' : 's'} in ${drawnArea ?? 'the map area'}`;
+      facets = answer.facets;
     } else {
       const [list, pins] = await Promise.all([
-        getJson<SearchAnswer>('/search', searchParams(state, PER_PAGE), controller.signal),
+        getJson<SearchAnswer>('/search', searchParams(state, PER_PAGE, true), controller.signal),
         getJson<MapAnswer>('/map-search', mapSearchParams(state), controller.signal),
       ]);
       const key = toQuery({ ...state, page: 1 });
-      s.map.show(pins, framedFor !== key);
+      // A new search frames its pins, or the shape drawn when there is one (it is what the person chose).
+      s.map.showShape(state.polygon, framedFor !== key);
+      s.map.show(pins, framedFor !== key && !state.polygon);
       framedFor = key;
       total = list.total_count;
       pages = list.total_pages ?? 1;
       homes = list.homes;
-      heading = `${total} home${total === 1 ? '' : 's'} in ${place}`;
+      heading = `${total} home${total === 1 ? '' : 's'} in ${drawnArea ?? place}`;
+      facets = list.facets;
     }
     if (controller.signal.aborted) return;
+    form.showFacets(facets ?? null);
     s.status.textContent = `${heading}.`;
     const draw = (compare: string[]): HTMLElement => {
       const list = resultsList({
@@ -157,6 +176,7 @@ async function renderSearch(state: PageState): Promise<void> {
     draw(state.compare);
   } catch (err) {
     if (controller.signal.aborted) return;
+    form.showFacets(null);
     s.status.textContent = '';
     s.results.replaceChildren(h('p', { class: 'error', role: 'alert' }, message(err)));
   }

@@ -1,19 +1,35 @@
 /**
  * The map beside the results: Leaflet over the offline US basemap the service serves (or the tiles
  * of MAP_TILE_URL), clusters and pins of a viewport answer. A pan or zoom by the person reports the
- * new area; moves the page makes itself (framing a market's pins, a resize) report nothing.
+ * new area; moves the page makes itself (framing a market's pins, a resize) report nothing. A shape
+ * the person draws (./shape-drawing.ts) is reported as its ring; the page draws the shape of its
+ * state itself.
  */
 import * as L from 'leaflet';
 import type { Cluster, MapAnswer, SearchHome } from './api';
 import { h, money, shortMoney } from './dom';
+import type { Vertex } from './shape';
+import { SHAPE_STYLE, shapeDrawing } from './shape-drawing';
 import type { Area } from './state';
 
 export interface MapView {
+  /** The drawing buttons and their hint, placed by the page above the map. */
+  controls: HTMLElement;
   /** Draws an answer; frames its pins and clusters when `frame` (a new market search). */
   show(answer: MapAnswer, frame: boolean): void;
   showArea(area: Area): void;
+  /** Draws the state's shape (none: removes it); frames it when `frame` (a shape read from the URL). */
+  showShape(ring: Vertex[] | null, frame: boolean): void;
   highlight(slug: string): void;
   destroy(): void;
+}
+
+export interface MapCallbacks {
+  onArea(area: Area): void;
+  onPin(slug: string): void;
+  /** A shape drawn by the person (its ring, at most 100 vertices), or null when they clear it. */
+  onShape(ring: Vertex[] | null): void;
+  homeHref(slug: string): string;
 }
 
 const CONTIGUOUS_US: L.LatLngBoundsExpression = [
@@ -50,12 +66,14 @@ const clusterPrice = (c: Cluster): string =>
 export const mapElement = (): HTMLElement =>
   h('div', { class: 'map', id: 'map', role: 'region', 'aria-label': 'Map of the results (arrow keys pan, + and - zoom)' });
 
-export function createMapView(element: HTMLElement, onArea: (area: Area) => void, onPin: (slug: string) => void, homeHref: (slug: string) => string): MapView {
+export function createMapView(element: HTMLElement, { onArea, onPin, onShape, homeHref }: MapCallbacks): MapView {
   const map = L.map(element, { zoomSnap: 1, minZoom: 3, maxZoom: 18, worldCopyJump: false });
   map.attributionControl.setPrefix(false);
   map.fitBounds(CONTIGUOUS_US);
   basemap(map);
   const layer = L.layerGroup().addTo(map);
+  const shapeLayer = L.layerGroup().addTo(map);
+  const draw = shapeDrawing(map, element, onShape);
   const pins = new Map<string, L.Marker>();
   // Moves made by the page (fitBounds, setView) are not the person's: they ask for no new search.
   let ownMove = false;
@@ -130,6 +148,7 @@ export function createMapView(element: HTMLElement, onArea: (area: Area) => void
   }
 
   return {
+    controls: draw.controls,
     show(answer, frame) {
       layer.clearLayers();
       pins.clear();
@@ -153,11 +172,23 @@ export function createMapView(element: HTMLElement, onArea: (area: Area) => void
         map.setView(L.latLngBounds([area.swLatitude, area.swLongitude], [area.neLatitude, area.neLongitude]).getCenter(), area.zoom, { animate: false }),
       );
     },
+    showShape(ring, frame) {
+      shapeLayer.clearLayers();
+      draw.hasShape(ring !== null);
+      if (!ring) return;
+      const polygon = L.polygon(
+        ring.map(([lat, lon]) => [lat, lon] as L.LatLngTuple),
+        SHAPE_STYLE,
+      ).addTo(shapeLayer);
+      polygon.getElement()?.setAttribute('data-testid', 'search-shape');
+      if (frame) move(() => map.fitBounds(polygon.getBounds(), { padding: [24, 24], maxZoom: 14, animate: false }));
+    },
     highlight(slug) {
       for (const [s, marker] of pins) marker.getElement()?.classList.toggle('selected', s === slug);
     },
     destroy() {
       window.clearTimeout(timer);
+      draw.stop();
       map.remove();
     },
   };

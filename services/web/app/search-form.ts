@@ -1,13 +1,47 @@
-/** The search form: a place from the markets list, dates or a Flex tier, bedrooms, price, pets, parking. */
+/**
+ * The search form: a place from the markets list, dates or a Flex tier, bedrooms, guest rating, price
+ * ceiling (with the histogram of the answer's prices above it) and the boolean filters. The filters
+ * apply as they change (FILTER_PAUSE_MS after the last change); the place and the stay with Search.
+ * With the answer's facets each filter, bedroom and rating choice shows how many homes it would
+ * leave, and a choice that would leave none is disabled.
+ */
 import type { Market } from './api';
 import { h } from './dom';
+import { bedroomsCount, emptyChoice, filterCount, FILTERS, ratingCount, RATINGS, withCount, type Facets, type Filter, type Rating } from './facets';
+import { priceHistogram } from './histogram';
 import { FLEX_TIERS, type PageState } from './state';
 
-export type SearchChoice = Pick<PageState, 'market' | 'checkIn' | 'checkOut' | 'flex' | 'bedrooms' | 'maxPrice' | 'pets' | 'parking'>;
+export type SearchChoice = Pick<PageState, 'market' | 'checkIn' | 'checkOut' | 'flex' | 'bedrooms' | 'maxPrice' | 'filters' | 'rating'>;
 
-/** A place is required unless the person searches the map area. */
-function placeOptions(markets: Market[], chosen: string, inArea: boolean): HTMLSelectElement {
-  const select = h('select', { id: 'f-market', name: 'market', required: !inArea }, h('option', { value: '' }, 'Choose a place'));
+/** A changed filter is searched this long after the last change (the map's moves wait as long). */
+export const FILTER_PAUSE_MS = 250;
+
+export interface SearchFormView {
+  form: HTMLFormElement;
+  /** The counts of the last answer; null: none to show. */
+  showFacets(facets: Facets | null): void;
+  /** True when the form already shows this state (it asked for it itself): it is kept, with what is being typed. */
+  holds(state: PageState): boolean;
+}
+
+const BEDROOM_CHOICES: Array<[number | null, string]> = [
+  [null, 'Any'],
+  [0, 'Studio or more'],
+  [1, '1+'],
+  [2, '2+'],
+  [3, '3+'],
+];
+
+/** What of a state the form shows. */
+const formKey = (s: SearchChoice & { placed: boolean }): string =>
+  JSON.stringify([s.market, s.checkIn, s.checkOut, s.flex, s.bedrooms, s.maxPrice, s.filters, s.rating, s.placed]);
+
+/** Whether the map places the search (its area, or a shape drawn on it): then no place is required. */
+const mapPlaces = (s: Pick<PageState, 'area' | 'polygon'>): boolean => s.area !== null || s.polygon !== null;
+
+/** A place is required unless the person searches the map area or a shape drawn on it. */
+function placeOptions(markets: Market[], chosen: string, placed: boolean): HTMLSelectElement {
+  const select = h('select', { id: 'f-market', name: 'market', required: !placed }, h('option', { value: '' }, 'Choose a place'));
   for (const m of markets) {
     const group = h('optgroup', { label: `${m.name}, ${m.state}` }, h('option', { value: m.slug }, `All of ${m.name}`));
     for (const c of m.cities) if (c.slug !== m.slug) group.append(h('option', { value: c.slug }, `${c.name}, ${c.state}`));
@@ -17,9 +51,9 @@ function placeOptions(markets: Market[], chosen: string, inArea: boolean): HTMLS
   return select;
 }
 
-const field = (label: string, id: string, control: HTMLElement): HTMLElement => h('div', { class: 'field' }, h('label', { for: id }, label), control);
+const field = (label: string, id: string, ...controls: HTMLElement[]): HTMLElement => h('div', { class: 'field' }, h('label', { for: id }, label), ...controls);
 
-export function searchForm(markets: Market[], state: PageState, onSearch: (choice: SearchChoice) => void): HTMLFormElement {
+export function searchForm(markets: Market[], state: PageState, onSearch: (choice: SearchChoice) => void): SearchFormView {
   const isFlex = state.flex !== null;
   const checkIn = h('input', { id: 'f-check-in', name: 'check_in', type: 'date', value: state.checkIn });
   const checkOut = h('input', { id: 'f-check-out', name: 'check_out', type: 'date', value: state.checkOut });
@@ -35,47 +69,99 @@ export function searchForm(markets: Market[], state: PageState, onSearch: (choic
     tierField.hidden = !flex;
   };
   showKind(isFlex);
-  stay.addEventListener('change', () => showKind(form.stay.value === 'flex'));
 
-  const bedrooms = h(
-    'select',
-    { id: 'f-bedrooms', name: 'bedrooms' },
-    h('option', { value: '' }, 'Any'),
-    h('option', { value: 0 }, 'Studio or more'),
-    ...[1, 2, 3].map((n) => h('option', { value: n }, `${n}+`)),
-  );
+  const bedroomOptions = BEDROOM_CHOICES.map(([n, label]) => h('option', { value: n ?? '' }, label));
+  const bedrooms = h('select', { id: 'f-bedrooms', name: 'bedrooms', 'data-filter': '' }, ...bedroomOptions);
   bedrooms.value = state.bedrooms === null ? '' : String(state.bedrooms);
-  const maxPrice = h('input', { id: 'f-max-price', name: 'max_price', type: 'number', min: 0, inputmode: 'numeric', value: state.maxPrice ?? '' });
-  const check = (name: string, label: string, on: boolean): HTMLElement =>
-    h('label', { class: 'choice' }, h('input', { type: 'checkbox', name, checked: on }), ` ${label}`);
+  const ratingOptions = RATINGS.map(([name, label]) => h('option', { value: name }, label));
+  const rating = h('select', { id: 'f-rating', name: 'guest_rating', 'data-filter': '' }, h('option', { value: '' }, 'Any rating'), ...ratingOptions);
+  rating.value = state.rating ?? '';
+  const maxPrice = h('input', {
+    id: 'f-max-price',
+    name: 'max_price',
+    type: 'number',
+    min: 0,
+    inputmode: 'numeric',
+    value: state.maxPrice ?? '',
+    'data-filter': '',
+  });
+  const histogram = priceHistogram();
+  const boxes = FILTERS.map(([name, label]) => {
+    const box = h('input', { type: 'checkbox', name, checked: state.filters.includes(name), 'data-filter': '' });
+    const text = h('span', {}, label);
+    return { name, label, box, text, wrap: h('label', { class: 'choice', 'data-filter-name': name }, box, ' ', text) };
+  });
 
   const form = h(
     'form',
     { class: 'search-form', role: 'search', 'aria-label': 'Search apartments' },
-    field('Place', 'f-market', placeOptions(markets, state.market, state.area !== null)),
+    field('Place', 'f-market', placeOptions(markets, state.market, mapPlaces(state))),
     stay,
     field('Check-in', 'f-check-in', checkIn),
     checkOutField,
     tierField,
     field('Bedrooms', 'f-bedrooms', bedrooms),
-    field('Max price per month (USD)', 'f-max-price', maxPrice),
-    h('div', { class: 'checks' }, check('pets', 'Pets allowed', state.pets), check('parking', 'Parking', state.parking)),
+    field('Guest rating', 'f-rating', rating),
+    h('div', { class: 'field price-field' }, h('label', { for: 'f-max-price' }, 'Max price per month (USD)'), histogram.element, maxPrice),
+    h('fieldset', { class: 'filters' }, h('legend', {}, 'Filters'), ...boxes.map((b) => b.wrap)),
     h('button', { type: 'submit', class: 'primary' }, 'Search'),
   ) as HTMLFormElement & { stay: RadioNodeList };
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
+
+  const n = (s: string): number | null => (s === '' ? null : Number(s));
+  const read = (): SearchChoice => {
     const flex = form.stay.value === 'flex';
-    const n = (s: string): number | null => (s === '' ? null : Number(s));
-    onSearch({
+    return {
       market: (form.querySelector('#f-market') as HTMLSelectElement).value,
       checkIn: checkIn.value,
       checkOut: flex || !checkIn.value ? '' : checkOut.value,
       flex: flex && checkIn.value ? Number(tier.value) : null,
       bedrooms: n(bedrooms.value),
-      maxPrice: n(maxPrice.value),
-      pets: (form.querySelector('[name=pets]') as HTMLInputElement).checked,
-      parking: (form.querySelector('[name=parking]') as HTMLInputElement).checked,
-    });
+      maxPrice: maxPrice.validity.valid ? n(maxPrice.value) : null,
+      filters: boxes.filter((b) => b.box.checked).map((b) => b.name as Filter),
+      rating: rating.value === '' ? null : (rating.value as Rating),
+    };
+  };
+  const held = new Set([formKey({ ...state, placed: mapPlaces(state) })]);
+  let timer: number | undefined;
+  const search = (): void => {
+    window.clearTimeout(timer);
+    const choice = read();
+    held.add(formKey({ ...choice, placed: mapPlaces(state) }));
+    onSearch(choice);
+  };
+  stay.addEventListener('change', () => showKind(form.stay.value === 'flex'));
+  form.addEventListener('change', (e) => {
+    if (!(e.target as HTMLElement).hasAttribute('data-filter')) return;
+    window.clearTimeout(timer);
+    timer = window.setTimeout(search, FILTER_PAUSE_MS);
   });
-  return form;
+  maxPrice.addEventListener('input', () => histogram.setCeiling(n(maxPrice.value)));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    search();
+  });
+
+  return {
+    form,
+    showFacets(facets) {
+      for (const b of boxes) {
+        const count = filterCount(facets, b.name);
+        b.text.textContent = withCount(b.label, count);
+        b.box.disabled = emptyChoice(count, b.box.checked);
+        b.wrap.classList.toggle('empty', b.box.disabled);
+      }
+      for (const [i, [min, label]] of BEDROOM_CHOICES.entries()) {
+        const count = bedroomsCount(facets, min);
+        bedroomOptions[i].textContent = withCount(label, count);
+        bedroomOptions[i].disabled = emptyChoice(count, bedrooms.value === (min === null ? '' : String(min)));
+      }
+      for (const [i, [name, label]] of RATINGS.entries()) {
+        const count = ratingCount(facets, name);
+        ratingOptions[i].textContent = withCount(label, count);
+        ratingOptions[i].disabled = emptyChoice(count, rating.value === name);
+      }
+      histogram.show(facets?.price ?? null, n(maxPrice.value));
+    },
+    holds: (s) => held.has(formKey({ ...s, placed: mapPlaces(s) })),
+  };
 }

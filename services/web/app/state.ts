@@ -4,6 +4,8 @@
  */
 
 import { COMPARED_APARTMENTS } from '../../kernel/limits/pages';
+import { FILTER_NAMES, RATING_NAMES, type Filter, type Rating } from './facets';
+import { formatShape, parseShape, type Vertex } from './shape';
 
 export type View = 'search' | 'home' | 'compare' | 'policies';
 
@@ -27,9 +29,13 @@ export interface PageState {
   bedrooms: number | null;
   /** Monthly USD, compared with the all-in price. */
   maxPrice: number | null;
-  pets: boolean;
-  parking: boolean;
+  /** The boolean filters set, in the form's order (./facets.ts, FILTERS). */
+  filters: Filter[];
+  /** The lowest guest rating bucket, or any. */
+  rating: Rating | null;
   area: Area | null;
+  /** The shape drawn on the map: only homes inside it match. */
+  polygon: Vertex[] | null;
   page: number;
   /** The apartment shown on the apartment view. */
   home: string;
@@ -43,6 +49,8 @@ export interface PageState {
 export const COMPARE_LIMIT = COMPARED_APARTMENTS.max;
 export const FLEX_TIERS = [180, 270, 365] as const;
 const VIEWS: readonly View[] = ['search', 'home', 'compare', 'policies'];
+/** A filter's key in the page URL: its API name, but for cats and dogs, whose names the quote's pet counts already take. */
+const filterKey = (name: Filter): string => (name === 'cats' || name === 'dogs' ? `${name}_allowed` : name);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export const EMPTY_STATE: PageState = {
@@ -53,9 +61,10 @@ export const EMPTY_STATE: PageState = {
   flex: null,
   bedrooms: null,
   maxPrice: null,
-  pets: false,
-  parking: false,
+  filters: [],
+  rating: null,
   area: null,
+  polygon: null,
   page: 1,
   home: '',
   cats: 0,
@@ -93,9 +102,10 @@ export function parseState(search: string): PageState {
     flex,
     bedrooms: count(q.get('bedrooms'), 20),
     maxPrice: count(q.get('max_price'), 1_000_000),
-    pets: q.get('pets') === '1',
-    parking: q.get('parking') === '1',
+    filters: FILTER_NAMES.filter((name) => q.get(filterKey(name)) === '1'),
+    rating: RATING_NAMES.find((name) => name === q.get('guest_rating')) ?? null,
     area: parseArea(q.get('area')),
+    polygon: parseShape(q.get('polygon')),
     page: Math.max(1, count(q.get('page'), 10_000) ?? 1),
     home: slug(q.get('home')),
     cats: count(q.get('cats'), 2) ?? 0,
@@ -116,12 +126,13 @@ export function toQuery(state: PageState): string {
   else if (state.checkOut) q.set('check_out', state.checkOut);
   if (state.bedrooms !== null) q.set('bedrooms', String(state.bedrooms));
   if (state.maxPrice !== null) q.set('max_price', String(state.maxPrice));
-  if (state.pets) q.set('pets', '1');
-  if (state.parking) q.set('parking', '1');
+  for (const name of FILTER_NAMES) if (state.filters.includes(name)) q.set(filterKey(name), '1');
+  if (state.rating) q.set('guest_rating', state.rating);
   if (state.area) {
     const a = state.area;
     q.set('area', [a.swLatitude, a.swLongitude, a.neLatitude, a.neLongitude].map(round).concat(String(a.zoom)).join(','));
   }
+  if (state.polygon) q.set('polygon', formatShape(state.polygon));
   if (state.page > 1) q.set('page', String(state.page));
   if (state.home) q.set('home', state.home);
   if (state.cats) q.set('cats', String(state.cats));
@@ -146,20 +157,30 @@ export function filterParams(state: PageState): Record<string, string> {
     p.max_price = String(state.maxPrice);
     p.price_unit = 'per_month';
   }
-  if (state.pets) p.pets = 'true';
-  if (state.parking) p.parking = 'true';
+  for (const name of FILTER_NAMES) if (state.filters.includes(name)) p[name] = 'true';
+  if (state.rating) p.guest_rating = state.rating;
+  if (state.polygon) p.polygon = formatShape(state.polygon);
   return p;
 }
 
+/**
+ * `facets=true` asks the search for the form's counts (one request of a state carries it), with the
+ * price buckets monthly like the price ceiling.
+ */
+const withFacets = (p: Record<string, string>, facets: boolean): Record<string, string> => (facets ? { ...p, price_unit: 'per_month', facets: 'true' } : p);
+
+/** The place: the market, or none when the drawn shape alone places the search. */
+const place = (state: PageState): Record<string, string> => (state.market ? { market: state.market } : {});
+
 /** GET /api/public/search: the list page. */
-export function searchParams(state: PageState, perPage: number): Record<string, string> {
-  return { market: state.market, ...filterParams(state), page: String(state.page), per_page: String(perPage) };
+export function searchParams(state: PageState, perPage: number, facets = false): Record<string, string> {
+  return withFacets({ ...place(state), ...filterParams(state), page: String(state.page), per_page: String(perPage) }, facets);
 }
 
-/** GET /api/public/map-search: the map area once the person moved the map, else the market. */
-export function mapSearchParams(state: PageState): Record<string, string> {
-  const p = filterParams(state);
-  if (!state.area) return { market: state.market, ...p };
+/** GET /api/public/map-search: the map area once the person moved the map, else the market (or the drawn shape alone). */
+export function mapSearchParams(state: PageState, facets = false): Record<string, string> {
+  const p = withFacets(filterParams(state), facets);
+  if (!state.area) return { ...place(state), ...p };
   const a = state.area;
   return {
     ...p,

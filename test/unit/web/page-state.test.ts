@@ -2,7 +2,7 @@
  * The search page's state lives in the query string: a shared URL must give back the
  * same search, and the page must ask the GET API with the same parameters whoever opens it.
  */
-import { EMPTY_STATE, mapSearchParams, parseState, searchParams, toQuery, type PageState } from '../../../services/web/app/state';
+import { EMPTY_STATE, filterParams, mapSearchParams, parseState, searchParams, toQuery, type PageState } from '../../../services/web/app/state';
 
 const searched: PageState = {
   ...EMPTY_STATE,
@@ -11,7 +11,7 @@ const searched: PageState = {
   checkOut: '2027-02-09',
   bedrooms: 1,
   maxPrice: 3200,
-  pets: true,
+  filters: ['pets'],
   area: { swLatitude: 42.31, swLongitude: -71.2, neLatitude: 42.42, neLongitude: -71.01, zoom: 12 },
   page: 2,
   compare: ['a-1', 'b-2', 'c-3'],
@@ -37,6 +37,25 @@ describe('parseState and toQuery', () => {
   it('refuse an area with reversed corners or a zoom outside 0-20', () => {
     expect(parseState('?area=43,-71,42,-70,12').area).toBeNull();
     expect(parseState('?area=42,-71,43,-70,21').area).toBeNull();
+  });
+
+  it('keep every filter, the rating and the drawn shape (a shared link restores them), and read the older pets and parking keys', () => {
+    const shaped: PageState = {
+      ...searched,
+      filters: ['pets', 'cats', 'parking', 'pool', 'deals_only'],
+      rating: 'VERY_GOOD',
+      polygon: [
+        [30.25, -97.75],
+        [30.3, -97.7],
+        [30.2, -97.65],
+      ],
+    };
+    expect(parseState(toQuery(shaped))).toEqual(shaped);
+    expect(new URLSearchParams(toQuery(shaped)).get('polygon')).toBe('30.25,-97.75;30.3,-97.7;30.2,-97.65');
+    expect(parseState('?market=austin&pets=1&parking=1')).toMatchObject({ filters: ['pets', 'parking'] });
+    // The cats and dogs filters are not the quote's pet counts.
+    expect(parseState('?view=home&cats=1&dogs_allowed=1')).toMatchObject({ filters: ['dogs'], cats: 1, dogs: 0 });
+    expect(parseState('?market=austin&guest_rating=SUPERB&polygon=1,2;3,4')).toMatchObject({ rating: null, polygon: null });
   });
 
   it('drop a check-out date when a Flex tier is chosen (the stay is open-ended)', () => {
@@ -75,6 +94,30 @@ describe('the GET parameters of the page state', () => {
     });
     expect(mapSearchParams({ ...searched, area: null })).toMatchObject({ market: 'boston' });
     expect(mapSearchParams({ ...searched, area: null })).not.toHaveProperty('zoom');
+  });
+
+  it('send the filters, the rating and the shape to both searches, and facets=true only where asked', () => {
+    const state: PageState = {
+      ...searched,
+      filters: ['parking', 'gym'],
+      rating: 'GOOD',
+      polygon: [
+        [1, 2],
+        [3, 4],
+        [5, 2],
+      ],
+    };
+    const sent = { parking: 'true', gym: 'true', guest_rating: 'GOOD', polygon: '1,2;3,4;5,2' };
+    expect(searchParams(state, 12)).toMatchObject(sent);
+    expect(mapSearchParams(state)).toMatchObject(sent);
+    expect(searchParams(state, 12)).not.toHaveProperty('facets');
+    expect(searchParams(state, 12, true)).toMatchObject({ facets: 'true' });
+    expect(mapSearchParams(state, true)).toMatchObject({ facets: 'true' });
+    // The price buckets come monthly, like the ceiling; a shape alone places the search.
+    expect(searchParams({ ...state, maxPrice: null }, 12, true)).toMatchObject({ price_unit: 'per_month' });
+    expect(searchParams({ ...state, maxPrice: null }, 12)).not.toHaveProperty('price_unit');
+    expect(searchParams({ ...state, market: '' }, 12)).not.toHaveProperty('market');
+    expect(mapSearchParams({ ...state, market: '', area: null })).toEqual({ ...filterParams({ ...state, market: '' }) });
   });
 
   it('send a Flex stay as check_out=indefinite with its tier', () => {
