@@ -3,13 +3,15 @@
  * basemap drawn offline (./map-draw.ts). Where the host proxies tool calls, a drag, the arrow keys
  * or the zoom buttons search the new view through search_map_viewport (no model turn); where it
  * offers fullscreen, a button asks for it. When the server switches the map off (map_view.enabled
- * false) it says so with the reason and lists the homes.
+ * false) it says so with the reason and lists the homes. The counts a result carries (facets) are
+ * listed under the map; the widget's own searches ask for them.
  */
 import type { McpUiDisplayMode } from '@modelcontextprotocol/ext-apps';
 import { el, mount } from './dom';
 import { connectHost, type ToolArguments, type ToolResultPayload } from './host';
 import { mapControls, type ScreenOptions } from './map-controls';
 import { drawMap, type MapStatus } from './map-draw';
+import { facetList, readFacets } from './map-facets';
 import { frame, viewportArgs, type Bounds } from './map-frame';
 import { clusterDetail, detail, homeList, notice } from './map-status';
 import { askAbout, placeName, readHomes, type MapResult } from './results';
@@ -62,7 +64,7 @@ async function searchView(bounds: Bounds): Promise<void> {
   setStatus(notice('Searching this area…'));
   const filters = Object.fromEntries(Object.entries(input).filter(([name]) => !PLACE_ARGS.has(name)));
   try {
-    const payload = await host.callTool(VIEWPORT_TOOL, { ...filters, ...viewportArgs(bounds) });
+    const payload = await host.callTool(VIEWPORT_TOOL, { ...filters, ...viewportArgs(bounds), facets: true });
     if (move === moves) show(payload, true);
   } catch {
     if (move === moves) setStatus(notice('This area could not be searched; try again.'));
@@ -100,6 +102,8 @@ function render(result: MapResult): void {
   const more = clustered
     ? `${result.total_count} matches in ${result.clusters!.length} clusters`
     : `${result.count} on the map${result.total_count > result.count ? ` (the first ${result.count} of ${result.total_count} matches)` : ''}`;
+  const facets = readFacets(result);
+  const counts = facets ? facetList(facets) : null;
   const heading = el(
     'header',
     {},
@@ -113,7 +117,7 @@ function render(result: MapResult): void {
       el('h3', {}, 'Map unavailable'),
       el('p', {}, result.map_view.reason ?? 'The map view is switched off.'),
     );
-    mount(heading, off, homeList(result.homes, status), box);
+    mount(heading, off, homeList(result.homes, status), box, ...(counts ? [counts] : []));
     return;
   }
   // A view searched by a move stays on screen with no home in it, so the map can move on from there.
@@ -126,5 +130,5 @@ function render(result: MapResult): void {
   const screen: ScreenOptions | null = modes.includes('fullscreen') ? { fullscreen: mode === 'fullscreen', toggle: () => void toggleScreen() } : null;
   const controls = mapControls(drawn.map, projection, host.canCallTools() ? { onMove: (b) => void searchView(b) } : null, screen);
   if (controls) drawn.frame.append(controls);
-  mount(heading, drawn.frame, box);
+  mount(heading, drawn.frame, box, ...(counts ? [counts] : []));
 }
