@@ -115,7 +115,7 @@ function clusterMarkers(clusters: MapCluster[], projection: GeoProjection, statu
 export function drawMap(result: MapResult, projection: GeoProjection, status: MapStatus): { frame: HTMLElement; map: SVGSVGElement } {
   const homes = result.homes;
   const path = geoPath(projection);
-  const map = svg('svg', { class: 'map', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': `Map of ${homes.length} apartments` });
+  const map = svg('svg', { class: 'map', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'group', 'aria-label': `Map of ${homes.length} apartments` });
   map.append(svg('rect', { class: 'water', width: WIDTH, height: HEIGHT }));
   map.append(svg('path', { class: 'land', d: path(land) ?? '' }));
   map.append(svg('path', { class: 'borders', d: path(stateBorders) ?? '' }));
