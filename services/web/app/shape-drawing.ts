@@ -19,17 +19,25 @@ interface Geoman {
 
 let loading: Promise<Geoman> | null = null;
 
+/** Geoman's script and stylesheet, both loaded: a corner drawn before the styles has no size, and the first could not be clicked to close the shape. */
 function loadGeoman(): Promise<Geoman> {
   loading ??= new Promise<Geoman>((resolve, reject) => {
     const css = h('link', { rel: 'stylesheet', href: '/app/draw.css' });
     const script = h('script', { src: '/app/draw.js' });
-    script.addEventListener('load', () => resolve((window as unknown as { L: Geoman }).L));
-    script.addEventListener('error', () => {
+    let waiting = 2;
+    const done = (): void => {
+      if (--waiting === 0) resolve((window as unknown as { L: Geoman }).L);
+    };
+    const fail = (): void => {
       css.remove();
       script.remove();
       loading = null; // the next click tries again
       reject(new Error('The drawing tools could not be loaded; try again.'));
-    });
+    };
+    for (const el of [css, script]) {
+      el.addEventListener('load', done);
+      el.addEventListener('error', fail);
+    }
     document.head.append(css, script);
   });
   return loading;
