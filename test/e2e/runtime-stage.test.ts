@@ -172,6 +172,10 @@ describe('the runtime stage of the image', () => {
     const script = await fetch(`${url}/app/page.js`);
     expect(script.status).toBe(200);
     expect(await script.text()).toContain('leaflet-container');
+    // And the drawing tools it fetches to draw a shape: Leaflet-Geoman, a production dependency too.
+    const draw = await fetch(`${url}/app/draw.js`);
+    expect(draw.status).toBe(200);
+    expect(await draw.text()).toContain('pm:create');
     expect((await fetch(`${url}/`, { headers: { Accept: 'text/html' } })).headers.get('content-type')).toMatch(/^text\/html/);
   });
 
