@@ -3,6 +3,7 @@
  * filters (docs/contract.md, "Filters"), over real HTTP and the SDK's MCP client on a generated world (test/e2e/shared/search-apartments.ts).
  * Expected homes come from the naive model (the stay engine over the records).
  */
+import { FLAGS } from './shared/random-search';
 import { addDays } from '../../services/kernel/engine/dates';
 import type { Fixture } from '../support/fixture';
 import { expectedResults, type ModelArgs, type World } from '../support/search-model';
@@ -63,21 +64,7 @@ describe('price limits and price_unit (rule 2)', () => {
 });
 
 describe('shared filters', () => {
-  const flags = [
-    'pets',
-    'cats',
-    'dogs',
-    'parking',
-    'pool',
-    'gym',
-    'in_unit_laundry',
-    'air_conditioned',
-    'balcony',
-    'elevator',
-    'first_floor_unit',
-    'self_check_in',
-    'deals_only',
-  ];
+  const flags = FLAGS;
 
   it.each(flags)('%s=true keeps exactly the homes that have it', async (flag) => {
     const args = { market, [flag]: true };

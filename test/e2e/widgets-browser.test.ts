@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { startService, type RunningService } from '../../services/main';
 import { CARD_GRID_WIDGET, MAP_WIDGET } from '../../services/widgets/catalog';
-import { startFixture, type Fixture } from '../support/fixture';
+import { busiestCity, startFixture, type Fixture } from '../support/fixture';
 import { fullPageShot, hostMessages, showInHost, type HostedResult } from '../support/widget-host';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 
@@ -32,11 +32,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   // Enough homes that a viewport over the whole country passes the map's 250 pins (and is drawn as clusters).
   fx = await startFixture({ homes: 320, seed: 5 });
-  const counts = new Map<string, number>();
-  for (const h of await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray()) {
-    counts.set(h.city_slug, (counts.get(h.city_slug) ?? 0) + 1);
-  }
-  city = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  city = await busiestCity(fx);
   browser = await chromium.launch({ executablePath: CHROMIUM });
 }, 180_000);
 

@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { MAP_WIDGET } from '../../services/widgets/catalog';
 import { seriousViolations } from '../support/axe';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
-import { startFixture, type Fixture } from '../support/fixture';
+import { busiestCity, startFixture, type Fixture } from '../support/fixture';
 import { FULL_HOST, PLAIN_HOST, showInHost, type HostedResult, type HostOffer } from '../support/widget-host';
 
 const CHROMIUM = findChromium();
@@ -32,10 +32,7 @@ beforeAll(async () => {
   if (!CHROMIUM) throw new Error(CHROMIUM_HINT);
   mkdirSync(ARTIFACTS, { recursive: true });
   fx = await startFixture({ homes: 120, seed: 5 });
-  const counts = new Map<string, number>();
-  for (const h of await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray())
-    counts.set(h.city_slug, (counts.get(h.city_slug) ?? 0) + 1);
-  city = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  city = await busiestCity(fx);
   browser = await chromium.launch({ executablePath: CHROMIUM });
 }, 180_000);
 

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CARD_GRID_WIDGET, MAP_WIDGET } from '../../services/widgets/catalog';
-import { startFixture, type Fixture } from '../support/fixture';
+import { busiestCity, startFixture, type Fixture } from '../support/fixture';
 import { FULL_HOST, hostMessages, openedLinks, PLAIN_HOST, sentToHost, showInHost, type HostedResult, type HostOffer } from '../support/widget-host';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 import { mcpAppsErrors } from '../support/mcp-apps-schema';
@@ -38,10 +38,7 @@ beforeAll(async () => {
   if (!CHROMIUM) throw new Error(CHROMIUM_HINT);
   mkdirSync(ARTIFACTS, { recursive: true });
   fx = await startFixture({ homes: 120, seed: 5 });
-  const counts = new Map<string, number>();
-  for (const h of await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray())
-    counts.set(h.city_slug, (counts.get(h.city_slug) ?? 0) + 1);
-  city = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  city = await busiestCity(fx);
   browser = await chromium.launch({ executablePath: CHROMIUM });
 }, 180_000);
 

@@ -125,3 +125,11 @@ export async function startFixture(
     },
   };
 }
+
+/** The display city with the most published, undeleted homes of the fixture's world (the widgets' tests search it). */
+export async function busiestCity(fx: Pick<Fixture, 'mongo'>): Promise<string> {
+  const counts = new Map<string, number>();
+  for (const h of await fx.mongo.collections.homes.find({ published: true, deleted_at: null }).toArray())
+    counts.set(h.city_slug, (counts.get(h.city_slug) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+}

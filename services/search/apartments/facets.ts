@@ -7,7 +7,6 @@
  */
 import { FLAG_FIELDS } from '../shared/filters';
 import type { ExactSearch } from '../shared/exact-search';
-import { indexedPriceOf } from '../shared/indexed-price';
 import { displayUnit, type PriceUnit } from '../shared/search-params';
 import type { SortValues } from '../shared/search-body';
 import { hitDocument } from '../shared/hit-fields';
@@ -74,7 +73,8 @@ async function priceFacet(search: ExactSearch, spread: PriceSpread | null, unit:
       const i = amount === undefined ? -1 : bucketOf(amount, buckets);
       if (i >= 0) counts[i] += 1;
     }
-    if (indexedPriceOf(p.stay).kind !== 'band' || hits.length < UNCERTAIN_BATCH) break;
+    // Only a fixed stay's request returns homes (those to price), a batch at a time.
+    if (p.stay.kind !== 'fixed' || hits.length < UNCERTAIN_BATCH) break;
     after = hits[hits.length - 1].sort;
   }
   // Empty buckets at either end say nothing: dropped (the counts still add up).
