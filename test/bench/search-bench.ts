@@ -4,8 +4,17 @@
  * and 16; plus how many homes reached the stay engine per query. Markets, cities, dates and points
  * are sampled over the whole inventory from a fixed seed, so two runs ask the same questions.
  */
+import type { estypes } from '@elastic/elasticsearch';
 import type { MarketRecord } from '../../services/kernel/inventory/records';
-import { addDays } from '../../services/kernel/engine/dates';
+import { addDays, daysBetween } from '../../services/kernel/engine/dates';
+import type { StayDates } from '../../services/stays/stay-dates';
+import type { HomeDocument } from '../../services/kernel/store/home-document';
+import { resultPrice } from '../../services/search/shared/result-price';
+import { UNCERTAIN_BATCH } from '../../services/search/apartments/facet-price-counts';
+import { bandSpread, spreadInterval, type HistogramBucket } from '../../services/search/apartments/facet-price-edges';
+import { priceCellOf } from '../../services/kernel/store/price-cells';
+import { hitDocument, hitFields } from '../../services/search/shared/hit-fields';
+import { STRADDLER_SOURCE } from '../../services/search/shared/search-body';
 import { answerSearch } from '../../services/tools/search-common';
 import type { SearchArgs } from '../../services/tools/search-args';
 import type { PolygonArgs, PolygonVertex } from '../../services/search/shared/polygon';
@@ -29,7 +38,70 @@ interface Captured {
   priced: number;
 }
 
-type Shape = { title: string; args: () => ListArgs; buildings?: false } | { title: string; args: () => BuildingArgs; buildings: true };
+/**
+ * A shape's floor beyond the bare proxy: what any exact answer of that shape must do, prepared once
+ * per captured query (outside the timing) and then timed at concurrency 1.
+ */
+interface ShapeFloor {
+  title: string;
+  /** The work to time, and how many homes it prices. */
+  prepare: (ctx: BenchContext, q: Captured) => Promise<{ run: () => Promise<void>; priced: number }>;
+}
+
+type Shape =
+  | { title: string; args: () => ListArgs; buildings?: false; floor?: ShapeFloor }
+  | { title: string; args: () => BuildingArgs; buildings: true; floor?: undefined };
+
+interface SpreadAnswer {
+  facets?: { scope: { price: { lo?: { buckets: HistogramBucket[] }; hi?: { buckets: HistogramBucket[] } } } };
+}
+
+/**
+ * The floor of a fixed stay's price facet: a price facet of even two buckets has one inner edge, and a
+ * home whose price bounds straddle it can only be counted by its exact price. So: the edge (on the
+ * bounds' histogram steps, between the first and third quartile of the lower bounds) that the fewest
+ * homes straddle, and those homes' cards read from Elasticsearch and priced by the engine; no
+ * aggregation, no other bucket. Whatever draws the buckets, an exact count costs at least this.
+ */
+const oneEdgeFloor: ShapeFloor = {
+  title: 'floor: pricing only the homes straddling one edge near the median (the least straddled), read and priced',
+  prepare: async (ctx, q) => {
+    const args = q.args as ListArgs;
+    const counting = q.requests.slice(1).flat().find((body) => body.size === UNCERTAIN_BATCH && body.search_after === undefined);
+    const counted = (counting?.query as { bool?: { filter?: estypes.QueryDslQueryContainer[] } } | undefined)?.bool?.filter?.[0];
+    if (typeof args.start_date !== 'string' || typeof args.end_date !== 'string' || args.end_date === 'indefinite' || !counted) return { run: async () => {}, priced: 0 };
+    const stay: StayDates = { kind: 'fixed', start_date: args.start_date, end_date: args.end_date, nights: daysBetween(args.start_date, args.end_date) };
+    const [first] = await sendRoundTrip(ctx.es, ctx.config.homesAlias, q.requests[0]);
+    const price = (first.aggregations as SpreadAnswer | undefined)?.facets?.scope.price;
+    const spread = bandSpread(price?.lo?.buckets ?? [], price?.hi?.buckets ?? [], spreadInterval(stay));
+    if (!spread?.straddlers || !price?.lo) return { run: async () => {}, priced: 0 };
+    const los = price.lo.buckets;
+    const homes = los.reduce((n, b) => n + b.doc_count, 0);
+    const quartile = (share: number) => los.find((_, i) => los.slice(0, i + 1).reduce((n, b) => n + b.doc_count, 0) >= share * homes)?.key ?? los[0].key;
+    let edge = quartile(0.25);
+    for (let e = edge; e <= quartile(0.75); e += spreadInterval(stay)) if (spread.straddlers(e) < spread.straddlers(edge)) edge = e;
+    const { lo, hi } = priceCellOf(stay.start_date, stay.nights);
+    const body: estypes.SearchRequest = {
+      size: 10_000,
+      track_total_hits: false,
+      ...hitFields(STRADDLER_SOURCE),
+      query: {
+        bool: {
+          filter: [counted],
+          should: [{ bool: { filter: [{ range: { [lo]: { lt: edge } } }, { range: { [hi]: { gte: edge } } }] } }, { bool: { must_not: [{ exists: { field: lo } }] } }],
+          minimum_should_match: 1,
+        },
+      },
+    };
+    return {
+      run: async () => {
+        const [res] = await sendRoundTrip(ctx.es, ctx.config.homesAlias, [body]);
+        for (const hit of res.hits.hits) resultPrice(hitDocument<HomeDocument>(hit), stay);
+      },
+      priced: spread.straddlers(edge),
+    };
+  },
+};
 
 /** The building search is tool-server only: its service probe is a tools/call. */
 let rpc = 0;
@@ -145,7 +217,7 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
       args: () => ({ market: city().slug, ...dates(), sort_by: s.pick(['recommended', 'price_asc', 'rating_desc'] as const), page: 1, per_page: 10 }),
     },
     // Last, so that the shapes above draw the same samples as before it was added.
-    { title: 'dated market search with facets (default sort)', args: () => ({ market: s.pick(markets).slug, ...dates(), facets: true }) },
+    { title: 'dated market search with facets (default sort)', args: () => ({ market: s.pick(markets).slug, ...dates(), facets: true }), floor: oneEdgeFloor },
     // Last, so the shapes above keep their questions; each from its own stream.
     {
       title: 'dated polygon search (20 vertices, city-sized, no market)',
@@ -232,6 +304,14 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
     const viaFloor = await withCpu({ store: es, floor: floor.pid, bench: process.pid }, () => proxied(16));
     ctx.say(row(`${shape.title}, bare Node proxy, c=16`, viaFloor.result));
     cpuTable.add(shape.title, 'Elasticsearch', cpu.alone, cpu.service, viaFloor.cpu);
+    const shapeFloor = shape.floor;
+    if (shapeFloor) {
+      const runs: Array<{ run: () => Promise<void>; priced: number }> = [];
+      for (const q of queries) runs.push(await shapeFloor.prepare(ctx, q));
+      ctx.say(row(`${shape.title}, ${shapeFloor.title}, c=1`, await storeLoad(() => runs[k++ % runs.length].run(), 1, seconds)));
+      const floorPriced = runs.map((r) => r.priced).sort((a, b) => a - b);
+      priced.push(`| ${shape.title}: ${shapeFloor.title} | ${(floorPriced.reduce((a, b) => a + b, 0) / floorPriced.length).toFixed(1)} | ${percentile(floorPriced, 50)} | ${percentile(floorPriced, 99)} | ${floorPriced[floorPriced.length - 1]} | 1.00 |`);
+    }
   }
   ctx.say('');
   cpuTable.writeTo((line) => ctx.say(line));
