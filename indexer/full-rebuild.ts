@@ -48,6 +48,12 @@ export interface IndexerOptions {
   heartbeat?: () => Promise<void>;
   /** An incremental run that wrote hands over the merge it started (indexer/compaction.ts; it never rejects). */
   onCompaction?: (merge: Promise<CompactionOutcome>) => void;
+  /**
+   * Whether an incremental run that wrote starts that merge itself (the default: a run from the command
+   * line). The worker's schedule says no and merges once the change log has been quiet a while
+   * (schedule.ts), so a stream of small changes, each applied within seconds, costs one merge, not one each.
+   */
+  mergeAfterRun?: boolean;
   now?: () => Date;
 }
 

@@ -100,7 +100,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
       ignoreDrop: (status) => status === 404,
     });
     // The run's small segments merged back into one per shard after it, without holding it up (compaction.ts).
-    if (indexed + deleted > 0) {
+    if (indexed + deleted > 0 && opts.mergeAfterRun !== false) {
       const compaction = compactLiveIndex(es, opts.alias);
       opts.onCompaction?.(compaction);
     }

@@ -64,6 +64,13 @@ export interface Config {
   homesIndexPrefix: string;
   /** node-cron expressions of the worker. */
   incrementalCron: string;
+  /**
+   * How often the worker asks whether the change log holds an entry, and runs an incremental run at once
+   * when it does (indexer/change-watch.ts); 0 leaves changes to the cron.
+   */
+  indexerWatchMs: number;
+  /** How long the change log must stay quiet after a run that wrote before the worker merges the live index (indexer/schedule.ts). */
+  indexerMergeQuietMs: number;
   fullRebuildCron: string;
   /**
    * Addresses (CIDR list) of the reverse proxies in front of the service: X-Forwarded-For is believed
@@ -208,6 +215,8 @@ export function loadConfig(env: Env = process.env): Config {
     homesAlias: str(env, 'HOMES_ALIAS', 'homes'),
     homesIndexPrefix: str(env, 'HOMES_INDEX_PREFIX', str(env, 'HOMES_ALIAS', 'homes')),
     incrementalCron: str(env, 'INDEXER_INCREMENTAL_CRON', '* * * * *'),
+    indexerWatchMs: Math.max(0, int(env, 'INDEXER_WATCH_MS', 1_000)),
+    indexerMergeQuietMs: Math.max(0, int(env, 'INDEXER_MERGE_QUIET_MS', 60_000)),
     fullRebuildCron: str(env, 'INDEXER_FULL_CRON', '17 3 * * *'),
     trustedProxies: trustedProxyList(env),
     requestDeadlineMs: Math.max(100, int(env, 'REQUEST_DEADLINE_MS', 5_000)),
@@ -242,8 +251,8 @@ export function loadConfig(env: Env = process.env): Config {
     storeDeadlineMs: Math.max(100, int(env, 'STORE_DEADLINE_MS', 2_000)),
     cacheTtlMs: int(env, 'CACHE_TTL_SECONDS', 30) * 1_000,
     httpCache: {
-      maxAgeSeconds: int(env, 'HTTP_MAX_AGE_SECONDS', 30),
-      staleWhileRevalidateSeconds: int(env, 'HTTP_STALE_WHILE_REVALIDATE_SECONDS', 30),
+      maxAgeSeconds: int(env, 'HTTP_MAX_AGE_SECONDS', 5),
+      staleWhileRevalidateSeconds: int(env, 'HTTP_STALE_WHILE_REVALIDATE_SECONDS', 5),
     },
   };
 }

@@ -56,6 +56,11 @@ export async function pendingChanges(log: Collection<InventoryChangeRecord>, lim
   return log.find({}, { limit }).toArray();
 }
 
+/** Whether any entry waits for the indexer: one document's id read, however long the log (the watch asks every second). */
+export async function hasPendingChanges(log: Collection<InventoryChangeRecord>): Promise<boolean> {
+  return (await log.findOne({}, { projection: { _id: 1 } })) !== null;
+}
+
 /** Deletes the entries a run has applied (by `_id`, so entries written meanwhile stay pending). */
 export async function acknowledgeChanges(log: Collection<InventoryChangeRecord>, entries: readonly InventoryChangeRecord[]): Promise<void> {
   for (let i = 0; i < entries.length; i += 1_000) {
