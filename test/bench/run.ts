@@ -4,6 +4,7 @@
  * default), and writes a readable report to bench-report.md (and stdout). The bench inventory lives
  * in its own database and alias (`catalog_bench`, `bench-homes`) and is reused while its size matches.
  */
+import { freshnessBench } from './freshness-bench';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { loadConfig } from '../../services/kernel/config';
@@ -63,6 +64,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'mixed', run: (ctx, o) => mixedLoadBench(ctx, o.soakSeconds) },
   { name: 'overload', run: (ctx, o) => overloadBench(ctx, o.seconds) },
   { name: 'idle', run: (ctx, o) => idleBench(ctx, o.idleSeconds) },
+  { name: 'freshness', run: (ctx, o) => freshnessBench(ctx, o.idleSeconds) },
 ];
 
 async function main(): Promise<void> {
