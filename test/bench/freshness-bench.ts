@@ -58,7 +58,8 @@ export async function freshnessBench(ctx: BenchContext, idleSeconds: number): Pr
     const pids = { worker: worker.pid, mongo: stackPids().mongo };
     const before = { worker: cpuTicks(pids.worker ?? 0) ?? 0, mongo: pids.mongo ? (cpuTicks(pids.mongo) ?? 0) : 0 };
     await sleep(idleSeconds * 1_000);
-    const idle = (pid: number | undefined, from: number): string => (pid ? `${((((cpuTicks(pid) ?? from) - from) / hz / idleSeconds) * 100).toFixed(2)} %` : 'n/a');
+    const idle = (pid: number | undefined, from: number): string =>
+      pid ? `${((((cpuTicks(pid) ?? from) - from) / hz / idleSeconds) * 100).toFixed(2)} %` : 'n/a';
 
     const ids = ctx.sample.homeIds(CHANGES / 2);
     const homes = new Map((await mongo.homes.find({ _id: { $in: ids } }).toArray()).map((h) => [h._id, h]));
@@ -67,14 +68,25 @@ export async function freshnessBench(ctx: BenchContext, idleSeconds: number): Pr
     for (const [i, id] of ids.entries()) {
       const home = homes.get(id);
       if (!home) continue;
-      const pair: Change[] = i % 2 === 0 ? [{ kind: 'price', delta: 100 }, { kind: 'price', delta: 0 }] : [{ kind: 'published', to: false }, { kind: 'published', to: home.published }];
+      const pair: Change[] =
+        i % 2 === 0
+          ? [
+              { kind: 'price', delta: 100 },
+              { kind: 'price', delta: 0 },
+            ]
+          : [
+              { kind: 'published', to: false },
+              { kind: 'published', to: home.published },
+            ];
       for (const change of pair) {
         await sleep(ctx.sample.int(0, MAX_PAUSE_MS));
         const summary = await importLines(mongo, one(importLine(home, change)));
         if (summary.errors.length > 0) throw new Error(`the import refused a change: ${summary.errors[0].reason}`);
         const t = process.hrtime.bigint();
         const wanted = (doc: { nightly_rate: number } | undefined): boolean =>
-          change.kind === 'price' ? doc !== undefined && doc.nightly_rate === Math.round((home.nightly_rate_cents + change.delta) / 100) : (doc !== undefined) === change.to;
+          change.kind === 'price'
+            ? doc !== undefined && doc.nightly_rate === Math.round((home.nightly_rate_cents + change.delta) / 100)
+            : (doc !== undefined) === change.to;
         for (;;) {
           const res = await es.search<{ nightly_rate: number }>({ index: config.homesAlias, query: { ids: { values: [id] } }, _source: ['nightly_rate'] });
           if (wanted(res.hits.hits[0]?._source)) break;
@@ -97,7 +109,9 @@ export async function freshnessBench(ctx: BenchContext, idleSeconds: number): Pr
       say(`| ${kind} (${values.length}) | ${fmt(percentile(values, 50))} | ${fmt(percentile(values, 95))} | ${fmt(values[values.length - 1])} | |`);
     }
     say('');
-    say(`Idle (${idleSeconds} s with no change; % of one core): the worker ${idle(pids.worker, before.worker)} (target ≤ 2 %), the Mongo-wire server ${idle(pids.mongo, before.mongo)}.`);
+    say(
+      `Idle (${idleSeconds} s with no change; % of one core): the worker ${idle(pids.worker, before.worker)} (target ≤ 2 %), the Mongo-wire server ${idle(pids.mongo, before.mongo)}.`,
+    );
     say('');
   } finally {
     if (worker.exitCode === null) worker.kill('SIGTERM');

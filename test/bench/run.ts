@@ -5,6 +5,7 @@
  * in its own database and alias (`catalog_bench`, `bench-homes`) and is reused while its size matches.
  */
 import { freshnessBench } from './freshness-bench';
+import { scaleBench } from './scale-bench';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { loadConfig } from '../../services/kernel/config';
@@ -65,6 +66,8 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'overload', run: (ctx, o) => overloadBench(ctx, o.seconds) },
   { name: 'idle', run: (ctx, o) => idleBench(ctx, o.idleSeconds) },
   { name: 'freshness', run: (ctx, o) => freshnessBench(ctx, o.idleSeconds) },
+  // Not in a plain run: it seeds and rebuilds worlds of 25,000 to 400,000 homes (`--only scale`).
+  { name: 'scale', run: (ctx, o) => (o.only?.has('scale') ? scaleBench(ctx, o.seconds) : Promise.resolve()) },
 ];
 
 async function main(): Promise<void> {

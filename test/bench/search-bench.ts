@@ -67,9 +67,13 @@ const oneEdgeFloor: ShapeFloor = {
   title: 'floor: pricing only the homes straddling one edge near the median (the least straddled), read and priced',
   prepare: async (ctx, q) => {
     const args = q.args as ListArgs;
-    const counting = q.requests.slice(1).flat().find((body) => body.size === UNCERTAIN_BATCH && body.search_after === undefined);
+    const counting = q.requests
+      .slice(1)
+      .flat()
+      .find((body) => body.size === UNCERTAIN_BATCH && body.search_after === undefined);
     const counted = (counting?.query as { bool?: { filter?: estypes.QueryDslQueryContainer[] } } | undefined)?.bool?.filter?.[0];
-    if (typeof args.start_date !== 'string' || typeof args.end_date !== 'string' || args.end_date === 'indefinite' || !counted) return { run: async () => {}, priced: 0 };
+    if (typeof args.start_date !== 'string' || typeof args.end_date !== 'string' || args.end_date === 'indefinite' || !counted)
+      return { run: async () => {}, priced: 0 };
     const stay: StayDates = { kind: 'fixed', start_date: args.start_date, end_date: args.end_date, nights: daysBetween(args.start_date, args.end_date) };
     const [first] = await sendRoundTrip(ctx.es, ctx.config.homesAlias, q.requests[0]);
     const price = (first.aggregations as SpreadAnswer | undefined)?.facets?.scope.price;
@@ -88,7 +92,10 @@ const oneEdgeFloor: ShapeFloor = {
       query: {
         bool: {
           filter: [counted],
-          should: [{ bool: { filter: [{ range: { [lo]: { lt: edge } } }, { range: { [hi]: { gte: edge } } }] } }, { bool: { must_not: [{ exists: { field: lo } }] } }],
+          should: [
+            { bool: { filter: [{ range: { [lo]: { lt: edge } } }, { range: { [hi]: { gte: edge } } }] } },
+            { bool: { must_not: [{ exists: { field: lo } }] } },
+          ],
           minimum_should_match: 1,
         },
       },
@@ -310,7 +317,9 @@ export async function searchBench(ctx: BenchContext, seconds: number): Promise<v
       for (const q of queries) runs.push(await shapeFloor.prepare(ctx, q));
       ctx.say(row(`${shape.title}, ${shapeFloor.title}, c=1`, await storeLoad(() => runs[k++ % runs.length].run(), 1, seconds)));
       const floorPriced = runs.map((r) => r.priced).sort((a, b) => a - b);
-      priced.push(`| ${shape.title}: ${shapeFloor.title} | ${(floorPriced.reduce((a, b) => a + b, 0) / floorPriced.length).toFixed(1)} | ${percentile(floorPriced, 50)} | ${percentile(floorPriced, 99)} | ${floorPriced[floorPriced.length - 1]} | 1.00 |`);
+      priced.push(
+        `| ${shape.title}: ${shapeFloor.title} | ${(floorPriced.reduce((a, b) => a + b, 0) / floorPriced.length).toFixed(1)} | ${percentile(floorPriced, 50)} | ${percentile(floorPriced, 99)} | ${floorPriced[floorPriced.length - 1]} | 1.00 |`,
+      );
     }
   }
   ctx.say('');

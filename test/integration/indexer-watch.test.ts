@@ -65,7 +65,11 @@ describe('the worker schedule', () => {
     const [home] = await mongo.collections.homes.find({ published: true, deleted_at: null }).limit(1).toArray();
     schedule = start();
     await renameAndRecord(home._id, 'Renamed while the worker watched');
-    const seen = await until(() => indexedDoc(home._id), (doc) => doc?.name === 'Renamed while the worker watched', 5_000);
+    const seen = await until(
+      () => indexedDoc(home._id),
+      (doc) => doc?.name === 'Renamed while the worker watched',
+      5_000,
+    );
     expect(seen.value?.name).toBe('Renamed while the worker watched');
     expect(seen.ms).toBeLessThan(3_000);
     expect(await pendingChanges(mongo.collections.inventoryChanges)).toEqual([]);
@@ -78,11 +82,19 @@ describe('the worker schedule', () => {
     schedule = start();
     for (const [i, home] of homes.entries()) {
       await renameAndRecord(home._id, `Burst ${i}`);
-      await until(() => indexedDoc(home._id), (doc) => doc?.name === `Burst ${i}`, 5_000);
+      await until(
+        () => indexedDoc(home._id),
+        (doc) => doc?.name === `Burst ${i}`,
+        5_000,
+      );
     }
     // Each change was applied on its own; the merge waits for the quiet time after the last.
     expect(compactionNeed(await shardCopies(es, config.homesAlias))).toBe('fragmented');
-    const merged = await until(async () => compactionNeed(await shardCopies(es, config.homesAlias)), (need) => need === 'tidy', 30_000);
+    const merged = await until(
+      async () => compactionNeed(await shardCopies(es, config.homesAlias)),
+      (need) => need === 'tidy',
+      30_000,
+    );
     expect(merged.value).toBe('tidy');
   }, 45_000);
 
