@@ -7,7 +7,6 @@
  * smallest world's (docs/scale.svg) drawn with Vega-Lite.
  */
 import { writeFileSync } from 'node:fs';
-import * as vega from 'vega';
 import type { TopLevelSpec } from 'vega-lite' with { 'resolution-mode': 'import' };
 import type { Config } from '../../services/kernel/config';
 import { startService } from '../../services/main';
@@ -63,6 +62,8 @@ async function measureWorld(ctx: BenchContext, homes: number, seconds: number): 
     const started = Date.now();
     let swapped = 0;
     await runIndexerJob('full', ctx.es, mongo.collections, config, { onPhase: (p) => void (p === 'swapped' && (swapped = (Date.now() - started) / 1000)) });
+    // Flushed first: right after the swap the size the stats report can lag the merged segments.
+    await ctx.es.indices.flush({ index: config.homesAlias });
     const [built] = await ctx.es.cat.indices({ index: config.homesAlias, format: 'json', bytes: 'b' });
     const markets = (await mongo.collections.markets.find({}).toArray()).map((m) => m.slug);
 
@@ -149,7 +150,8 @@ async function plot(rows: readonly ScaleRow[], file: string): Promise<void> {
       strokeDash: { condition: { test: "datum.figure === 'in proportion to the homes'", value: [4, 4] }, value: [1, 0] },
     },
   };
-  // An ECMAScript module only: loaded when the plot is drawn.
+  // ECMAScript modules only (with a top-level await): loaded when the plot is drawn.
+  const vega = await import('vega');
   const { compile } = await import('vega-lite');
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   writeFileSync(file, await view.toSVG());
