@@ -18,3 +18,23 @@ export const FLAG_FIELDS = {
   self_check_in: 'self_check_in',
   deals_only: 'has_active_offer',
 } as const satisfies Record<string, string>;
+
+/**
+ * What each boolean filter is called where people read it: the market filters' answer, the search
+ * page's filters and the map widget's counts. Pure, imports nothing: the browser bundles read it too.
+ */
+export const FLAG_LABELS: Record<keyof typeof FLAG_FIELDS, string> = {
+  pets: 'Pets allowed',
+  cats: 'Cats allowed',
+  dogs: 'Dogs allowed',
+  parking: 'Parking',
+  pool: 'Pool',
+  gym: 'Fitness center',
+  in_unit_laundry: 'In-unit laundry',
+  air_conditioned: 'Air conditioning',
+  balcony: 'Balcony',
+  elevator: 'Elevator',
+  first_floor_unit: 'Ground floor',
+  self_check_in: 'Self check-in',
+  deals_only: 'Special offers',
+};

@@ -6,25 +6,9 @@
 import type { MarketRecord } from '../../kernel/inventory/records';
 import { SEARCHABLE } from '../../kernel/store/searchable';
 import type { MarketFilters } from '../../contracts/market-output';
-import { FLAG_FIELDS } from '../shared/filters';
+import { FLAG_FIELDS, FLAG_LABELS } from '../../kernel/store/flag-fields';
 import type { AggregationRequest } from '../shared/search-transport';
 import { SEARCH_SORTS } from '../shared/sorts';
-
-const LABELS: Record<keyof typeof FLAG_FIELDS, string> = {
-  pets: 'Pets allowed',
-  cats: 'Cats allowed',
-  dogs: 'Dogs allowed',
-  parking: 'Parking',
-  pool: 'Pool',
-  gym: 'Fitness center',
-  in_unit_laundry: 'In-unit laundry',
-  air_conditioned: 'Air conditioning',
-  balcony: 'Balcony',
-  elevator: 'Elevator',
-  first_floor_unit: 'Ground floor',
-  self_check_in: 'Self check-in',
-  deals_only: 'Special offers',
-};
 
 /** One aggregation request over the market's searchable homes. */
 export function buildMarketFiltersBody(marketSlug: string): AggregationRequest {
@@ -58,9 +42,9 @@ export function shapeMarketFilters(market: MarketRecord, aggs: Record<string, un
     bedrooms: keys('bedrooms')
       .map(Number)
       .sort((a, b) => a - b),
-    amenities: (Object.keys(LABELS) as Array<keyof typeof LABELS>)
+    amenities: (Object.keys(FLAG_LABELS) as Array<keyof typeof FLAG_LABELS>)
       .filter((arg) => (flags[arg]?.doc_count ?? 0) > 0)
-      .map((arg) => ({ label: LABELS[arg], filter: arg })),
+      .map((arg) => ({ label: FLAG_LABELS[arg], filter: arg })),
     min_bathrooms: keys('bathrooms')
       .map(Number)
       .sort((a, b) => a - b),

@@ -3,24 +3,11 @@
  * filter, bedroom choice and rating would leave, and the price histogram above the price ceiling.
  * Pure: the answer's `facets` in, labels, counts and bars out.
  */
+import { FLAG_LABELS } from '../../kernel/store/flag-fields';
 
-/** The searches' boolean filters, in the form's order, with their labels (the API's names). */
-export const FILTERS = [
-  ['pets', 'Pets allowed'],
-  ['cats', 'Cats allowed'],
-  ['dogs', 'Dogs allowed'],
-  ['parking', 'Parking'],
-  ['pool', 'Pool'],
-  ['gym', 'Gym'],
-  ['in_unit_laundry', 'In-unit laundry'],
-  ['air_conditioned', 'Air conditioning'],
-  ['balcony', 'Balcony'],
-  ['elevator', 'Elevator'],
-  ['first_floor_unit', 'Ground floor'],
-  ['self_check_in', 'Self check-in'],
-  ['deals_only', 'Special offers only'],
-] as const;
-export type Filter = (typeof FILTERS)[number][0];
+/** The searches' boolean filters, in the form's order, with their labels (the API's names; the labels the market filters answer with). */
+export type Filter = keyof typeof FLAG_LABELS;
+export const FILTERS: ReadonlyArray<readonly [Filter, string]> = (Object.keys(FLAG_LABELS) as Filter[]).map((name) => [name, FLAG_LABELS[name]] as const);
 export const FILTER_NAMES: readonly Filter[] = FILTERS.map(([name]) => name);
 
 /** The guest_rating buckets, strictest first, with their labels. */

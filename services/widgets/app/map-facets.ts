@@ -4,6 +4,7 @@
  * a short list; a result without them shows nothing.
  */
 import { el } from './dom';
+import { FLAG_LABELS } from '../../kernel/store/flag-fields';
 
 export interface MapFacets {
   filters: Array<{ filter: string; count: number }>;
@@ -11,22 +12,6 @@ export interface MapFacets {
   guest_rating: Array<{ guest_rating: string; count: number }>;
   price: { unit: 'per_night' | 'per_month'; buckets: Array<{ min: number; max: number; count: number }> };
 }
-
-const FILTER_LABELS: Record<string, string> = {
-  pets: 'Pets allowed',
-  cats: 'Cats allowed',
-  dogs: 'Dogs allowed',
-  parking: 'Parking',
-  pool: 'Pool',
-  gym: 'Gym',
-  in_unit_laundry: 'In-unit laundry',
-  air_conditioned: 'Air conditioning',
-  balcony: 'Balcony',
-  elevator: 'Elevator',
-  first_floor_unit: 'Ground floor',
-  self_check_in: 'Self check-in',
-  deals_only: 'Special offers',
-};
 
 const RATING_LABELS: Record<string, string> = { EXCELLENT: 'Excellent', VERY_GOOD: 'Very good', GOOD: 'Good' };
 
@@ -57,7 +42,7 @@ export function facetList(facets: MapFacets): HTMLElement {
       el('dt', {}, 'With'),
       counts(
         facets.filters,
-        (f) => FILTER_LABELS[f.filter] ?? f.filter.replace(/_/g, ' '),
+        (f) => (FLAG_LABELS as Record<string, string>)[f.filter] ?? f.filter.replace(/_/g, ' '),
         (f) => f.count,
       ),
       el('dt', {}, 'Bedrooms'),
