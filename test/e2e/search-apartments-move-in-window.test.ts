@@ -67,9 +67,21 @@ describe('a window of move-in dates: refusals, on both transports', () => {
   const refused: Array<[string, () => Record<string, unknown>, string]> = [
     ['latest_start_date before start_date', () => ({ start_date: d(20), latest_start_date: d(19), nights: 30 }), 'invalid_date'],
     ['latest_start_date more than 60 days after start_date', () => ({ start_date: d(20), latest_start_date: d(81), nights: 30 }), 'invalid_date'],
-    ['an end_date other than "indefinite" with latest_start_date', () => ({ start_date: d(20), latest_start_date: d(30), end_date: d(60) }), 'invalid_parameters'],
-    ['an end_date and nights with latest_start_date', () => ({ start_date: d(20), latest_start_date: d(30), end_date: d(60), nights: 30 }), 'invalid_parameters'],
-    ['nights with "indefinite"', () => ({ start_date: d(20), latest_start_date: d(30), end_date: 'indefinite', committed_nights: 180, nights: 30 }), 'invalid_parameters'],
+    [
+      'an end_date other than "indefinite" with latest_start_date',
+      () => ({ start_date: d(20), latest_start_date: d(30), end_date: d(60) }),
+      'invalid_parameters',
+    ],
+    [
+      'an end_date and nights with latest_start_date',
+      () => ({ start_date: d(20), latest_start_date: d(30), end_date: d(60), nights: 30 }),
+      'invalid_parameters',
+    ],
+    [
+      'nights with "indefinite"',
+      () => ({ start_date: d(20), latest_start_date: d(30), end_date: 'indefinite', committed_nights: 180, nights: 30 }),
+      'invalid_parameters',
+    ],
     ['nights with "indefinite" and no window', () => ({ start_date: d(20), end_date: 'indefinite', committed_nights: 180, nights: 30 }), 'invalid_parameters'],
     ['nights without latest_start_date', () => ({ start_date: d(20), nights: 30 }), 'invalid_parameters'],
     ['latest_start_date without start_date', () => ({ latest_start_date: d(30), nights: 30 }), 'invalid_parameters'],
@@ -196,7 +208,9 @@ describe('a window of move-in dates: the answer', () => {
     let compared = 0;
     for (const h of homes.slice(0, 4)) {
       for (const option of h.flex_options) {
-        const quote = await fx.get(`/api/public/homes/${h.slug}/quote?check_in=${h.stay.start_date}&check_out=indefinite&committed_nights=${option.committed_nights}`);
+        const quote = await fx.get(
+          `/api/public/homes/${h.slug}/quote?check_in=${h.stay.start_date}&check_out=indefinite&committed_nights=${option.committed_nights}`,
+        );
         if (!quote.body.available) continue;
         expect(option.display_price_with_discount).toBe(quote.body.display_price_with_discount);
         compared += 1;

@@ -35,18 +35,16 @@ interface Case {
 
 /** A calm calendar (a few closed stretches in a long open run), where windows of long stays fit: arbHome's are mostly busy. */
 function arbCalmCalendar(today: IsoDate): fc.Arbitrary<BookingRange[]> {
-  return fc
-    .uniqueArray(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 6 })
-    .chain((cuts) => {
-      const bounds = [-30, ...cuts.sort((a, b) => a - b), 540];
-      return fc.array(fc.boolean(), { minLength: bounds.length - 1, maxLength: bounds.length - 1 }).map((closed) =>
-        bounds.slice(1).map((end, i) => {
-          const from = addDays(today, bounds[i]);
-          // Every other stretch may be closed; the others are open.
-          return i % 2 === 1 && closed[i] ? closedRange(from, addDays(today, end)) : openRange(from, addDays(today, end));
-        }),
-      );
-    });
+  return fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 6 }).chain((cuts) => {
+    const bounds = [-30, ...cuts.sort((a, b) => a - b), 540];
+    return fc.array(fc.boolean(), { minLength: bounds.length - 1, maxLength: bounds.length - 1 }).map((closed) =>
+      bounds.slice(1).map((end, i) => {
+        const from = addDays(today, bounds[i]);
+        // Every other stretch may be closed; the others are open.
+        return i % 2 === 1 && closed[i] ? closedRange(from, addDays(today, end)) : openRange(from, addDays(today, end));
+      }),
+    );
+  });
 }
 
 const arbCase: fc.Arbitrary<Case> = fc
@@ -55,41 +53,41 @@ const arbCase: fc.Arbitrary<Case> = fc
   .chain((today) =>
     fc.tuple(arbHome(today), fc.option(arbCalmCalendar(today), { nil: null, freq: 3 })).chain(([busy, calm]) =>
       fc.constant(calm === null ? busy : { ...busy, calendar: calm, flex_eligible: busy.flex_eligible || busy.flex_tiers.length > 0 }).chain((home) =>
-      fc
-        .record({
-          offset: fc.integer({ min: -7, max: 120 }),
-          span: fc.integer({ min: 0, max: 60 }),
-          length: fc.oneof(
-            {
-              weight: 3,
-              arbitrary: fc
-                .oneof(
-                  { weight: 3, arbitrary: fc.integer({ min: 0, max: 60 }).map((n) => home.minimum_nightly_stay + n) },
-                  fc.integer({ min: 1, max: 400 }),
-                  fc.constantFrom(30, 90),
-                )
-                .map((nights): StayLength => ({ kind: 'fixed', nights })),
-            },
-            {
-              weight: 1,
-              // Mostly a tier the home offers (a Flex-eligible one), sometimes one it does not.
-              arbitrary: fc
-                .constantFrom(180, 270, 365, ...home.flex_tiers.map((t) => t.committed_nights), ...home.flex_tiers.map((t) => t.committed_nights))
-                .map((committed_nights): StayLength => ({ kind: 'flex', committed_nights })),
-            },
-          ),
-          // Limits in the range of nightly and monthly prices, each in about one case of three.
-          min: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, fc.integer({ min: 0, max: 600 }), fc.integer({ min: 500, max: 15_000 })),
-          max: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, fc.integer({ min: 50, max: 800 }), fc.integer({ min: 1_000, max: 20_000 })),
-        })
-        .map(({ offset, span, length, min, max }) => ({
-          today,
-          home,
-          earliest: addDays(today, offset),
-          latest: addDays(today, offset + span),
-          length,
-          limits: { min, max: max === null || min === null || max >= min ? max : min },
-        })),
+        fc
+          .record({
+            offset: fc.integer({ min: -7, max: 120 }),
+            span: fc.integer({ min: 0, max: 60 }),
+            length: fc.oneof(
+              {
+                weight: 3,
+                arbitrary: fc
+                  .oneof(
+                    { weight: 3, arbitrary: fc.integer({ min: 0, max: 60 }).map((n) => home.minimum_nightly_stay + n) },
+                    fc.integer({ min: 1, max: 400 }),
+                    fc.constantFrom(30, 90),
+                  )
+                  .map((nights): StayLength => ({ kind: 'fixed', nights })),
+              },
+              {
+                weight: 1,
+                // Mostly a tier the home offers (a Flex-eligible one), sometimes one it does not.
+                arbitrary: fc
+                  .constantFrom(180, 270, 365, ...home.flex_tiers.map((t) => t.committed_nights), ...home.flex_tiers.map((t) => t.committed_nights))
+                  .map((committed_nights): StayLength => ({ kind: 'flex', committed_nights })),
+              },
+            ),
+            // Limits in the range of nightly and monthly prices, each in about one case of three.
+            min: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, fc.integer({ min: 0, max: 600 }), fc.integer({ min: 500, max: 15_000 })),
+            max: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, fc.integer({ min: 50, max: 800 }), fc.integer({ min: 1_000, max: 20_000 })),
+          })
+          .map(({ offset, span, length, min, max }) => ({
+            today,
+            home,
+            earliest: addDays(today, offset),
+            latest: addDays(today, offset + span),
+            length,
+            limits: { min, max: max === null || min === null || max >= min ? max : min },
+          })),
       ),
     ),
   );
