@@ -17,7 +17,16 @@ import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
 import { readStay } from '../stays/read-stay';
 import { firstStayDates, readStayWindow, windowArgProperties } from '../stays/stay-window';
 import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
+import { MAX_MOVE_IN_WINDOW_DAYS } from '../kernel/limits/stay-window';
 import { GUEST_RATING_BUCKETS_TEXT, GUEST_RATING_NAMES, RATING_RANGE_TEXT, ratingThreshold } from '../kernel/limits/rating';
+
+/** When to search a window of move-in dates, with an example (the tools' descriptions say it). */
+export const WINDOW_USE =
+  'When the guest\'s move-in is flexible ("sometime in February, for three months"), search a window instead of guessing a date: ' +
+  `start_date (earliest move-in) and latest_start_date (latest, up to ${MAX_MOVE_IN_WINDOW_DAYS} days later) with nights (the stay's length), ` +
+  'or end_date "indefinite" with committed_nights for a Flex tier; each apartment then carries stay {start_date, end_date, nights}, its cheapest ' +
+  'start in the window (ties to the earliest), and its prices and home_url are for that stay. Example: ' +
+  '{"market": "austin", "start_date": "2027-02-01", "latest_start_date": "2027-02-28", "nights": 90}. ';
 
 /** When no sort_by is given: the cheapest first. */
 export const DEFAULT_SEARCH_SORT: SearchSort = 'price_asc';
@@ -52,7 +61,9 @@ export const searchArgProperties = {
   sort_by: {
     type: 'string',
     enum: SEARCH_SORTS,
-    description: 'price_asc (default), price_desc, availability (earliest move-in first), newest, rating_desc (unrated last).',
+    description:
+      'price_asc (default), price_desc, availability (earliest move-in first), newest, rating_desc (unrated last). ' +
+      "With a window of move-in dates, prices and move-in are those of each apartment's chosen stay.",
   },
   facets: {
     type: 'boolean',

@@ -272,3 +272,31 @@ describe('a window of move-in dates: order, pages and total_count', () => {
     expect(res.body.homes.map((h: Home) => [h.slug, h.stay])).toEqual(map.homes.map((h: Home) => [h.slug, h.stay]));
   });
 });
+
+describe('where agents see it', () => {
+  it('the find_a_stay prompt searches a window of move-in dates for a flexible guest, and says to on fixed dates too', async () => {
+    const client = await fx.mcp();
+    const flexible = await client.getPrompt({ name: 'find_a_stay', arguments: { place: 'Austin', start_date: d(30), latest_start_date: d(58), nights: '90' } });
+    const text = (flexible.messages[0].content as { text: string }).text;
+    for (const part of ['search_apartments_tool', `latest_start_date ${d(58)}`, 'nights 90', 'get_quote_tool', 'stay.start_date']) expect(text).toContain(part);
+    const fixed = await client.getPrompt({ name: 'find_a_stay', arguments: { place: 'Austin', start_date: d(30), end_date: d(60) } });
+    expect((fixed.messages[0].content as { text: string }).text).toContain('latest_start_date');
+  });
+
+  it('tools.json, the tools markdown and openapi.json describe the window arguments and the stay', async () => {
+    const tools = (await fx.get('/api/public/tools.json')).body.tools as Array<{ name: string; description: string; inputSchema: any; outputSchema: any }>;
+    for (const name of TOOLS) {
+      const tool = tools.find((t) => t.name === name)!;
+      expect(Object.keys(tool.inputSchema.properties)).toEqual(expect.arrayContaining(['latest_start_date', 'nights']));
+      expect(tool.outputSchema.properties.homes.items.properties.stay.required).toEqual(['start_date', 'end_date', 'nights']);
+    }
+    expect(tools.find((t) => t.name === 'search_apartments_tool')!.description).toContain('latest_start_date');
+    const markdown = (await fx.get('/api/public/tools')).body as string;
+    expect(markdown).toContain('latest_start_date');
+    const openapi = (await fx.get('/api/public/openapi.json')).body;
+    for (const route of ROUTES) {
+      const names = openapi.paths[route].get.parameters.map((q: { name: string }) => q.name);
+      expect({ route, names }).toEqual({ route, names: expect.arrayContaining(['check_in', 'latest_check_in', 'nights']) });
+    }
+  });
+});
