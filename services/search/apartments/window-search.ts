@@ -118,9 +118,13 @@ export async function searchWindow(
   }
 
   // The page counts the matches itself where one request gives it (an order Elasticsearch applies): the filter is then evaluated once.
-  const countsItself = !isStreamed(p) && size > 0;
+  const countsItself = size > 0 && (!isStreamed(p) || (p.sort !== 'availability' && cellsOf(p.window, starts).length === 1));
   const counted = countsItself ? undefined : send(windowCountBody(p, starts, passing, aggs));
-  const ordered = orderedHits(p, starts, offset, size, passing, send, priced, budget.limit, aggs);
+  // A page past the last is empty: nothing is streamed or priced for it.
+  const beyond = offset > 0 && counted !== undefined && offset >= totalOf(await counted);
+  const ordered = beyond
+    ? Promise.resolve({ hits: [] as WindowHit[], counted: undefined })
+    : orderedHits(p, starts, offset, size, passing, send, priced, budget.limit, aggs);
   const [count, page] = await Promise.all([counted, ordered]);
   const counting = count ?? page.counted;
   const homes = page.hits.flatMap((h) => {
@@ -158,7 +162,7 @@ async function orderedHits(
 ): Promise<{ hits: WindowHit[]; counted?: SearchResponse }> {
   if (size <= 0) return { hits: [] };
   if (p.sort === 'availability') return { hits: (await byChosenStart(p, starts, offset + size, passing, send, priced)).slice(offset) };
-  if (isStreamed(p)) return { hits: await byChosenPrice(p, starts, offset, size, passing, send, priced, Math.min(MAX_STREAM_BATCH, budgetLimit)) };
+  if (isStreamed(p)) return byChosenPrice(p, starts, offset, size, passing, send, priced, Math.min(MAX_STREAM_BATCH, budgetLimit), aggs);
   // newest, rating_desc, and a Flex tier's price (exact in the index, the same from every start): Elasticsearch's order, counted by the same request.
   const res = await send(windowPageBody(p, starts, offset, size, passing, aggs));
   return { hits: res.hits.hits.map((hit) => ({ hit })), counted: res };
@@ -177,8 +181,10 @@ async function byChosenPrice(
   send: Send,
   priced: Priced,
   maxBatch: number,
-): Promise<WindowHit[]> {
+  aggs?: SearchAggregations,
+): Promise<{ hits: WindowHit[]; counted?: SearchResponse }> {
   const order = p.sort === 'price_desc' ? 'desc' : 'asc';
+  let counted: SearchResponse | undefined;
   const streams = cellsOf(p.window, starts).map((c) => ({
     starts: c.starts,
     buffer: [] as Array<{ item: WindowHit; bound: number }>,
@@ -193,7 +199,10 @@ async function byChosenPrice(
       const empty = streams.filter((s) => !s.done && s.buffer.length === 0);
       await Promise.all(
         empty.map(async (s) => {
-          const res = await send(windowCellStreamBody(p, starts, s.starts, order, batchSize, passing, s.after));
+          // One cell: its first batch counts the matches (searchWindow sends no count then).
+          const counts = streams.length === 1 && s.after === undefined && counted === undefined;
+          const res = await send(windowCellStreamBody(p, starts, s.starts, order, batchSize, passing, s.after, counts ? { aggs } : undefined));
+          if (counts) counted = res;
           const hits = res.hits.hits;
           s.after = hits[hits.length - 1]?.sort;
           s.done = hits.length < batchSize;
@@ -201,8 +210,8 @@ async function byChosenPrice(
         }),
       );
       const live = streams.filter((s) => s.buffer.length > 0);
-      if (live.length === 0) return { items, last: true };
-      if (items.length >= batchSize) return { items, last: false };
+      if (live.length === 0) return { items, last: true, ...(counted ? { total: totalOf(counted) } : {}) };
+      if (items.length >= batchSize) return { items, last: false, ...(counted ? { total: totalOf(counted) } : {}) };
       const head = live.reduce((a, b) => (before(b.buffer[0].bound, a.buffer[0].bound) ? b : a));
       const taken = head.buffer.shift()!;
       const id = docOf(taken.item).home_id;
@@ -220,7 +229,7 @@ async function byChosenPrice(
     (h) => ({ id: docOf(h).home_id, price: priced(h)?.price.display_price_with_discount ?? (order === 'asc' ? Number.MAX_SAFE_INTEGER : -1) }),
     { max: maxBatch },
   );
-  return result.slice.map((s) => s.item);
+  return { hits: result.slice.map((s) => s.item), counted };
 }
 
 /**

@@ -82,19 +82,39 @@ export function windowNeedsStraddlers(p: WindowParams): boolean {
 }
 
 /**
+ * The clauses of the window search in three parts: every other argument; "a start of the window can
+ * be booked" (null when the price limits ask more of the starts); the price limits.
+ */
+function windowParts(p: WindowParams, starts: readonly IsoDate[], passing?: readonly string[]): { others: Query[]; bookable: Query | null; price: Query[] } {
+  const w = p.window;
+  const others = matchClauses({ ...p, stay: { kind: 'undated' }, price: NO_LIMITS, window: null });
+  if (w.length.kind === 'flex') {
+    return { others, bookable: bookableFrom(w, starts), price: hasPriceLimits(p.price) ? [flexPriceClause(w.length.committed_nights, p.price)] : [] };
+  }
+  if (!hasPriceLimits(p.price)) return { others, bookable: bookableFrom(w, starts), price: [] };
+  // Fixed stays with limits: a start in a cell whose bounds lie inside them, or a straddler priced and passing.
+  const inside = cellsOf(w, starts).map((c) => ({ bool: { filter: [bookableFrom(w, c.starts), bandInsideClause(fixedAt(w, c.starts[0]), p.price)] } }));
+  const passed: Query[] = passing && passing.length > 0 ? [{ terms: { home_id: [...passing] } }] : [];
+  return { others, bookable: null, price: [{ bool: { should: [...inside, ...passed], minimum_should_match: 1 } }] };
+}
+
+/**
  * Clauses matching exactly the homes of the window search: every other argument, a bookable start,
  * and for a fixed stay with limits a start in a cell inside them, or a straddler priced and passing.
  */
 export function windowFilter(p: WindowParams, starts: readonly IsoDate[], passing?: readonly string[]): Query[] {
-  const w = p.window;
-  const others = matchClauses({ ...p, stay: { kind: 'undated' }, price: NO_LIMITS, window: null });
-  if (w.length.kind === 'flex') {
-    return [...others, bookableFrom(w, starts), ...(hasPriceLimits(p.price) ? [flexPriceClause(w.length.committed_nights, p.price)] : [])];
-  }
-  if (!hasPriceLimits(p.price)) return [...others, bookableFrom(w, starts)];
-  const inside = cellsOf(w, starts).map((c) => ({ bool: { filter: [bookableFrom(w, c.starts), bandInsideClause(fixedAt(w, c.starts[0]), p.price)] } }));
-  const passed: Query[] = passing && passing.length > 0 ? [{ terms: { home_id: [...passing] } }] : [];
-  return [...others, { bool: { should: [...inside, ...passed], minimum_should_match: 1 } }];
+  const { others, bookable, price } = windowParts(p, starts, passing);
+  return [...others, ...(bookable ? [bookable] : []), ...price];
+}
+
+/**
+ * windowFilter for a request that also requires a start of `narrower` (a cell's starts, or one
+ * start): "a start of the window can be booked" is implied then and left out (each start's clauses
+ * cost a search of the index's points over every home of the place).
+ */
+function windowFilterWith(p: WindowParams, starts: readonly IsoDate[], narrower: Query, passing?: readonly string[]): Query[] {
+  const { others, bookable, price } = windowParts(p, starts, passing);
+  return bookable ? [...others, narrower, ...price] : [...others, ...price, narrower];
 }
 
 /** Every start named, so each hit says which of its starts can be booked (they never decide a match). */
@@ -173,13 +193,16 @@ export function windowCellStreamBody(
   size: number,
   passing?: readonly string[],
   after?: SortValues,
+  count?: { aggs?: SearchAggregations },
 ): estypes.SearchRequest {
   const w = p.window;
   return {
-    track_total_hits: false,
+    // A window in one cell: its stream's first batch counts every match (and carries the caller's aggregations).
+    track_total_hits: count !== undefined,
+    ...(count?.aggs ? { aggs: count.aggs } : {}),
     size,
     ...hitFields(RESULT_SOURCE),
-    query: { bool: { filter: [...windowFilter(p, starts, passing), bookableFrom(w, cellStarts)], ...namedStarts(w, starts) } },
+    query: { bool: { filter: windowFilterWith(p, starts, bookableFrom(w, cellStarts), passing), ...namedStarts(w, starts) } },
     sort: [priceSort(fixedAt(w, cellStarts[0]), order), { home_id: 'asc' }],
     ...(after ? { search_after: after } : {}),
   };
@@ -205,7 +228,7 @@ export function windowFirstStartBody(
     ...hitFields(RESULT_SOURCE),
     query: {
       bool: {
-        filter: [...windowFilter(p, starts, passing), startClause(w, starts[index])],
+        filter: windowFilterWith(p, starts, startClause(w, starts[index]), passing),
         ...(earlier.length > 0 ? { must_not: [bookableFrom(w, earlier)] } : {}),
         ...namedStarts(w, starts),
       },
