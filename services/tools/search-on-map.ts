@@ -25,11 +25,11 @@ const inputSchema = {
 type Output = FromSchema<typeof mapOutputSchema>;
 
 /**
- * What the text block lists of each pin: enough to name, place and price it (up to MAP_PINS pins in well
- * under 25k tokens; the whole answer is about 1.1 kB a pin). structuredContent, which the map widget
- * draws, keeps every field.
+ * What the text block lists of each pin: enough to name, place and price it, and its chosen stay with a
+ * window of move-in dates (up to MAP_PINS pins in well under 25k tokens; the whole answer is about
+ * 1.1 kB a pin). structuredContent, which the map widget draws, keeps every field.
  */
-export const PIN_BRIEF = ['slug', 'name', 'bedrooms', 'latitude', 'longitude', 'display_price_with_discount', 'display_price_label'] as const;
+export const PIN_BRIEF = ['slug', 'name', 'bedrooms', 'latitude', 'longitude', 'display_price_with_discount', 'display_price_label', 'stay'] as const;
 export const PINS_NOTE =
   'Pins in brief. structuredContent has every field of each apartment (photos, price breakdown, home_url, Flex options); get_apartment_tool gives one apartment whole.';
 /** Clusters the text block lists (the largest); structuredContent has them all (up to a viewport's 512 tiles). */

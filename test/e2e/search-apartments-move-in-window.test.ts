@@ -270,6 +270,28 @@ describe('a window of move-in dates: order, pages and total_count', () => {
     expectChosen(map.homes, expected);
     const res = await fx.get(`/api/public/map-search?${query(a)}`);
     expect(res.body.homes.map((h: Home) => [h.slug, h.stay])).toEqual(map.homes.map((h: Home) => [h.slug, h.stay]));
+    // The text block's brief of each pin names its stay too.
+    const text = JSON.parse(((await call('search_apartments_on_map', a)).content as Array<{ text: string }>)[0].text);
+    expect(text.homes.map((h: Home) => [h.slug, h.stay])).toEqual(map.homes.map((h: Home) => [h.slug, h.stay]));
+  });
+
+  it('search_apartments_on_map with a viewport and more matches than pins: clusters count every match and carry no price', async () => {
+    // The whole country, short stays from any of 56 days: more than 250 homes.
+    const a = { start_date: d(4), latest_start_date: d(60), nights: 3, sw_latitude: 24, sw_longitude: -125, ne_latitude: 50, ne_longitude: -66, zoom: 4 };
+    const expected = expectedResults(world, a);
+    expect(expected.length).toBeGreaterThan(250);
+    const res = (await call('search_apartments_on_map', a)).structuredContent as Home;
+    expect(res).toMatchObject({ market: null, total_count: expected.length, count: 250 });
+    expect(res.clusters.reduce((n: number, c: { count: number }) => n + c.count, 0)).toBe(expected.length);
+    for (const c of res.clusters) {
+      expect(c).not.toHaveProperty('cheapest_display_price');
+      expect(c).not.toHaveProperty('cheapest_display_price_at_least');
+    }
+    // The pins are the first 250 by the chosen stay's price.
+    const prices = res.homes.map((h: Home) => h.display_price_with_discount);
+    expect(prices).toEqual([...prices].sort((x, y) => x - y));
+    const byPrice = expected.map((r) => r.price.display_price_with_discount).sort((x, y) => x - y);
+    expect(prices).toEqual(byPrice.slice(0, 250));
   });
 });
 
