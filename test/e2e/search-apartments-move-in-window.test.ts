@@ -236,6 +236,20 @@ describe('a window of move-in dates: order, pages and total_count', () => {
     }
   });
 
+  it.each(['price_asc', 'price_desc', 'availability'])('sort_by %s within price limits: the chosen stays inside them, in order', async (sort) => {
+    const prices = expectedResults(world, args(sort))
+      .map((r) => r.price.display_price_with_discount)
+      .sort((x, y) => x - y);
+    const limited = { ...args(sort), min_price: prices[Math.floor(prices.length / 5)], max_price: prices[Math.floor((prices.length * 3) / 5)] };
+    const homes = await allHomes(limited);
+    const model = new Map(expectedResults(world, limited).map((r) => [r.slug, r]));
+    expectChosen(homes, [...model.values()]);
+    for (let k = 1; k < homes.length; k++) {
+      const ordered = orderedPair(sort, model.get(homes[k - 1].slug)!, model.get(homes[k].slug)!, world.today, true);
+      expect({ sort, at: k, ordered }).toEqual({ sort, at: k, ordered: true });
+    }
+  });
+
   it('total_count and total_pages count every match; pages neither overlap nor skip', async () => {
     const a = args('price_asc');
     const first = (await call('search_apartments_tool', { ...a, per_page: 7, include_hero_images: false })).structuredContent as Home;
