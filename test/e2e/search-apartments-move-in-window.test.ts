@@ -202,6 +202,34 @@ describe('a window of move-in dates: the answer', () => {
     }
   });
 
+  it('a Flex tier within price limits, by price and by availability: the model’s homes in the model’s order', async () => {
+    // Few homes of one market hold a six-month tier: the whole country, as a drawn polygon (the model: every place).
+    const base = { start_date: d(5), latest_start_date: d(60), end_date: 'indefinite', committed_nights: 180 };
+    const country = [
+      { latitude: 24, longitude: -125 },
+      { latitude: 24, longitude: -66 },
+      { latitude: 50, longitude: -66 },
+      { latitude: 50, longitude: -125 },
+    ];
+    const prices = expectedResults(world, base)
+      .map((r) => r.price.display_price_with_discount)
+      .sort((x, y) => x - y);
+    expect(prices.length).toBeGreaterThan(3);
+    for (const sort of ['price_desc', 'availability']) {
+      const args = { ...base, sort_by: sort, max_price: prices[Math.floor((prices.length * 2) / 3)] };
+      const homes = await allHomes({ ...args, polygon: country });
+      const model = new Map(expectedResults(world, args).map((r) => [r.slug, r]));
+      expectChosen(homes, [...model.values()]);
+      for (let k = 1; k < homes.length; k++) {
+        expect({ sort, at: k, ordered: orderedPair(sort, model.get(homes[k - 1].slug)!, model.get(homes[k].slug)!, world.today, true) }).toEqual({
+          sort,
+          at: k,
+          ordered: true,
+        });
+      }
+    }
+  });
+
   it('flex_options are priced from the chosen start (as its quotes give them, where the tier can be held)', async () => {
     const args = { market, start_date: d(10), latest_start_date: d(40), nights: 90 };
     const homes = (await allHomes(args)).filter((h) => h.eligible_for_flex);
