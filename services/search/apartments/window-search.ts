@@ -35,6 +35,8 @@ import type { SearchFound } from './search-homes';
 type Hit = SearchResponse['hits']['hits'][number];
 
 const STRADDLER_BATCH = 1_000;
+/** Sorted by availability, a search of at most this many homes (or twice the page's end, up to a stream's batch) reads and prices them all at once. */
+const FEW_HOMES = 50;
 const MAX_STREAM_BATCH = 2_000;
 
 /** A hit, its card read once. */
@@ -120,11 +122,16 @@ export async function searchWindow(
   // The page counts the matches itself where one request gives it (an order Elasticsearch applies): the filter is then evaluated once.
   const countsItself = size > 0 && (!isStreamed(p) || (p.sort !== 'availability' && cellsOf(p.window, starts).length === 1));
   const counted = countsItself ? undefined : send(windowCountBody(p, starts, passing, aggs));
-  // A page past the last is empty: nothing is streamed or priced for it.
-  const beyond = offset > 0 && counted !== undefined && offset >= totalOf(await counted);
+  // A page past the last is empty: nothing is streamed or priced for it. By availability the count comes first:
+  // a search of few homes reads them all at once instead of walking the window's starts.
+  const total = offset > 0 || p.sort === 'availability' ? await counted : undefined;
+  const beyond = total !== undefined && offset >= totalOf(total);
+  const few = total !== undefined && p.sort === 'availability' && totalOf(total) <= Math.min(Math.max(2 * (offset + size), FEW_HOMES), MAX_STREAM_BATCH);
   const ordered = beyond
     ? Promise.resolve({ hits: [] as WindowHit[], counted: undefined })
-    : orderedHits(p, starts, offset, size, passing, send, priced, budget.limit, aggs);
+    : few
+      ? everyHomeByChosenStart(p, starts, offset, size, totalOf(total), passing, send, priced)
+      : orderedHits(p, starts, offset, size, passing, send, priced, budget.limit, aggs);
   const [count, page] = await Promise.all([counted, ordered]);
   const counting = count ?? page.counted;
   const homes = page.hits.flatMap((h) => {
@@ -230,6 +237,27 @@ async function byChosenPrice(
     { max: maxBatch },
   );
   return { hits: result.slice.map((s) => s.item), counted };
+}
+
+/** Sorted by availability, a search of few homes (`total`): all of them in one request, priced, in order of their chosen start. */
+async function everyHomeByChosenStart(
+  p: WindowParams,
+  starts: readonly IsoDate[],
+  offset: number,
+  size: number,
+  total: number,
+  passing: string[] | undefined,
+  send: Send,
+  priced: Priced,
+): Promise<{ hits: WindowHit[]; counted?: SearchResponse }> {
+  const res = await send(windowPageBody(p, starts, 0, total, passing));
+  const keyed = res.hits.hits.flatMap((hit) => {
+    const h: WindowHit = { hit };
+    const start = priced(h)?.stay.start_date;
+    return start === undefined ? [] : [{ h, start, id: docOf(h).home_id }];
+  });
+  keyed.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { hits: keyed.slice(offset, offset + size).map((k) => k.h) };
 }
 
 /**
