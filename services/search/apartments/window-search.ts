@@ -59,7 +59,13 @@ export function windowResultPrice(chosen: ChosenStay): ResultPrice {
   };
 }
 
-/** Each home's chosen stay, priced once per search whichever step asks first; one budget unit per home. */
+/**
+ * Stays one budget unit stands for: the budget bounds a request's engine work at ~80 µs a unit
+ * (search/shared/pricing-budget.ts), and a stay of a window costs ~4 µs (90 nights).
+ */
+const STAYS_PER_UNIT = 20;
+
+/** Each home's chosen stay, priced once per search whichever step asks first; a unit of the budget per home and per 20 stays past the first 20. */
 class ChosenBook {
   private readonly chosen = new Map<string, ChosenStay | null>();
   constructor(
@@ -70,7 +76,7 @@ class ChosenBook {
 
   of(home: Pick<ResultDocument, 'home_id' | 'pricing'>, starts: readonly IsoDate[]): ChosenStay | null {
     if (!this.chosen.has(home.home_id)) {
-      this.budget.take();
+      for (let unit = 0; unit < Math.max(1, Math.ceil(starts.length / STAYS_PER_UNIT)); unit++) this.budget.take();
       this.stats.priced += 1;
       this.stats.stays = (this.stats.stays ?? 0) + starts.length;
       this.chosen.set(
