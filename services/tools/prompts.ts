@@ -27,20 +27,47 @@ export interface PromptDefinition {
 const dates = (args: Record<string, string>): string =>
   args.start_date ? ` from ${args.start_date} to ${args.end_date ?? '(ask the guest for the move-out date, or "indefinite" for Flex)'}` : '';
 
+/** Fixed dates (or none yet): one stay searched, the pick quoted for it; a flexible guest is searched by a window. */
+function findOnDates(a: Record<string, string>): string {
+  return (
+    `Find a furnished apartment in ${a.place}${dates(a)}. Call ${listMarketsTool.name} and pass the matching city or market ` +
+    `slug as market to ${searchApartmentsTool.name} with start_date and end_date. If the guest's move-in is flexible, do not guess a date: ` +
+    'search the window instead, start_date (earliest move-in) and latest_start_date (latest) with nights, or end_date "indefinite" with ' +
+    `committed_nights. Show a few homes with display_price_with_discount and its label, then call ${getQuoteTool.name} for the one the guest ` +
+    'picks, same dates.'
+  );
+}
+
+/** A window of move-in dates: each home's best stay in it, the pick quoted for that stay. */
+function findInWindow(a: Record<string, string>): string {
+  const length =
+    a.end_date === 'indefinite'
+      ? 'end_date "indefinite" with the committed_nights of the Flex tier the guest wants'
+      : `nights ${a.nights ?? '(ask the guest how many nights)'}`;
+  return (
+    `Find a furnished apartment in ${a.place}, moving in between ${a.start_date ?? '(ask the guest)'} and ${a.latest_start_date}. Call ` +
+    `${listMarketsTool.name} and pass the matching city or market slug as market to ${searchApartmentsTool.name} with start_date ` +
+    `${a.start_date ?? '(the earliest move-in)'}, latest_start_date ${a.latest_start_date} and ${length}. Each home's stay is its cheapest ` +
+    'move-in in that window: show a few homes with stay.start_date, stay.end_date, display_price_with_discount and its label, then call ' +
+    `${getQuoteTool.name} for the one the guest picks with that home's stay dates.`
+  );
+}
+
 export const PROMPTS: readonly PromptDefinition[] = [
   {
     name: 'find_a_stay',
     title: 'Find a furnished stay in a city',
-    description: 'Search one city or market for given dates and quote the guest’s pick.',
+    description:
+      'Search one city or market for given dates, or for a window of move-in dates when the guest is flexible ' +
+      '("sometime in February, for three months"), and quote the guest’s pick.',
     arguments: [
       { name: 'place', description: 'City or market, as the guest said it (for example "Austin").', required: true },
-      { name: 'start_date', description: 'Move-in date, YYYY-MM-DD.', required: false },
+      { name: 'start_date', description: 'Move-in date, or the earliest move-in of a flexible guest, YYYY-MM-DD.', required: false },
+      { name: 'latest_start_date', description: 'The latest move-in of a flexible guest, YYYY-MM-DD (at most 60 days after start_date).', required: false },
+      { name: 'nights', description: 'Length of the stay in nights, for a flexible move-in (for example 90 for about three months).', required: false },
       { name: 'end_date', description: 'Move-out date, YYYY-MM-DD, or "indefinite" for Flex.', required: false },
     ],
-    text: (a) =>
-      `Find a furnished apartment in ${a.place}${dates(a)}. Call ${listMarketsTool.name} and pass the matching city or market ` +
-      `slug as market to ${searchApartmentsTool.name} with start_date and end_date. Show a few homes with ` +
-      `display_price_with_discount and its label, then call ${getQuoteTool.name} for the one the guest picks, same dates.`,
+    text: (a) => (a.latest_start_date ? findInWindow(a) : findOnDates(a)),
   },
   {
     name: 'compare_shortlist',

@@ -9,6 +9,7 @@ import { SEARCH_MAX_PAGE, SEARCH_PAGE } from '../kernel/limits/pages';
 import { HERO_IMAGES_PER_PAGE } from '../kernel/limits/media';
 import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
 import { POLYGON_MAX_VERTICES, polygonProperties, polygonQuery } from '../search/shared/polygon';
+import { WINDOW_USE } from './search-args';
 
 const inputSchema = {
   type: 'object',
@@ -41,6 +42,7 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     'Searches furnished apartments in a display city or market (market: a slug from list_markets_tool, or scope). ' +
     'Pass start_date and end_date (or end_date "indefinite", optionally with a committed_nights Flex tier) to see only ' +
     'apartments bookable for that stay, each with its all-in price for those dates (the same figure get_quote_tool gives). ' +
+    WINDOW_USE +
     'Filters: bedrooms, bathrooms, min/max_price (all-in, in price_unit), pets, parking, pool, gym, laundry, air ' +
     'conditioning, balcony, elevator, ground floor, self check-in, deals_only, min_rating/guest_rating, and a point ' +
     `with near_latitude/near_longitude/near_radius_miles (a true circle, default ${DEFAULT_RADIUS_MILES} miles). A polygon (up to ${POLYGON_MAX_VERTICES} ` +

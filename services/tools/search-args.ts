@@ -15,8 +15,18 @@ import { displayLimits, displayUnit, type PriceUnit, type SearchParams } from '.
 import type { StayDates } from '../stays/stay-dates';
 import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
 import { readStay } from '../stays/read-stay';
+import { firstStayDates, readStayWindow, windowArgProperties } from '../stays/stay-window';
 import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
+import { MAX_MOVE_IN_WINDOW_DAYS } from '../kernel/limits/stay-window';
 import { GUEST_RATING_BUCKETS_TEXT, GUEST_RATING_NAMES, RATING_RANGE_TEXT, ratingThreshold } from '../kernel/limits/rating';
+
+/** When to search a window of move-in dates, with an example (the tools' descriptions say it). */
+export const WINDOW_USE =
+  'When the guest\'s move-in is flexible ("sometime in February, for three months"), search a window instead of guessing a date: ' +
+  `start_date (earliest move-in) and latest_start_date (latest, up to ${MAX_MOVE_IN_WINDOW_DAYS} days later) with nights (the stay's length), ` +
+  'or end_date "indefinite" with committed_nights for a Flex tier; each apartment then carries stay {start_date, end_date, nights}, its cheapest ' +
+  'start in the window (ties to the earliest), and its prices and home_url are for that stay. Example: ' +
+  '{"market": "austin", "start_date": "2027-02-01", "latest_start_date": "2027-02-28", "nights": 90}. ';
 
 /** When no sort_by is given: the cheapest first. */
 export const DEFAULT_SEARCH_SORT: SearchSort = 'price_asc';
@@ -35,6 +45,7 @@ export const searchArgProperties = {
     ...committedNightsSchema,
     description: 'Flex tier (nights committed), only with end_date "indefinite"; without it every apartment open to a Flex stay is listed.',
   },
+  ...windowArgProperties,
   price_unit: {
     type: 'string',
     enum: ['per_night', 'per_month'],
@@ -50,13 +61,16 @@ export const searchArgProperties = {
   sort_by: {
     type: 'string',
     enum: SEARCH_SORTS,
-    description: 'price_asc (default), price_desc, availability (earliest move-in first), newest, rating_desc (unrated last).',
+    description:
+      'price_asc (default), price_desc, availability (earliest move-in first), newest, rating_desc (unrated last). ' +
+      "With a window of move-in dates, prices and move-in are those of each apartment's chosen stay.",
   },
   facets: {
     type: 'boolean',
     description:
       'True: the answer also carries facets, the total_count this search would have with each boolean filter set, each bedroom count, ' +
-      'each guest_rating bucket and each price bucket (all-in prices of the stay, in price_unit) instead of its own; default false.',
+      'each guest_rating bucket and each price bucket (all-in prices of the stay, in price_unit) instead of its own; default false. ' +
+      'Not with latest_start_date (a window of move-in dates).',
   },
 } as const;
 
@@ -90,7 +104,15 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
   place: () => Promise<L>,
   signal?: AbortSignal,
 ): Promise<SearchParams & { location: L }> {
-  const stay = readStay(args, today, SEARCH_STAY_POLICY);
+  const window = readStayWindow(args, today, SEARCH_STAY_POLICY);
+  // docs/decisions.md, "A window of move-in dates": facets count one stay's prices; a window's are each home's own.
+  if (window && args.facets === true) {
+    throw badRequest(
+      'invalid_parameters',
+      'facets is not available with latest_start_date (a window of move-in dates): search one stay (start_date, end_date) for facets.',
+    );
+  }
+  const stay = window ? firstStayDates(window) : readStay(args, today, SEARCH_STAY_POLICY);
   const filters = sharedFiltersOf(args);
   const shown = displayUnit(stay);
   const location = await place();
@@ -100,18 +122,25 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
     stay,
     price: displayLimits(args.min_price, args.max_price, args.price_unit ?? shown, shown),
     minRating: ratingThreshold(args),
+    window,
     sort: args.sort_by ?? DEFAULT_SEARCH_SORT,
     budget: new PricingBudget(deps.config.searchMaxPriced, signal),
   };
 }
 
 /** A search's GET parameters named otherwise than its arguments (docs/contract.md, "HTTP routes"). */
-export const SEARCH_GET_RENAMES: Readonly<Record<string, string>> = { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' };
+export const SEARCH_GET_RENAMES: Readonly<Record<string, string>> = {
+  check_in: 'start_date',
+  latest_check_in: 'latest_start_date',
+  check_out: 'end_date',
+  bedrooms: 'min_bedrooms',
+};
 
 /** The arguments both search routes take as query parameters under their own names, in the reference's order. */
 export const SEARCH_GET_QUERY: readonly string[] = [
   'market',
   'committed_nights',
+  'nights',
   'max_bedrooms',
   'min_bathrooms',
   'min_price',

@@ -25,11 +25,11 @@ const inputSchema = {
 type Output = FromSchema<typeof mapOutputSchema>;
 
 /**
- * What the text block lists of each pin: enough to name, place and price it (up to MAP_PINS pins in well
- * under 25k tokens; the whole answer is about 1.1 kB a pin). structuredContent, which the map widget
- * draws, keeps every field.
+ * What the text block lists of each pin: enough to name, place and price it, and its chosen stay with a
+ * window of move-in dates (up to MAP_PINS pins in well under 25k tokens; the whole answer is about
+ * 1.1 kB a pin). structuredContent, which the map widget draws, keeps every field.
  */
-export const PIN_BRIEF = ['slug', 'name', 'bedrooms', 'latitude', 'longitude', 'display_price_with_discount', 'display_price_label'] as const;
+export const PIN_BRIEF = ['slug', 'name', 'bedrooms', 'latitude', 'longitude', 'display_price_with_discount', 'display_price_label', 'stay'] as const;
 export const PINS_NOTE =
   'Pins in brief. structuredContent has every field of each apartment (photos, price breakdown, home_url, Flex options); get_apartment_tool gives one apartment whole.';
 /** Clusters the text block lists (the largest); structuredContent has them all (up to a viewport's 512 tiles). */
@@ -69,11 +69,11 @@ export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, recor
     nearLabel: searchArgs.near_label,
     record,
     facets: facetUnit(searchArgs, params.stay),
-    ...(viewport ? { aggs: clusterAggs(params.stay, viewport) } : {}),
+    ...(viewport ? { aggs: clusterAggs(params.window ? null : params.stay, viewport) } : {}),
   });
   const clusters =
     viewport && answer.envelope.total_count > MAP_PINS
-      ? readClusters(answer.found.aggregations, viewport, params.stay, params.price, (home) => answer.found.priceIfAffordable(home))
+      ? readClusters(answer.found.aggregations, viewport, params.stay, params.price, (home) => answer.found.priceIfAffordable(home), !params.window)
       : undefined;
   const enabled = deps.config.mapViewEnabled;
   return {
@@ -91,7 +91,7 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
   title: 'Search apartments on a map',
   description:
     'The apartment search for location and proximity questions: the same arguments and per-apartment fields as ' +
-    'search_apartments_tool (market or scope, dates, filters, sort_by), without paging: every match in one call as ' +
+    'search_apartments_tool (market or scope, dates or a window of move-in dates, filters, sort_by), without paging: every match in one call as ' +
     `map pins (latitude, longitude), at most ${MAP_PINS} (the first ${MAP_PINS} in the search order; total_count says ` +
     'how many match). For a point such as a building, employer or campus pass near_latitude, near_longitude, ' +
     `near_radius_miles (default ${DEFAULT_RADIUS_MILES}) and near_label, with market set to the city or market around it. For what a map ` +
@@ -99,7 +99,8 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
     'for the market (it can span several) and only apartments inside it match. A polygon (up to ' +
     `${POLYGON_MAX_VERTICES} vertices {latitude, longitude}, a shape drawn on the map) does the same for a drawn shape, alone or with the others. When more than ` +
     `${MAP_PINS} match in a viewport the answer also has clusters (tile, count, centroid, bounds, cheapest price). map_view says ` +
-    'whether the map is switched on (reason when not). The text lists each pin in brief (slug, name, bedrooms, ' +
+    'whether the map is switched on (reason when not); with a window of move-in dates (latest_start_date) each pin carries its chosen stay and ' +
+    'clusters carry no price. The text lists each pin in brief (slug, name, bedrooms, ' +
     'position, price); structuredContent has every field of every pin.',
   inputSchema,
   outputSchema: mapOutputSchema,

@@ -141,7 +141,7 @@ async function capture(ctx: BenchContext, shape: Shape): Promise<Captured> {
 }
 
 /** The GET form of a search (docs/contract.md, "HTTP routes": check_in, check_out, bedrooms); the service answers it like the tool. */
-const GET_NAMES: Record<string, string> = { start_date: 'check_in', end_date: 'check_out', min_bedrooms: 'bedrooms' };
+const GET_NAMES: Record<string, string> = { start_date: 'check_in', latest_start_date: 'latest_check_in', end_date: 'check_out', min_bedrooms: 'bedrooms' };
 const getValue = (k: string, v: unknown): string => (k === 'polygon' ? (v as PolygonVertex[]).map((p) => `${p.latitude},${p.longitude}`).join(';') : String(v));
 const probe = (args: ListArgs): Probe => ({
   path: `/api/public/search?${new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [GET_NAMES[k] ?? k, getValue(k, v)])).toString()}`,
@@ -188,6 +188,11 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
   };
   const polygonAlone = s.fork('polygon');
   const polygonMarket = s.fork('polygon');
+  /** A market and a first move-in (a window's questions: the one-start and the 30-day shapes ask the same). */
+  const windowQuestion = (r: typeof s) => ({ market: r.pick(markets).slug, start_date: addDays(ctx.today, r.int(1, 300)), tier: r.pick([180, 270, 365]) });
+  const oneStart = s.fork('window');
+  const window30 = s.fork('window');
+  const window14 = s.fork('window-flex');
   return [
     { title: 'dated market search (default sort)', args: () => ({ market: s.pick(markets).slug, ...dates() }) },
     {
@@ -238,6 +243,29 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
       args: () => {
         const { polygon: _polygon, ...byMarket } = polygonQuestion(polygonMarket);
         return byMarket;
+      },
+    },
+    // Last, so the shapes above keep their questions; each from its own stream. A window of move-in dates beside
+    // the dated search with one start: the same market and first move-in, a fixed stay of 90 nights.
+    {
+      title: 'dated market search, one start, 90 nights (default sort)',
+      args: () => {
+        const { market, start_date } = windowQuestion(oneStart);
+        return { market, start_date, end_date: addDays(start_date, 90) };
+      },
+    },
+    {
+      title: 'window market search, 30-day window, 90 nights (default sort)',
+      args: () => {
+        const { market, start_date } = windowQuestion(window30);
+        return { market, start_date, latest_start_date: addDays(start_date, 30), nights: 90 };
+      },
+    },
+    {
+      title: 'window market search, 14-day window, Flex tier',
+      args: () => {
+        const { market, start_date, tier } = windowQuestion(window14);
+        return { market, start_date, latest_start_date: addDays(start_date, 14), end_date: 'indefinite', committed_nights: tier };
       },
     },
   ];

@@ -71,4 +71,27 @@ describe('the pricing bound of a search', () => {
     expect(prices.length).toBeGreaterThan(0);
     expect(Math.min(...prices)).toBeGreaterThanOrEqual(last);
   });
+
+  it('a window of move-in dates: a first page, and the refusal of a page it could only order by pricing past the bound (a home counts once per 20 stays)', async () => {
+    const window = `market=${market}&check_in=${addDays(fx.today, 10)}&latest_check_in=${addDays(fx.today, 70)}&nights=30`;
+    const first = await fx.get(`/api/public/search?${window}&sort_by=price_asc&per_page=5`);
+    expect(first.status).toBe(200);
+    expect((first.body as Page).homes).toHaveLength(5);
+    expect((first.body as Page).total_count).toBeGreaterThan(40);
+    // 61 starts: a home bookable from more than 20 of them counts more than once. By newest only the page is priced:
+    // 10 homes are at most 40 units; 40 homes would be 40 units at one a home, and are more than 55 here.
+    expect((await fx.get(`/api/public/search?${window}&sort_by=newest&per_page=10`)).status).toBe(200);
+    const wide = await fx.get(`/api/public/search?${window}&sort_by=newest&per_page=40`);
+    expect(wide.status).toBe(400);
+    expect(wide.body.error.code).toBe('search_too_broad');
+    const deep = await fx.get(`/api/public/search?${window}&sort_by=price_asc&per_page=40&page=2`);
+    expect(deep.body.error.code).toBe('search_too_broad');
+    const client = await fx.mcp();
+    const result = await client.callTool({
+      name: 'search_apartments_on_map',
+      arguments: { market, start_date: addDays(fx.today, 10), latest_start_date: addDays(fx.today, 40), nights: 30, sort_by: 'availability' },
+    });
+    expect(result.isError).toBe(true);
+    expect(JSON.parse((result.content as Array<{ text: string }>)[0].text).error.code).toBe('search_too_broad');
+  });
 });

@@ -64,7 +64,9 @@ async function searchView(bounds: Bounds): Promise<void> {
   setStatus(notice('Searching this area…'));
   const filters = Object.fromEntries(Object.entries(input).filter(([name]) => !PLACE_ARGS.has(name)));
   try {
-    const payload = await host.callTool(VIEWPORT_TOOL, { ...filters, ...viewportArgs(bounds), facets: true });
+    // Facets count one stay's prices: a window of move-in dates (latest_start_date) has none (docs/decisions.md).
+    const facets = filters.latest_start_date === undefined ? { facets: true } : {};
+    const payload = await host.callTool(VIEWPORT_TOOL, { ...filters, ...viewportArgs(bounds), ...facets });
     if (move === moves) show(payload, true);
   } catch {
     if (move === moves) setStatus(notice('This area could not be searched; try again.'));
