@@ -13,6 +13,19 @@ export const searchResultSchema = {
     latitude: { type: 'number', description: "The building's point." },
     longitude: { type: 'number' },
     distance_miles: { type: 'number', description: 'Straight-line miles from near_latitude/near_longitude; only when they are given.' },
+    stay: {
+      type: 'object',
+      description:
+        'Present when the search names a window of move-in dates (latest_start_date): the apartment\'s chosen stay, the cheapest start in the ' +
+        'window (ties to the earliest). Its price fields, flex_options and home_url are for this stay.',
+      properties: {
+        start_date: { type: 'string', description: 'Move-in date, YYYY-MM-DD.' },
+        end_date: { type: ['string', 'null'], description: 'Move-out date; null for a Flex stay (open-ended).' },
+        nights: { type: 'integer', description: 'Nights of the stay; for Flex, the committed nights.' },
+      },
+      required: ['start_date', 'end_date', 'nights'],
+      additionalProperties: false,
+    },
     ...displayPriceProperties,
     home_url: { type: 'string', description: "The apartment's page with the search dates (and Flex tier) pre-filled." },
     hero_image_url: { type: 'string', description: 'Hero photo; absent when the apartment has no photo.' },

@@ -15,6 +15,7 @@ import { displayLimits, displayUnit, type PriceUnit, type SearchParams } from '.
 import type { StayDates } from '../stays/stay-dates';
 import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
 import { readStay } from '../stays/read-stay';
+import { firstStayDates, readStayWindow, windowArgProperties } from '../stays/stay-window';
 import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
 import { GUEST_RATING_BUCKETS_TEXT, GUEST_RATING_NAMES, RATING_RANGE_TEXT, ratingThreshold } from '../kernel/limits/rating';
 
@@ -35,6 +36,7 @@ export const searchArgProperties = {
     ...committedNightsSchema,
     description: 'Flex tier (nights committed), only with end_date "indefinite"; without it every apartment open to a Flex stay is listed.',
   },
+  ...windowArgProperties,
   price_unit: {
     type: 'string',
     enum: ['per_night', 'per_month'],
@@ -56,7 +58,8 @@ export const searchArgProperties = {
     type: 'boolean',
     description:
       'True: the answer also carries facets, the total_count this search would have with each boolean filter set, each bedroom count, ' +
-      'each guest_rating bucket and each price bucket (all-in prices of the stay, in price_unit) instead of its own; default false.',
+      'each guest_rating bucket and each price bucket (all-in prices of the stay, in price_unit) instead of its own; default false. ' +
+      'Not with latest_start_date (a window of move-in dates).',
   },
 } as const;
 
@@ -90,7 +93,12 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
   place: () => Promise<L>,
   signal?: AbortSignal,
 ): Promise<SearchParams & { location: L }> {
-  const stay = readStay(args, today, SEARCH_STAY_POLICY);
+  const window = readStayWindow(args, today, SEARCH_STAY_POLICY);
+  // docs/decisions.md, "A window of move-in dates": facets count one stay's prices; a window's are each home's own.
+  if (window && args.facets === true) {
+    throw badRequest('invalid_parameters', 'facets is not available with latest_start_date (a window of move-in dates): search one stay (start_date, end_date) for facets.');
+  }
+  const stay = window ? firstStayDates(window) : readStay(args, today, SEARCH_STAY_POLICY);
   const filters = sharedFiltersOf(args);
   const shown = displayUnit(stay);
   const location = await place();
@@ -100,18 +108,25 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
     stay,
     price: displayLimits(args.min_price, args.max_price, args.price_unit ?? shown, shown),
     minRating: ratingThreshold(args),
+    window,
     sort: args.sort_by ?? DEFAULT_SEARCH_SORT,
     budget: new PricingBudget(deps.config.searchMaxPriced, signal),
   };
 }
 
 /** A search's GET parameters named otherwise than its arguments (docs/contract.md, "HTTP routes"). */
-export const SEARCH_GET_RENAMES: Readonly<Record<string, string>> = { check_in: 'start_date', check_out: 'end_date', bedrooms: 'min_bedrooms' };
+export const SEARCH_GET_RENAMES: Readonly<Record<string, string>> = {
+  check_in: 'start_date',
+  latest_check_in: 'latest_start_date',
+  check_out: 'end_date',
+  bedrooms: 'min_bedrooms',
+};
 
 /** The arguments both search routes take as query parameters under their own names, in the reference's order. */
 export const SEARCH_GET_QUERY: readonly string[] = [
   'market',
   'committed_nights',
+  'nights',
   'max_bedrooms',
   'min_bathrooms',
   'min_price',

@@ -69,11 +69,11 @@ export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, recor
     nearLabel: searchArgs.near_label,
     record,
     facets: facetUnit(searchArgs, params.stay),
-    ...(viewport ? { aggs: clusterAggs(params.stay, viewport) } : {}),
+    ...(viewport ? { aggs: clusterAggs(params.window ? null : params.stay, viewport) } : {}),
   });
   const clusters =
     viewport && answer.envelope.total_count > MAP_PINS
-      ? readClusters(answer.found.aggregations, viewport, params.stay, params.price, (home) => answer.found.priceIfAffordable(home))
+      ? readClusters(answer.found.aggregations, viewport, params.stay, params.price, (home) => answer.found.priceIfAffordable(home), !params.window)
       : undefined;
   const enabled = deps.config.mapViewEnabled;
   return {

@@ -33,6 +33,9 @@ export type ModelArgs = Record<string, unknown> & {
   start_date?: string;
   end_date?: string;
   committed_nights?: number;
+  /** A window of move-in dates: start_date to latest_start_date, each stay `nights` long (or the Flex tier). */
+  latest_start_date?: string;
+  nights?: number;
   min_price?: number;
   max_price?: number;
   price_unit?: 'per_night' | 'per_month';
@@ -138,6 +141,27 @@ function stayFor(m: ModelHome, args: ModelArgs, today: IsoDate): StayRequest | n
   return checkStay(home, stay, NO_PETS, today).available ? stay : null;
 }
 
+/**
+ * A window of move-in dates, by brute force: every start from start_date (not before today) to
+ * latest_start_date, each stay checked and priced on its own; the cheapest that fits the limits,
+ * the earliest among equals.
+ */
+function windowChoice(m: ModelHome, args: ModelArgs, today: IsoDate, ignorePrice: boolean): { stay: StayRequest; price: DisplayPrice } | null {
+  let best: { stay: StayRequest; price: DisplayPrice } | null = null;
+  for (let start = args.start_date as string; start <= (args.latest_start_date as string); start = addDays(start, 1)) {
+    if (start < today) continue;
+    const stay: StayRequest =
+      args.end_date === 'indefinite'
+        ? { kind: 'flex', start_date: start, committed_nights: args.committed_nights as number }
+        : { kind: 'fixed', start_date: start, end_date: addDays(start, args.nights as number) };
+    if (!checkStay(m.home, stay, NO_PETS, today).available) continue;
+    const price = displayPrice(m.home, stay);
+    if (!ignorePrice && !limitsHold(price, args)) continue;
+    if (best === null || price.display_price_with_discount < best.price.display_price_with_discount) best = { stay, price };
+  }
+  return best;
+}
+
 /** Price limits in the unit of the shown price (search-params.ts displayLimits, restated). */
 function limitsHold(price: DisplayPrice, args: ModelArgs): boolean {
   const shownMonthly = price.is_price_monthly;
@@ -169,6 +193,11 @@ export function expectedResults(world: World, args: ModelArgs, opts: { ignorePri
       const d = haversineMiles({ lat: args.near_latitude, lon: args.near_longitude as number }, { lat: property.latitude, lon: property.longitude });
       if (d > (args.near_radius_miles ?? 5)) continue;
     }
+    if (args.latest_start_date !== undefined) {
+      const chosen = windowChoice(m, args, today, opts.ignorePrice === true);
+      if (chosen !== null) out.push({ slug: home.slug, id: home._id, ...chosen, m });
+      continue;
+    }
     const stay = stayFor(m, args, today);
     if (stay === null) continue;
     const price = displayPrice(home, stay);
@@ -189,7 +218,7 @@ export function insideViewport(args: ModelArgs, point: { latitude: number; longi
 }
 
 /** Whether `a` may come before `b` in the search's order (ties are broken by home id). */
-export function orderedPair(sort: string, a: ModelResult, b: ModelResult, today: IsoDate): boolean {
+export function orderedPair(sort: string, a: ModelResult, b: ModelResult, today: IsoDate, windowed = false): boolean {
   const cmp = (x: number | string, y: number | string) => (x < y ? -1 : x > y ? 1 : 0);
   const key = (r: ModelResult): number => {
     switch (sort) {
@@ -203,7 +232,10 @@ export function orderedPair(sort: string, a: ModelResult, b: ModelResult, today:
   };
   let c = 0;
   if (sort === 'price_asc' || sort === 'price_desc') c = key(a) - key(b);
-  if (sort === 'availability') {
+  if (sort === 'availability' && windowed) {
+    // A window of move-in dates: by the chosen stay's start.
+    c = cmp(a.stay.start_date, b.stay.start_date);
+  } else if (sort === 'availability') {
     const ea = earliestAvailableDate(a.m.home, today) ?? '9999-12-31';
     const eb = earliestAvailableDate(b.m.home, today) ?? '9999-12-31';
     c = cmp(ea, eb);

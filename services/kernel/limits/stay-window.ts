@@ -15,3 +15,9 @@ export const MAX_YEARS_AHEAD = 3;
 
 /** The most days a year has: what a stay of whole years may span at most. */
 export const DAYS_IN_LONGEST_YEAR = 366;
+
+/** A window of move-in dates (latest_start_date) ends at most this many days after its first (start_date). */
+export const MAX_MOVE_IN_WINDOW_DAYS = 60;
+
+/** The nights of a window's fixed stays (`nights`): one to three years. */
+export const MAX_WINDOW_NIGHTS = 1095;

@@ -9,6 +9,7 @@ import type { SearchAggregations } from '../shared/search-body';
 import type { PriceUnit, SearchParams } from '../shared/search-params';
 import { homesTransport, type RoundTrip } from '../shared/search-transport';
 import { searchHomes, type SearchFound } from './search-homes';
+import { searchWindow } from './window-search';
 
 /** Sees each round trip's bodies, as sent (the bench replays them). */
 export type TripRecorder = (trip: RoundTrip) => void;
@@ -31,5 +32,7 @@ export function searchApartments(
   options: ApartmentSearchOptions = {},
 ): Promise<SearchFound> {
   const transport = homesTransport(deps, { market: p.location?.market.slug, record: options.record, signal: p.budget?.signal });
+  // A window of move-in dates has its own steps; facets are refused with it (tools/search-args.ts).
+  if (p.window) return searchWindow(transport, { ...p, window: p.window }, offset, size, today, options.aggs);
   return searchHomes(transport, p, offset, size, today, options.aggs, options.facets);
 }

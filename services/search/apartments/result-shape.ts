@@ -42,7 +42,8 @@ export function shapeResult(doc: ResultDocument, priced: ResultPrice, ctx: Shape
         },
       ]
     : [];
-  const start = ctx.stay.kind === 'undated' ? ctx.today : ctx.stay.start_date;
+  // Flex options from the move-in shown: a window's chosen start, else the search's.
+  const start = priced.stay?.start_date ?? (ctx.stay.kind === 'undated' ? ctx.today : ctx.stay.start_date);
   return {
     slug: doc.slug,
     name: doc.name,
@@ -53,6 +54,7 @@ export function shapeResult(doc: ResultDocument, priced: ResultPrice, ctx: Shape
     latitude: doc.location.lat,
     longitude: doc.location.lon,
     ...(ctx.near ? { distance_miles: Math.round(haversineMiles(ctx.near, doc.location) * 100) / 100 } : {}),
+    ...(priced.stay ? { stay: priced.stay } : {}),
     ...priced.price,
     home_url: homeUrl(ctx.siteBaseUrl, doc.slug, priced.link),
     ...(media[0] ? { hero_image_url: media[0].url, widget_hero_image_url: media[0].widget_url } : {}),

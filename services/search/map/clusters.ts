@@ -54,15 +54,19 @@ function cheapestAggs(stay: StayDates): Aggregations {
   }
 }
 
-/** The clusters of the viewport's matching homes, at the precision its zoom gives. */
-export function clusterAggs(stay: StayDates, v: Viewport): Aggregations {
+/**
+ * The clusters of the viewport's matching homes, at the precision its zoom gives. `stay` null: a
+ * window of move-in dates, whose homes each have their own stay; its clusters carry no price
+ * (docs/decisions.md, "A window of move-in dates").
+ */
+export function clusterAggs(stay: StayDates | null, v: Viewport): Aggregations {
   const precision = clusterPrecision(v);
   return {
     [CLUSTER_AGG]: {
       // Every tile the viewport touches may be a bucket, so none is dropped and the counts add up to the total.
       geotile_grid: { field: 'location', precision, size: tilesSpanned(v, precision) },
       // A cluster's bounds are its tile's (../shared/viewport.ts tileBounds): a geo_bounds of its homes cost as much as the grid itself.
-      aggs: { centroid: { geo_centroid: { field: 'location' } }, ...cheapestAggs(stay) },
+      aggs: { centroid: { geo_centroid: { field: 'location' } }, ...(stay ? cheapestAggs(stay) : {}) },
     },
   };
 }
@@ -132,13 +136,14 @@ function bandCheapest(
   return b.doc_count <= heads.length || least <= unseen ? { cheapest_display_price: least } : { cheapest_display_price_at_least: unseen };
 }
 
-/** The clusters of a search answer's aggregations, largest first (then by tile). */
+/** The clusters of a search answer's aggregations, largest first (then by tile); `priced` false: a window's, with no price. */
 export function readClusters(
   aggregations: Record<string, unknown> | undefined,
   v: Viewport,
   stay: StayDates,
   limits: PriceLimits,
   price: HeadPrice,
+  priced = true,
 ): Cluster[] {
   const buckets = ((aggregations?.[CLUSTER_AGG] as { buckets?: Bucket[] } | undefined)?.buckets ?? []).filter((b) => b.doc_count > 0);
   const indexed = indexedPriceOf(stay);
@@ -147,7 +152,8 @@ export function readClusters(
     const c = b.centroid?.location;
     const box = tileBounds(b.key, v);
     let cheapest: Pick<Cluster, 'cheapest_display_price' | 'cheapest_display_price_at_least'>;
-    if (indexed.kind === 'band') cheapest = bandCheapest(b, indexed.lo, limits, price);
+    if (!priced) cheapest = {};
+    else if (indexed.kind === 'band') cheapest = bandCheapest(b, indexed.lo, limits, price);
     else {
       const value = indexed.kind === 'exact' ? b.cheapest?.value : b.tiers?.held?.cheapest?.value;
       cheapest = typeof value === 'number' ? { cheapest_display_price: value } : {};

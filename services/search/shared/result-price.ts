@@ -9,11 +9,14 @@ import { toDayNumber } from '../../kernel/engine/dates';
 import type { DayRangeValue, FlexStayDocument, HomeDocument } from '../../kernel/store/home-document';
 import type { LinkDates } from '../../homes/links';
 import type { StayDates } from '../../stays/stay-dates';
+import type { IsoDate } from '../../kernel/inventory/records';
 
 export interface ResultPrice {
   price: DisplayPrice;
   /** The stay the links pre-fill: the requested one, with the tier shown for a Flex search. */
   link: LinkDates | null;
+  /** A search over a window of move-in dates: the home's chosen stay (Flex: no end, its committed nights). */
+  stay?: { start_date: IsoDate; end_date: IsoDate | null; nights: number };
 }
 
 /** `flex_stays` is fetched only for a Flex search without a tier, the one price that needs it. */

@@ -12,6 +12,7 @@ import type { SearchSort } from './sorts';
 import type { Viewport } from './viewport';
 import type { Polygon } from './polygon';
 import type { StayDates } from '../../stays/stay-dates';
+import type { StayWindow } from '../../stays/stay-window';
 
 /** Inclusive whole-dollar limits in the display unit of the stay's price; null = no limit. */
 export interface PriceLimits {
@@ -28,6 +29,11 @@ export interface SearchParams {
   polygon?: Polygon | null;
   filters: SharedFilters;
   stay: StayDates;
+  /**
+   * A window of move-in dates, when the search names one: each home's stay is then its best start in
+   * the window (../apartments/window-search.ts), and `stay` is the window's first stay (its price unit, the site's links).
+   */
+  window?: StayWindow | null;
   price: PriceLimits;
   /** Lowest building rating (1..5) accepted; unrated buildings are excluded when set. */
   minRating: number | null;
