@@ -6,6 +6,7 @@
 import { addDays } from '../../kernel/engine/dates';
 import { NIGHTS_PER_MONTH } from '../../kernel/engine/labels';
 import { COMPARED_APARTMENTS } from '../../kernel/limits/pages';
+import { MAX_WINDOW_NIGHTS } from '../../kernel/limits/stay-window';
 import { FILTER_NAMES, RATING_NAMES, type Filter, type Rating } from './facets';
 import { formatShape, parseShape, type Vertex } from './shape';
 
@@ -62,11 +63,8 @@ export interface PageState {
 /** Homes the compare view holds: as many as compare_apartments_tool takes. */
 export const COMPARE_LIMIT = COMPARED_APARTMENTS.max;
 export const FLEX_TIERS = [180, 270, 365] as const;
-/** The latest move-in at most this many days after the earliest; a fixed stay of 1 to STAY_NIGHTS_MAX nights. */
-export const MOVE_IN_WINDOW_DAYS = 60;
-export const STAY_NIGHTS_MAX = 1095;
-/** The most whole months (of NIGHTS_PER_MONTH nights) a fixed stay may last. */
-export const STAY_MONTHS_MAX = Math.floor(STAY_NIGHTS_MAX / NIGHTS_PER_MONTH);
+/** Flexible dates: the longest length in whole months (of NIGHTS_PER_MONTH nights) within MAX_WINDOW_NIGHTS. */
+export const STAY_MONTHS_MAX = Math.floor(MAX_WINDOW_NIGHTS / NIGHTS_PER_MONTH);
 const VIEWS: readonly View[] = ['search', 'home', 'compare', 'policies'];
 /** A filter's key in the page URL: its API name, but for cats and dogs, whose names the quote's pet counts already take. */
 const filterKey = (name: Filter): string => (name === 'cats' || name === 'dogs' ? `${name}_allowed` : name);
@@ -116,7 +114,7 @@ const date = (raw: string | null): string => (raw !== null && DATE.test(raw) ? r
 export const lengthNights = (length: StayLength): number => (length.unit === 'months' ? length.count * NIGHTS_PER_MONTH : length.count);
 
 function parseLength(q: URLSearchParams): StayLength | null {
-  const nights = count(q.get('nights'), STAY_NIGHTS_MAX);
+  const nights = count(q.get('nights'), MAX_WINDOW_NIGHTS);
   if (nights) return { count: nights, unit: 'nights' };
   const months = count(q.get('months'), STAY_MONTHS_MAX);
   return months ? { count: months, unit: 'months' } : null;
@@ -232,9 +230,11 @@ export function filterParams(state: PageState): Record<string, string> {
 
 /**
  * `facets=true` asks the search for the form's counts (one request of a state carries it), with the
- * price buckets monthly like the price ceiling.
+ * price buckets monthly like the price ceiling. Not with flexible dates: the counts are of one stay's
+ * prices, and the search refuses them for a window (each home's price is its own best stay's).
  */
-const withFacets = (p: Record<string, string>, facets: boolean): Record<string, string> => (facets ? { ...p, price_unit: 'per_month', facets: 'true' } : p);
+const withFacets = (p: Record<string, string>, facets: boolean): Record<string, string> =>
+  facets && !('latest_check_in' in p) ? { ...p, price_unit: 'per_month', facets: 'true' } : p;
 
 /** The place: the market, or none when the drawn shape alone places the search. */
 const place = (state: PageState): Record<string, string> => (state.market ? { market: state.market } : {});

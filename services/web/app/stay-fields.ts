@@ -1,12 +1,13 @@
 /**
  * The stay part of the search form: dates, or an open-ended Flex stay from a move-in date; and
  * "flexible dates", a window of move-in dates (the earliest and the latest, at most
- * MOVE_IN_WINDOW_DAYS apart) with a length in nights or months, or a Flex tier, in place of a
+ * MAX_MOVE_IN_WINDOW_DAYS apart) with a length in nights or months, or a Flex tier, in place of a
  * check-out: each home then answers with its best stay in the window.
  */
 import { addDays, parseIsoDate } from '../../kernel/engine/dates';
+import { MAX_MOVE_IN_WINDOW_DAYS, MAX_WINDOW_NIGHTS } from '../../kernel/limits/stay-window';
 import { field, h } from './dom';
-import { FLEX_TIERS, MOVE_IN_WINDOW_DAYS, STAY_MONTHS_MAX, STAY_NIGHTS_MAX, type PageState, type StayLength } from './state';
+import { FLEX_TIERS, STAY_MONTHS_MAX, type PageState, type StayLength } from './state';
 
 export type StayChoice = Pick<PageState, 'checkIn' | 'checkOut' | 'flex' | 'latestCheckIn' | 'length'>;
 
@@ -76,11 +77,11 @@ export function stayFields(state: PageState): StayFields {
       box.hidden = !shown;
       for (const c of controls) c.disabled = !shown;
     }
-    length.max = String(unit.value === 'months' ? STAY_MONTHS_MAX : STAY_NIGHTS_MAX);
+    length.max = String(unit.value === 'months' ? STAY_MONTHS_MAX : MAX_WINDOW_NIGHTS);
     // The latest move-in lies in the window the earliest opens.
     const earliest = parseIsoDate(checkIn.value);
     latest.min = earliest ?? '';
-    latest.max = earliest ? addDays(earliest, MOVE_IN_WINDOW_DAYS) : '';
+    latest.max = earliest ? addDays(earliest, MAX_MOVE_IN_WINDOW_DAYS) : '';
   };
   show();
   stay.addEventListener('change', show);

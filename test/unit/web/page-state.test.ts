@@ -176,6 +176,9 @@ describe('flexible dates in the page state', () => {
       committed_nights: '180',
     });
     expect(searchParams({ ...flexible, length: null, flex: 180 }, 12)).not.toHaveProperty('nights');
+    // The form's counts are of one stay's prices: the search answers none for a window, so none are asked.
+    expect(searchParams(flexible, 12, true)).not.toHaveProperty('facets');
+    expect(mapSearchParams(flexible, true)).not.toHaveProperty('facets');
   });
 
   it('drop a check-out, a length without a window and a window without a move-in date; cap the length at 1095 nights (36 months)', () => {
