@@ -5,6 +5,7 @@
  */
 import { flexTermLabel, nightsText } from './labels';
 
+/** The answer's `stay` as this text reads it (its schema: services/contracts/search-output.ts). */
 export interface ChosenStay {
   start_date: string;
   end_date: string | null;
