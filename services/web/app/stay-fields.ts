@@ -64,13 +64,13 @@ export function stayFields(state: PageState): StayFields {
   // Only the controls of the chosen kind are shown; the others are disabled too, so the browser checks only what is shown.
   const show = (): void => {
     const isFlex = flexRadio.checked;
-    const window = flexible.checked;
-    checkInLabel.textContent = window ? 'Earliest move-in' : 'Check-in';
-    checkIn.required = window;
+    const windowed = flexible.checked;
+    checkInLabel.textContent = windowed ? 'Earliest move-in' : 'Check-in';
+    checkIn.required = windowed;
     const parts: Array<[HTMLElement, boolean, Array<HTMLInputElement | HTMLSelectElement>]> = [
-      [latestField, window, [latest]],
-      [checkOutField, !isFlex && !window, [checkOut]],
-      [lengthField, !isFlex && window, [length, unit]],
+      [latestField, windowed, [latest]],
+      [checkOutField, !isFlex && !windowed, [checkOut]],
+      [lengthField, !isFlex && windowed, [length, unit]],
       [tierField, isFlex, [tier]],
     ];
     for (const [box, shown, controls] of parts) {
@@ -92,14 +92,15 @@ export function stayFields(state: PageState): StayFields {
     elements: [stay, checkInField, latestField, checkOutField, lengthField, tierField],
     read() {
       const flex = flexRadio.checked && checkIn.value ? Number(tier.value) : null;
-      const window = flexible.checked && checkIn.value !== '' && latest.value !== '';
+      const windowed = flexible.checked && checkIn.value !== '' && latest.value !== '';
       const stayLength: StayLength | null =
-        window && flex === null && length.value && length.validity.valid ? { count: Number(length.value), unit: unit.value as StayLength['unit'] } : null;
+        windowed && flex === null && length.value && length.validity.valid ? { count: Number(length.value), unit: unit.value as StayLength['unit'] } : null;
       return {
         checkIn: checkIn.value,
-        checkOut: flexRadio.checked || window || !checkIn.value ? '' : checkOut.value,
+        // A hidden check-out is not the person's choice: none while Flex or flexible dates are chosen.
+        checkOut: flexRadio.checked || flexible.checked || !checkIn.value ? '' : checkOut.value,
         flex,
-        latestCheckIn: window ? latest.value : '',
+        latestCheckIn: windowed ? latest.value : '',
         length: stayLength,
       };
     },
