@@ -16,7 +16,7 @@ export const searchResultSchema = {
     stay: {
       type: 'object',
       description:
-        'Present when the search names a window of move-in dates (latest_start_date): the apartment\'s chosen stay, the cheapest start in the ' +
+        "Present when the search names a window of move-in dates (latest_start_date): the apartment's chosen stay, the cheapest start in the " +
         'window (ties to the earliest). Its price fields, flex_options and home_url are for this stay.',
       properties: {
         start_date: { type: 'string', description: 'Move-in date, YYYY-MM-DD.' },

@@ -58,7 +58,10 @@ const TWO_LENGTHS =
 export function readStayWindow(args: WindowArgs, today: IsoDate, policy: StayPolicy): StayWindow | null {
   const { latest_start_date: latestArg, nights, ...stayArgs } = args;
   if (nights !== undefined && stayArgs.end_date === 'indefinite') {
-    throw badRequest('invalid_parameters', `nights is the length of a fixed stay; a Flex stay (end_date "indefinite") is as long as its committed_nights. ${TWO_LENGTHS}`);
+    throw badRequest(
+      'invalid_parameters',
+      `nights is the length of a fixed stay; a Flex stay (end_date "indefinite") is as long as its committed_nights. ${TWO_LENGTHS}`,
+    );
   }
   if (latestArg === undefined) {
     if (nights !== undefined) {
@@ -81,7 +84,10 @@ export function readStayWindow(args: WindowArgs, today: IsoDate, policy: StayPol
   }
   if (latest < earliest) throw badRequest('invalid_date', `latest_start_date ${latest} is before start_date ${earliest}.`);
   if (daysBetween(earliest, latest) > MAX_MOVE_IN_WINDOW_DAYS) {
-    throw badRequest('invalid_date', `latest_start_date ${latest} is more than ${MAX_MOVE_IN_WINDOW_DAYS} days after start_date ${earliest}; search a shorter window.`);
+    throw badRequest(
+      'invalid_date',
+      `latest_start_date ${latest} is more than ${MAX_MOVE_IN_WINDOW_DAYS} days after start_date ${earliest}; search a shorter window.`,
+    );
   }
   if (first.kind === 'flex') {
     if (first.committed_nights === null) {

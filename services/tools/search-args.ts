@@ -96,7 +96,10 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
   const window = readStayWindow(args, today, SEARCH_STAY_POLICY);
   // docs/decisions.md, "A window of move-in dates": facets count one stay's prices; a window's are each home's own.
   if (window && args.facets === true) {
-    throw badRequest('invalid_parameters', 'facets is not available with latest_start_date (a window of move-in dates): search one stay (start_date, end_date) for facets.');
+    throw badRequest(
+      'invalid_parameters',
+      'facets is not available with latest_start_date (a window of move-in dates): search one stay (start_date, end_date) for facets.',
+    );
   }
   const stay = window ? firstStayDates(window) : readStay(args, today, SEARCH_STAY_POLICY);
   const filters = sharedFiltersOf(args);

@@ -28,7 +28,11 @@ export interface ChosenStay {
  * Of the candidates (start dates, each with its price or null when its stay cannot be had), the one
  * with the lowest price that `fits` (the search's min_price/max_price), ties to the earliest start.
  */
-export function pickStart<P>(candidates: Iterable<{ start: IsoDate; price: P | null }>, amount: (p: P) => number, fits: (amount: number) => boolean): {
+export function pickStart<P>(
+  candidates: Iterable<{ start: IsoDate; price: P | null }>,
+  amount: (p: P) => number,
+  fits: (amount: number) => boolean,
+): {
   start: IsoDate;
   price: P;
 } | null {

@@ -70,7 +70,11 @@ class ChosenBook {
     if (!this.chosen.has(home.home_id)) {
       this.budget.take();
       this.stats.priced += 1;
-      this.chosen.set(home.home_id, bestStay(home.pricing, this.p.window.length, starts, (amount) => withinLimits(amount, this.p.price)));
+      this.stats.stays = (this.stats.stays ?? 0) + starts.length;
+      this.chosen.set(
+        home.home_id,
+        bestStay(home.pricing, this.p.window.length, starts, (amount) => withinLimits(amount, this.p.price)),
+      );
     }
     return this.chosen.get(home.home_id) ?? null;
   }
@@ -85,7 +89,7 @@ export async function searchWindow(
   today: IsoDate,
   aggs?: SearchAggregations,
 ): Promise<SearchFound> {
-  const stats: SearchStats = { priced: 0, requests: 0 };
+  const stats: SearchStats = { priced: 0, requests: 0, stays: 0 };
   const budget = p.budget ?? new PricingBudget(DEFAULT_SEARCH_MAX_PRICED);
   const book = new ChosenBook(p, budget, stats);
   const priceIfAffordable = () => null;
@@ -113,14 +117,28 @@ export async function searchWindow(
     }
   }
 
-  const counted = send(windowCountBody(p, starts, passing, aggs));
-  const ordered = orderedHits(p, starts, offset, size, passing, send, priced, budget.limit);
-  const [count, hits] = await Promise.all([counted, ordered]);
-  const homes = hits.flatMap((h) => {
+  // The page counts the matches itself where one request gives it (an order Elasticsearch applies): the filter is then evaluated once.
+  const countsItself = !isStreamed(p) && size > 0;
+  const counted = countsItself ? undefined : send(windowCountBody(p, starts, passing, aggs));
+  const ordered = orderedHits(p, starts, offset, size, passing, send, priced, budget.limit, aggs);
+  const [count, page] = await Promise.all([counted, ordered]);
+  const counting = count ?? page.counted;
+  const homes = page.hits.flatMap((h) => {
     const chosen = priced(h);
     return chosen ? [{ doc: docOf(h), priced: windowResultPrice(chosen) }] : [];
   });
-  return { homes, total: totalOf(count), stats, aggregations: count.aggregations as Record<string, unknown> | undefined, priceIfAffordable };
+  return {
+    homes,
+    total: counting ? totalOf(counting) : 0,
+    stats,
+    aggregations: counting?.aggregations as Record<string, unknown> | undefined,
+    priceIfAffordable,
+  };
+}
+
+/** Whether the order is one Elasticsearch cannot apply (the chosen stay's price or start): hits are then streamed and priced. */
+function isStreamed(p: WindowParams): boolean {
+  return p.sort === 'availability' || (p.window.length.kind === 'fixed' && (p.sort === 'price_asc' || p.sort === 'price_desc'));
 }
 
 type Send = (body: Parameters<SearchTransport['search']>[0]) => Promise<SearchResponse>;
@@ -136,14 +154,14 @@ async function orderedHits(
   send: Send,
   priced: Priced,
   budgetLimit: number,
-): Promise<WindowHit[]> {
-  if (size <= 0) return [];
-  const fixedByPrice = p.window.length.kind === 'fixed' && (p.sort === 'price_asc' || p.sort === 'price_desc');
-  if (fixedByPrice) return byChosenPrice(p, starts, offset, size, passing, send, priced, Math.min(MAX_STREAM_BATCH, budgetLimit));
-  if (p.sort === 'availability') return byChosenStart(p, starts, offset + size, passing, send, priced).then((hits) => hits.slice(offset));
-  // newest, rating_desc, and a Flex tier's price (exact in the index, the same from every start): Elasticsearch's order.
-  const res = await send(windowPageBody(p, starts, offset, size, passing));
-  return res.hits.hits.map((hit) => ({ hit }));
+  aggs?: SearchAggregations,
+): Promise<{ hits: WindowHit[]; counted?: SearchResponse }> {
+  if (size <= 0) return { hits: [] };
+  if (p.sort === 'availability') return { hits: (await byChosenStart(p, starts, offset + size, passing, send, priced)).slice(offset) };
+  if (isStreamed(p)) return { hits: await byChosenPrice(p, starts, offset, size, passing, send, priced, Math.min(MAX_STREAM_BATCH, budgetLimit)) };
+  // newest, rating_desc, and a Flex tier's price (exact in the index, the same from every start): Elasticsearch's order, counted by the same request.
+  const res = await send(windowPageBody(p, starts, offset, size, passing, aggs));
+  return { hits: res.hits.hits.map((hit) => ({ hit })), counted: res };
 }
 
 /**
@@ -161,7 +179,12 @@ async function byChosenPrice(
   maxBatch: number,
 ): Promise<WindowHit[]> {
   const order = p.sort === 'price_desc' ? 'desc' : 'asc';
-  const streams = cellsOf(p.window, starts).map((c) => ({ starts: c.starts, buffer: [] as Array<{ item: WindowHit; bound: number }>, after: undefined as SortValues | undefined, done: false }));
+  const streams = cellsOf(p.window, starts).map((c) => ({
+    starts: c.starts,
+    buffer: [] as Array<{ item: WindowHit; bound: number }>,
+    after: undefined as SortValues | undefined,
+    done: false,
+  }));
   const seen = new Set<string>();
   const before = (a: number, b: number) => (order === 'asc' ? a < b : a > b);
   const next = async (batchSize: number): Promise<StreamBatch<WindowHit>> => {

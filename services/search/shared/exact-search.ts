@@ -34,6 +34,8 @@ export interface SearchStats {
   priced: number;
   /** Elasticsearch requests sent. */
   requests: number;
+  /** A window of move-in dates: the stays the engine priced (each priced home's bookable starts). */
+  stays?: number;
 }
 
 const STRADDLER_BATCH = 1_000;

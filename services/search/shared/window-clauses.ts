@@ -137,18 +137,26 @@ function flexPriceSort(committedNights: number, order: 'asc' | 'desc'): estypes.
   };
 }
 
-/** One page in an order Elasticsearch applies itself: newest, rating_desc, and a Flex tier's price. */
-export function windowPageBody(p: WindowParams, starts: readonly IsoDate[], from: number, size: number, passing?: readonly string[]): estypes.SearchRequest {
+/** One page in an order Elasticsearch applies itself (newest, rating_desc, a Flex tier's price), with the total and the caller's aggregations. */
+export function windowPageBody(
+  p: WindowParams,
+  starts: readonly IsoDate[],
+  from: number,
+  size: number,
+  passing?: readonly string[],
+  aggs?: SearchAggregations,
+): estypes.SearchRequest {
   const w = p.window;
   const byPrice = (order: 'asc' | 'desc') =>
     w.length.kind === 'flex' ? flexPriceSort(w.length.committed_nights, order) : priceSort(stayDatesAt(w, w.earliest), order);
   return {
-    track_total_hits: false,
+    track_total_hits: true,
     from,
     size,
     ...hitFields(RESULT_SOURCE),
     query: { bool: { filter: windowFilter(p, starts, passing), ...namedStarts(w, starts) } },
     sort: sortClauses(p.sort, byPrice),
+    ...(aggs ? { aggs } : {}),
   };
 }
 
