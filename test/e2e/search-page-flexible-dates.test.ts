@@ -3,8 +3,9 @@
  * months, or with a Flex tier, goes out to the search as check_in, latest_check_in and nights (or
  * check_out=indefinite with committed_nights); each result shows its best stay from the answer's `stay`;
  * the URL keeps the window, so a shared link restores the form; a result opens its apartment quoted
- * for that stay at the card's price. Each page state is checked with axe-core (no serious or critical
- * violation) and photographed into test-artifacts/ (setup: test/e2e/shared/search-page-browser.ts).
+ * for that stay at the card's price. Each page state (the form on a phone-sized screen too) is checked
+ * with axe-core (no serious or critical violation) and photographed into test-artifacts/ (setup:
+ * test/e2e/shared/search-page-browser.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import { addDays } from '../../services/kernel/engine/dates';
@@ -91,6 +92,10 @@ describe('the search page with flexible dates', () => {
       expect([await page.inputValue('#f-check-in'), await page.inputValue('#f-latest-check-in')]).toEqual([earliest, latest()]);
       expect([await page.inputValue('#f-length'), await page.inputValue('#f-length-unit')]).toEqual(['2', 'months']);
       expect(await shownStays(page)).toEqual(answer.homes.map((h) => stayLabel(h.stay)));
+      // On a phone-sized screen the window's fields fit in one column.
+      await page.setViewportSize({ width: 390, height: 800 });
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await check(page, 'page-flexible-dates-phone.png');
       expect(requests.filter((r) => r.startsWith('pageerror'))).toEqual([]);
     } finally {
       await page.close();
