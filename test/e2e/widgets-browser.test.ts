@@ -10,7 +10,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { startService, type RunningService } from '../../services/main';
+import { addDays } from '../../services/kernel/engine/dates';
+import { stayLabel, type ChosenStay } from '../../services/kernel/engine/stay-label';
 import { CARD_GRID_WIDGET, MAP_WIDGET } from '../../services/widgets/catalog';
+import { seriousViolations } from '../support/axe';
 import { busiestCity, startFixture, type Fixture } from '../support/fixture';
 import { fullPageShot, hostMessages, showInHost, type HostedResult } from '../support/widget-host';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
@@ -127,6 +130,8 @@ describe('the card-grid widget (search_apartments_tool)', () => {
       expect(await cards.count()).toBe(homes.length);
       expect(await cards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-slug')))).toEqual(homes.map((h) => h.slug));
       expect(await cards.nth(homes.length - 1).isVisible()).toBe(true);
+      expect(await view.locator('.stay-dates').count()).toBe(0); // no window of move-in dates, no chosen stay
+      expect(await seriousViolations(page.frames()[1] as unknown as Page)).toEqual([]);
       // The first five hero photos come embedded in the result and are shown from it.
       expect(await view.locator('.card img[src^="data:image/jpeg;base64,"]').count()).toBe(Math.min(5, homes.length));
 
@@ -145,6 +150,34 @@ describe('the card-grid widget (search_apartments_tool)', () => {
       expect(failedPhotos).toEqual([]);
       expect(await view.locator('.card img').count()).toBe(homes.length); // the rest loaded from the service
       await screenshot(page, shotName('search-cards.png', era));
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("shows each home's best stay (its dates) when the search names a window of move-in dates", async () => {
+    const client = await fx.mcp();
+    const start = addDays(fx.today, 30);
+    const input = { market: city, start_date: start, latest_start_date: addDays(start, 14), nights: 60, per_page: 6, include_hero_images: false };
+    const result = await callTool(client, 'search_apartments_tool', input);
+    const homes = (result.structuredContent as { homes: Array<Home & { stay: ChosenStay }> }).homes;
+    expect(homes.length).toBeGreaterThan(0);
+    const { page } = await newPage(1000, 800);
+    try {
+      await showInHost(page, await widgetHtml(client, CARD_GRID_WIDGET.uri), input, result);
+      const view = page.frameLocator('#view');
+      await view.locator('.card').first().waitFor();
+      expect(await view.locator('.card .stay-dates').allTextContents()).toEqual(homes.map((h) => stayLabel(h.stay)));
+      expect(await view.locator('.card .stay-dates').first().textContent()).toContain(String(homes[0].stay.nights));
+      // The card is one button named by its content: the name a screen reader says carries the stay too.
+      expect(
+        await view
+          .getByRole('button', { name: stayLabel(homes[0].stay) })
+          .first()
+          .getAttribute('data-slug'),
+      ).toBe(homes[0].slug);
+      expect(await seriousViolations(page.frames()[1] as unknown as Page)).toEqual([]);
+      await screenshot(page, 'search-cards-move-in-window.png');
     } finally {
       await page.close();
     }

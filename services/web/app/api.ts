@@ -1,4 +1,5 @@
 /** The page's only I/O: the public GET API, like any other client. The answer shapes it reads are below. */
+import type { ChosenStay } from '../../kernel/engine/stay-label';
 import type { Facets } from './facets';
 
 export interface Market {
@@ -23,6 +24,8 @@ export interface SearchHome {
   price_note?: string;
   widget_hero_image_url?: string;
   earliest_available_date?: string | null;
+  /** With flexible dates: the home's best stay in the window (for Flex, end_date null); its price is this stay's. */
+  stay?: ChosenStay;
 }
 
 export interface SearchAnswer {

@@ -15,6 +15,10 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
+/** A labelled control of a form. */
+export const field = (label: string, id: string, ...controls: HTMLElement[]): HTMLElement =>
+  h('div', { class: 'field' }, h('label', { for: id }, label), ...controls);
+
 export const money = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
 
 /** "$2.6k" on a pin: short enough to sit on the map. */

@@ -11,7 +11,7 @@ import { createMapView, mapElement, type MapView } from './map-view';
 import { policiesView } from './policies-view';
 import { resultsList } from './results';
 import { searchForm, type SearchFormView } from './search-form';
-import { COMPARE_LIMIT, mapSearchParams, parseState, searchParams, stayParams, toQuery, type PageState } from './state';
+import { COMPARE_LIMIT, exactStay, mapSearchParams, parseState, searchParams, stayParams, toQuery, type PageState } from './state';
 
 const PER_PAGE = 12;
 const main = document.getElementById('content') as HTMLElement;
@@ -20,8 +20,9 @@ const loadMarkets = (): Promise<Market[]> => (markets ??= getJson<{ markets: Mar
 
 const current = (): PageState => parseState(location.search);
 const href = (patch: Partial<PageState>): string => toQuery({ ...current(), ...patch });
-const homeHref = (slug: string): string => href({ view: 'home', home: slug });
-const searchHref = (): string => href({ view: 'search', home: '' });
+/** With flexible dates a result opens its best stay (its move-in); the way back searches the window again. */
+const homeHref = (slug: string, moveIn = ''): string => href({ view: 'home', home: slug, moveIn });
+const searchHref = (): string => href({ view: 'search', home: '', moveIn: '' });
 
 function navigate(state: PageState): void {
   // The same state again (Search after the filters already applied it) adds no history entry.
@@ -96,7 +97,7 @@ async function renderSearch(state: PageState): Promise<void> {
       const now = current();
       // The same place keeps the map area and the shape the person chose; another place is searched whole.
       const same = choice.market === now.market;
-      navigate({ ...now, ...choice, view: 'search', area: same ? now.area : null, polygon: same ? now.polygon : null, page: 1, home: '' });
+      navigate({ ...now, ...choice, view: 'search', area: same ? now.area : null, polygon: same ? now.polygon : null, page: 1, home: '', moveIn: '' });
     });
     s.formSlot.replaceChildren(s.form.form);
   }
@@ -192,7 +193,7 @@ function show(view: HTMLElement): void {
 
 async function renderHome(state: PageState): Promise<void> {
   const stay = stayParams(state);
-  const quoting = Boolean(state.checkIn && (state.checkOut || state.flex !== null));
+  const quoting = 'check_out' in stay;
   const pets: Record<string, string> = {};
   if (state.cats) pets.cats = String(state.cats);
   if (state.dogs) pets.dogs = String(state.dogs);
@@ -215,9 +216,10 @@ async function renderHome(state: PageState): Promise<void> {
         booking: booking ?? home,
         quote: quote.q,
         quoteError: quote.e,
-        state,
+        // The quote form shows the one stay quoted; dates chosen there replace a flexible search's window.
+        state: exactStay(state),
         backHref: searchHref(),
-        onQuote: (choice) => navigate({ ...current(), ...choice }),
+        onQuote: (choice) => navigate({ ...exactStay(current()), ...choice }),
       }),
     );
   } catch (err) {

@@ -6,6 +6,7 @@
  * state itself.
  */
 import * as L from 'leaflet';
+import { stayLabel } from '../../kernel/engine/stay-label';
 import type { Cluster, MapAnswer, SearchHome } from './api';
 import { h, money, shortMoney } from './dom';
 import type { Vertex } from './shape';
@@ -29,7 +30,8 @@ export interface MapCallbacks {
   onPin(slug: string): void;
   /** A shape drawn by the person (its ring, at most 100 vertices), or null when they clear it. */
   onShape(ring: Vertex[] | null): void;
-  homeHref(slug: string): string;
+  /** The apartment view, with the move-in of the home's best stay when flexible dates chose one. */
+  homeHref(slug: string, moveIn?: string): string;
 }
 
 const CONTIGUOUS_US: L.LatLngBoundsExpression = [
@@ -110,7 +112,7 @@ export function createMapView(element: HTMLElement, { onArea, onPin, onShape, ho
       title: `${home.name}, ${money(home.display_price_with_discount)} ${home.display_price_label}`,
       alt: home.name,
     });
-    const link = h('a', { href: homeHref(home.slug) }, 'View apartment');
+    const link = h('a', { href: homeHref(home.slug, home.stay?.start_date) }, 'View apartment');
     marker.bindPopup(
       h(
         'div',
@@ -119,6 +121,8 @@ export function createMapView(element: HTMLElement, { onArea, onPin, onShape, ho
         h('br'),
         `${money(home.display_price_with_discount)} ${home.display_price_label}`,
         h('br'),
+        home.stay ? stayLabel(home.stay) : null,
+        home.stay ? h('br') : null,
         link,
       ),
     );

@@ -1,4 +1,8 @@
-/** The results list: a card per home with its all-in price and label, pages, and the compare choice. */
+/**
+ * The results list: a card per home with its all-in price and label (and with flexible dates its best
+ * stay, which its link opens), pages, and the compare choice.
+ */
+import { stayLabel } from '../../kernel/engine/stay-label';
 import type { SearchHome } from './api';
 import { bedroomsLabel, h, money } from './dom';
 import { COMPARE_LIMIT } from './state';
@@ -9,7 +13,7 @@ export interface ResultsProps {
   page: number;
   totalPages: number;
   compare: string[];
-  homeHref(slug: string): string;
+  homeHref(slug: string, moveIn?: string): string;
   pageHref(page: number): string;
   compareHref: string;
   onCompare(slug: string, on: boolean): void;
@@ -34,7 +38,7 @@ function card(home: SearchHome, props: ResultsProps): HTMLElement {
     h(
       'div',
       { class: 'result-body' },
-      h('h3', {}, h('a', { href: props.homeHref(home.slug) }, home.name)),
+      h('h3', {}, h('a', { href: props.homeHref(home.slug, home.stay?.start_date) }, home.name)),
       h('p', { class: 'facts' }, `${home.city} · ${bedroomsLabel(home.bedrooms)} · ${home.bathrooms} bath${home.sqft ? ` · ${home.sqft} sq ft` : ''}`),
       h(
         'p',
@@ -43,6 +47,7 @@ function card(home: SearchHome, props: ResultsProps): HTMLElement {
         ' ',
         h('span', { class: 'label' }, home.display_price_label),
       ),
+      home.stay ? h('p', { class: 'stay-dates' }, 'Best stay: ', h('strong', {}, stayLabel(home.stay))) : null,
       home.price_note ? h('p', { class: 'note' }, home.price_note) : null,
       h('label', { class: 'choice' }, box, ' Compare'),
     ),

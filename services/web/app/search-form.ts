@@ -1,17 +1,19 @@
 /**
- * The search form: a place from the markets list, dates or a Flex tier, bedrooms, guest rating, price
+ * The search form: a place from the markets list, the stay (dates, a Flex tier, or flexible dates:
+ * ./stay-fields.ts), bedrooms, guest rating, price
  * ceiling (with the histogram of the answer's prices above it) and the boolean filters. The filters
  * apply as they change (FILTER_PAUSE_MS after the last change); the place and the stay with Search.
  * With the answer's facets each filter, bedroom and rating choice shows how many homes it would
  * leave, and a choice that would leave none is disabled.
  */
 import type { Market } from './api';
-import { h } from './dom';
+import { field, h } from './dom';
 import { bedroomsCount, emptyChoice, filterCount, FILTERS, ratingCount, RATINGS, withCount, type Facets, type Filter, type Rating } from './facets';
 import { priceHistogram } from './histogram';
-import { FLEX_TIERS, type PageState } from './state';
+import type { PageState } from './state';
+import { stayFields, type StayChoice } from './stay-fields';
 
-export type SearchChoice = Pick<PageState, 'market' | 'checkIn' | 'checkOut' | 'flex' | 'bedrooms' | 'maxPrice' | 'filters' | 'rating'>;
+export type SearchChoice = StayChoice & Pick<PageState, 'market' | 'bedrooms' | 'maxPrice' | 'filters' | 'rating'>;
 
 /** A changed filter is searched this long after the last change (the map's moves wait as long). */
 export const FILTER_PAUSE_MS = 250;
@@ -34,7 +36,7 @@ const BEDROOM_CHOICES: Array<[number | null, string]> = [
 
 /** What of a state the form shows. */
 const formKey = (s: SearchChoice & { placed: boolean }): string =>
-  JSON.stringify([s.market, s.checkIn, s.checkOut, s.flex, s.bedrooms, s.maxPrice, s.filters, s.rating, s.placed]);
+  JSON.stringify([s.market, s.checkIn, s.checkOut, s.flex, s.latestCheckIn, s.length, s.bedrooms, s.maxPrice, s.filters, s.rating, s.placed]);
 
 /** Whether the map places the search (its area, or a shape drawn on it): then no place is required. */
 const mapPlaces = (s: Pick<PageState, 'area' | 'polygon'>): boolean => s.area !== null || s.polygon !== null;
@@ -51,25 +53,8 @@ function placeOptions(markets: Market[], chosen: string, placed: boolean): HTMLS
   return select;
 }
 
-const field = (label: string, id: string, ...controls: HTMLElement[]): HTMLElement => h('div', { class: 'field' }, h('label', { for: id }, label), ...controls);
-
 export function searchForm(markets: Market[], state: PageState, onSearch: (choice: SearchChoice) => void): SearchFormView {
-  const isFlex = state.flex !== null;
-  const checkIn = h('input', { id: 'f-check-in', name: 'check_in', type: 'date', value: state.checkIn });
-  const checkOut = h('input', { id: 'f-check-out', name: 'check_out', type: 'date', value: state.checkOut });
-  const tier = h('select', { id: 'f-flex', name: 'flex' }, ...FLEX_TIERS.map((n) => h('option', { value: n }, `${Math.round(n / 30)} months (${n} nights)`)));
-  tier.value = String(state.flex ?? FLEX_TIERS[0]);
-  const checkOutField = field('Check-out', 'f-check-out', checkOut);
-  const tierField = field('Flex commitment', 'f-flex', tier);
-  const kind = (value: 'dates' | 'flex', label: string): HTMLElement =>
-    h('label', { class: 'choice' }, h('input', { type: 'radio', name: 'stay', value, checked: (value === 'flex') === isFlex }), ` ${label}`);
-  const stay = h('fieldset', { class: 'stay' }, h('legend', {}, 'Stay'), kind('dates', 'Dates'), kind('flex', 'Flex (open-ended)'));
-  const showKind = (flex: boolean): void => {
-    checkOutField.hidden = flex;
-    tierField.hidden = !flex;
-  };
-  showKind(isFlex);
-
+  const stay = stayFields(state);
   const bedroomOptions = BEDROOM_CHOICES.map(([n, label]) => h('option', { value: n ?? '' }, label));
   const bedrooms = h('select', { id: 'f-bedrooms', name: 'bedrooms', 'data-filter': '' }, ...bedroomOptions);
   bedrooms.value = state.bedrooms === null ? '' : String(state.bedrooms);
@@ -96,31 +81,23 @@ export function searchForm(markets: Market[], state: PageState, onSearch: (choic
     'form',
     { class: 'search-form', role: 'search', 'aria-label': 'Search apartments' },
     field('Place', 'f-market', placeOptions(markets, state.market, mapPlaces(state))),
-    stay,
-    field('Check-in', 'f-check-in', checkIn),
-    checkOutField,
-    tierField,
+    ...stay.elements,
     field('Bedrooms', 'f-bedrooms', bedrooms),
     field('Guest rating', 'f-rating', rating),
     h('div', { class: 'field price-field' }, h('label', { for: 'f-max-price' }, 'Max price per month (USD)'), histogram.element, maxPrice),
     h('fieldset', { class: 'filters' }, h('legend', {}, 'Filters'), ...boxes.map((b) => b.wrap)),
     h('button', { type: 'submit', class: 'primary' }, 'Search'),
-  ) as HTMLFormElement & { stay: RadioNodeList };
+  );
 
   const n = (s: string): number | null => (s === '' ? null : Number(s));
-  const read = (): SearchChoice => {
-    const flex = form.stay.value === 'flex';
-    return {
-      market: (form.querySelector('#f-market') as HTMLSelectElement).value,
-      checkIn: checkIn.value,
-      checkOut: flex || !checkIn.value ? '' : checkOut.value,
-      flex: flex && checkIn.value ? Number(tier.value) : null,
-      bedrooms: n(bedrooms.value),
-      maxPrice: maxPrice.validity.valid ? n(maxPrice.value) : null,
-      filters: boxes.filter((b) => b.box.checked).map((b) => b.name as Filter),
-      rating: rating.value === '' ? null : (rating.value as Rating),
-    };
-  };
+  const read = (): SearchChoice => ({
+    market: (form.querySelector('#f-market') as HTMLSelectElement).value,
+    ...stay.read(),
+    bedrooms: n(bedrooms.value),
+    maxPrice: maxPrice.validity.valid ? n(maxPrice.value) : null,
+    filters: boxes.filter((b) => b.box.checked).map((b) => b.name as Filter),
+    rating: rating.value === '' ? null : (rating.value as Rating),
+  });
   const held = new Set([formKey({ ...state, placed: mapPlaces(state) })]);
   let timer: number | undefined;
   const search = (): void => {
@@ -129,7 +106,6 @@ export function searchForm(markets: Market[], state: PageState, onSearch: (choic
     held.add(formKey({ ...choice, placed: mapPlaces(state) }));
     onSearch(choice);
   };
-  stay.addEventListener('change', () => showKind(form.stay.value === 'flex'));
   form.addEventListener('change', (e) => {
     if (!(e.target as HTMLElement).hasAttribute('data-filter')) return;
     window.clearTimeout(timer);

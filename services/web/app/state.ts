@@ -3,7 +3,10 @@
  * parsed from and written to `location.search`, nothing kept elsewhere. Pure.
  */
 
+import { addDays } from '../../kernel/engine/dates';
+import { NIGHTS_PER_MONTH } from '../../kernel/engine/labels';
 import { COMPARED_APARTMENTS } from '../../kernel/limits/pages';
+import { MAX_WINDOW_NIGHTS } from '../../kernel/limits/stay-window';
 import { FILTER_NAMES, RATING_NAMES, type Filter, type Rating } from './facets';
 import { formatShape, parseShape, type Vertex } from './shape';
 
@@ -18,6 +21,12 @@ export interface Area {
   zoom: number;
 }
 
+/** A flexible search's length of stay, as the person gave it: nights, or months of 30 nights. */
+export interface StayLength {
+  count: number;
+  unit: 'nights' | 'months';
+}
+
 export interface PageState {
   view: View;
   market: string;
@@ -26,6 +35,12 @@ export interface PageState {
   checkOut: string;
   /** A Flex tier (committed nights): the stay is then open-ended from checkIn. */
   flex: number | null;
+  /** Flexible dates: the latest move-in (checkIn is then the earliest), or ''. */
+  latestCheckIn: string;
+  /** Flexible dates: the length of the stay (a Flex tier takes its place), or null. */
+  length: StayLength | null;
+  /** Flexible dates: the move-in of the best stay a result opened the apartment with, or ''. */
+  moveIn: string;
   bedrooms: number | null;
   /** Monthly USD, compared with the all-in price. */
   maxPrice: number | null;
@@ -48,6 +63,8 @@ export interface PageState {
 /** Homes the compare view holds: as many as compare_apartments_tool takes. */
 export const COMPARE_LIMIT = COMPARED_APARTMENTS.max;
 export const FLEX_TIERS = [180, 270, 365] as const;
+/** Flexible dates: the longest length in whole months (of NIGHTS_PER_MONTH nights) within MAX_WINDOW_NIGHTS. */
+export const STAY_MONTHS_MAX = Math.floor(MAX_WINDOW_NIGHTS / NIGHTS_PER_MONTH);
 const VIEWS: readonly View[] = ['search', 'home', 'compare', 'policies'];
 /** A filter's key in the page URL: its API name, but for cats and dogs, whose names the quote's pet counts already take. */
 const filterKey = (name: Filter): string => (name === 'cats' || name === 'dogs' ? `${name}_allowed` : name);
@@ -59,6 +76,9 @@ export const EMPTY_STATE: PageState = {
   checkIn: '',
   checkOut: '',
   flex: null,
+  latestCheckIn: '',
+  length: null,
+  moveIn: '',
   bedrooms: null,
   maxPrice: null,
   filters: [],
@@ -88,18 +108,36 @@ function parseArea(raw: string | null): Area | null {
   return { swLatitude, swLongitude, neLatitude, neLongitude, zoom };
 }
 
+const date = (raw: string | null): string => (raw !== null && DATE.test(raw) ? raw : '');
+
+/** The nights of a length given in nights or months. */
+export const lengthNights = (length: StayLength): number => (length.unit === 'months' ? length.count * NIGHTS_PER_MONTH : length.count);
+
+function parseLength(q: URLSearchParams): StayLength | null {
+  const nights = count(q.get('nights'), MAX_WINDOW_NIGHTS);
+  if (nights) return { count: nights, unit: 'nights' };
+  const months = count(q.get('months'), STAY_MONTHS_MAX);
+  return months ? { count: months, unit: 'months' } : null;
+}
+
 /** Reads a query string; anything malformed is left at its default rather than refused. */
 export function parseState(search: string): PageState {
   const q = new URLSearchParams(search);
   const view = q.get('view') as View | null;
   const flex = count(q.get('flex'), 1100);
   const slug = (raw: string | null): string => (raw && /^[a-z0-9-]+$/.test(raw) ? raw : '');
+  const checkIn = date(q.get('check_in'));
+  // Flexible dates: a window of move-in dates from checkIn, and a length or a Flex tier in place of a check-out.
+  const latestCheckIn = checkIn ? date(q.get('latest_check_in')) : '';
   return {
     view: view && VIEWS.includes(view) ? view : 'search',
     market: slug(q.get('market')),
-    checkIn: DATE.test(q.get('check_in') ?? '') ? q.get('check_in')! : '',
-    checkOut: flex === null && DATE.test(q.get('check_out') ?? '') ? q.get('check_out')! : '',
+    checkIn,
+    checkOut: flex === null && !latestCheckIn ? date(q.get('check_out')) : '',
     flex,
+    latestCheckIn,
+    length: latestCheckIn && flex === null ? parseLength(q) : null,
+    moveIn: latestCheckIn ? date(q.get('move_in')) : '',
     bedrooms: count(q.get('bedrooms'), 20),
     maxPrice: count(q.get('max_price'), 1_000_000),
     filters: FILTER_NAMES.filter((name) => q.get(filterKey(name)) === '1'),
@@ -122,8 +160,11 @@ export function toQuery(state: PageState): string {
   if (state.view !== 'search') q.set('view', state.view);
   if (state.market) q.set('market', state.market);
   if (state.checkIn) q.set('check_in', state.checkIn);
+  if (state.latestCheckIn) q.set('latest_check_in', state.latestCheckIn);
   if (state.flex !== null) q.set('flex', String(state.flex));
+  else if (state.length) q.set(state.length.unit, String(state.length.count));
   else if (state.checkOut) q.set('check_out', state.checkOut);
+  if (state.moveIn) q.set('move_in', state.moveIn);
   if (state.bedrooms !== null) q.set('bedrooms', String(state.bedrooms));
   if (state.maxPrice !== null) q.set('max_price', String(state.maxPrice));
   for (const name of FILTER_NAMES) if (state.filters.includes(name)) q.set(filterKey(name), '1');
@@ -142,16 +183,40 @@ export function toQuery(state: PageState): string {
   return s ? `?${s}` : '?';
 }
 
-/** The stay's GET parameters (check_in, check_out or indefinite with its tier), shared by every read. */
+/**
+ * The one stay a state names: its own dates, or for flexible dates the best stay a result opened the
+ * apartment with (its move-in and the search's length or tier), or no dates before one is chosen.
+ */
+export function exactStay(state: PageState): PageState {
+  if (!state.latestCheckIn) return state;
+  const fixed: PageState = { ...state, latestCheckIn: '', length: null, moveIn: '', checkOut: '' };
+  if (!state.moveIn) return { ...fixed, checkIn: '', flex: null };
+  const checkOut = state.flex === null && state.length ? addDays(state.moveIn, lengthNights(state.length)) : '';
+  return { ...fixed, checkIn: state.moveIn, checkOut };
+}
+
+/** The stay's GET parameters (check_in, check_out or indefinite with its tier) of a read of one apartment or its quote. */
 export function stayParams(state: PageState): Record<string, string> {
-  if (!state.checkIn) return {};
-  if (state.flex !== null) return { check_in: state.checkIn, check_out: 'indefinite', committed_nights: String(state.flex) };
-  return state.checkOut ? { check_in: state.checkIn, check_out: state.checkOut } : { check_in: state.checkIn };
+  const s = exactStay(state);
+  if (!s.checkIn) return {};
+  if (s.flex !== null) return { check_in: s.checkIn, check_out: 'indefinite', committed_nights: String(s.flex) };
+  return s.checkOut ? { check_in: s.checkIn, check_out: s.checkOut } : { check_in: s.checkIn };
+}
+
+/**
+ * The stay of both searches: flexible dates ask for the window (check_in the earliest move-in,
+ * latest_check_in the latest) with nights or a Flex tier, and each home answers with its best stay.
+ */
+export function searchStayParams(state: PageState): Record<string, string> {
+  if (!state.latestCheckIn) return stayParams(state);
+  const window = { check_in: state.checkIn, latest_check_in: state.latestCheckIn };
+  if (state.flex !== null) return { ...window, check_out: 'indefinite', committed_nights: String(state.flex) };
+  return state.length ? { ...window, nights: String(lengthNights(state.length)) } : { check_in: state.checkIn };
 }
 
 /** The filters both searches take; max_price is monthly whatever the stay's length. */
 export function filterParams(state: PageState): Record<string, string> {
-  const p: Record<string, string> = { ...stayParams(state) };
+  const p: Record<string, string> = { ...searchStayParams(state) };
   if (state.bedrooms !== null) p.bedrooms = String(state.bedrooms);
   if (state.maxPrice !== null) {
     p.max_price = String(state.maxPrice);
@@ -165,9 +230,11 @@ export function filterParams(state: PageState): Record<string, string> {
 
 /**
  * `facets=true` asks the search for the form's counts (one request of a state carries it), with the
- * price buckets monthly like the price ceiling.
+ * price buckets monthly like the price ceiling. Not with flexible dates: the counts are of one stay's
+ * prices, and the search refuses them for a window (each home's price is its own best stay's).
  */
-const withFacets = (p: Record<string, string>, facets: boolean): Record<string, string> => (facets ? { ...p, price_unit: 'per_month', facets: 'true' } : p);
+const withFacets = (p: Record<string, string>, facets: boolean): Record<string, string> =>
+  facets && !('latest_check_in' in p) ? { ...p, price_unit: 'per_month', facets: 'true' } : p;
 
 /** The place: the market, or none when the drawn shape alone places the search. */
 const place = (state: PageState): Record<string, string> => (state.market ? { market: state.market } : {});

@@ -1,4 +1,8 @@
-/** The card-grid widget of search_apartments_tool: one card per home of the result page. */
+/**
+ * The card-grid widget of search_apartments_tool: one card per home of the result page, with its best
+ * stay's dates when the search named a window of move-in dates (the answer's `stay`).
+ */
+import { stayLabel } from '../../kernel/engine/stay-label';
 import { connectHost, type ToolResultPayload } from './host';
 import { el, mount, onActivate } from './dom';
 import { reserveLink } from './reserve-link';
@@ -20,9 +24,10 @@ function photoOf(src: string | undefined): HTMLElement {
 
 function card(home: SearchHome, photo: string | undefined, select: (home: SearchHome, node: HTMLElement) => void): HTMLElement {
   const rating = home.property?.member_rating;
+  // The card is one button named by its content (name, facts, price, stay, badges): the name a screen reader says is the text shown.
   const node = el(
     'article',
-    { class: 'card', role: 'button', tabindex: '0', 'data-slug': home.slug, 'aria-label': `${home.name}, ${formatPrice(home)}` },
+    { class: 'card', role: 'button', tabindex: '0', 'data-slug': home.slug },
     photoOf(photo),
     el(
       'div',
@@ -30,6 +35,7 @@ function card(home: SearchHome, photo: string | undefined, select: (home: Search
       el('h3', { class: 'name' }, home.name),
       el('p', { class: 'facts' }, homeFacts(home)),
       el('p', { class: 'price' }, el('strong', {}, formatPrice(home)), ' ', el('span', { class: 'label' }, home.display_price_label)),
+      home.stay && el('p', { class: 'stay-dates' }, stayLabel(home.stay)),
       el(
         'p',
         { class: 'badges' },

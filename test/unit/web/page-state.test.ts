@@ -2,7 +2,17 @@
  * The search page's state lives in the query string: a shared URL must give back the
  * same search, and the page must ask the GET API with the same parameters whoever opens it.
  */
-import { EMPTY_STATE, filterParams, mapSearchParams, parseState, searchParams, toQuery, type PageState } from '../../../services/web/app/state';
+import {
+  EMPTY_STATE,
+  exactStay,
+  filterParams,
+  mapSearchParams,
+  parseState,
+  searchParams,
+  stayParams,
+  toQuery,
+  type PageState,
+} from '../../../services/web/app/state';
 
 const searched: PageState = {
   ...EMPTY_STATE,
@@ -126,5 +136,77 @@ describe('the GET parameters of the page state', () => {
       check_out: 'indefinite',
       committed_nights: '365',
     });
+  });
+});
+
+describe('flexible dates in the page state', () => {
+  const flexible: PageState = { ...EMPTY_STATE, market: 'austin', checkIn: '2027-02-01', latestCheckIn: '2027-02-28', length: { count: 3, unit: 'months' } };
+
+  it('keep the window and the length as the person gave it (months or nights) in the URL, and a shared link restores them', () => {
+    expect(toQuery(flexible)).toBe('?market=austin&check_in=2027-02-01&latest_check_in=2027-02-28&months=3');
+    expect(parseState(toQuery(flexible))).toEqual(flexible);
+    const nights: PageState = { ...flexible, length: { count: 45, unit: 'nights' } };
+    expect(parseState(toQuery(nights))).toEqual(nights);
+    const tier: PageState = { ...flexible, length: null, flex: 270 };
+    expect(toQuery(tier)).toBe('?market=austin&check_in=2027-02-01&latest_check_in=2027-02-28&flex=270');
+    expect(parseState(toQuery(tier))).toEqual(tier);
+    const opened: PageState = { ...flexible, view: 'home', home: 'austin-ash-2b', moveIn: '2027-02-09' };
+    expect(parseState(toQuery(opened))).toEqual(opened);
+  });
+
+  it('search the window with check_in, latest_check_in and nights (months of 30 nights), or a Flex tier with check_out=indefinite', () => {
+    expect(searchParams(flexible, 12)).toEqual({
+      market: 'austin',
+      check_in: '2027-02-01',
+      latest_check_in: '2027-02-28',
+      nights: '90',
+      page: '1',
+      per_page: '12',
+    });
+    expect(mapSearchParams({ ...flexible, length: { count: 45, unit: 'nights' } })).toEqual({
+      market: 'austin',
+      check_in: '2027-02-01',
+      latest_check_in: '2027-02-28',
+      nights: '45',
+    });
+    expect(searchParams({ ...flexible, length: null, flex: 180 }, 12)).toMatchObject({
+      check_in: '2027-02-01',
+      latest_check_in: '2027-02-28',
+      check_out: 'indefinite',
+      committed_nights: '180',
+    });
+    expect(searchParams({ ...flexible, length: null, flex: 180 }, 12)).not.toHaveProperty('nights');
+    // The form's counts are of one stay's prices: the search answers none for a window, so none are asked.
+    expect(searchParams(flexible, 12, true)).not.toHaveProperty('facets');
+    expect(mapSearchParams(flexible, true)).not.toHaveProperty('facets');
+  });
+
+  it('drop a check-out, a length without a window and a window without a move-in date; cap the length at 1095 nights (36 months)', () => {
+    expect(parseState('?check_in=2027-02-01&latest_check_in=2027-02-28&check_out=2027-05-01&nights=90')).toMatchObject({
+      checkOut: '',
+      length: { count: 90, unit: 'nights' },
+    });
+    expect(parseState('?check_in=2027-02-01&nights=90&move_in=2027-02-03')).toMatchObject({
+      latestCheckIn: '',
+      length: null,
+      moveIn: '',
+      checkIn: '2027-02-01',
+    });
+    expect(parseState('?latest_check_in=2027-02-28&months=3')).toMatchObject({ checkIn: '', latestCheckIn: '', length: null });
+    expect(parseState('?check_in=2027-02-01&latest_check_in=2027-02-28&nights=1096').length).toBeNull();
+    expect(parseState('?check_in=2027-02-01&latest_check_in=2027-02-28&nights=0').length).toBeNull();
+    expect(parseState('?check_in=2027-02-01&latest_check_in=2027-02-28&months=36').length).toEqual({ count: 36, unit: 'months' });
+    expect(parseState('?check_in=2027-02-01&latest_check_in=2027-02-28&months=37').length).toBeNull();
+    expect(parseState('?check_in=2027-02-01&latest_check_in=2027-02-28&flex=180&nights=90')).toMatchObject({ flex: 180, length: null });
+  });
+
+  it("open a result's best stay: the apartment is read and quoted for its move-in and the length (or tier), and the way back searches the window", () => {
+    const opened: PageState = { ...flexible, view: 'home', home: 'austin-ash-2b', moveIn: '2027-02-09' };
+    expect(stayParams(opened)).toEqual({ check_in: '2027-02-09', check_out: '2027-05-10' });
+    expect(exactStay(opened)).toMatchObject({ checkIn: '2027-02-09', checkOut: '2027-05-10', latestCheckIn: '', length: null, moveIn: '' });
+    expect(stayParams({ ...opened, length: null, flex: 365 })).toEqual({ check_in: '2027-02-09', check_out: 'indefinite', committed_nights: '365' });
+    // Before a result chose a move-in (the compare view, a pin's link) the window names no one stay.
+    expect(stayParams(flexible)).toEqual({});
+    expect(stayParams({ ...EMPTY_STATE, checkIn: '2027-02-01', checkOut: '2027-03-01' })).toEqual({ check_in: '2027-02-01', check_out: '2027-03-01' });
   });
 });
