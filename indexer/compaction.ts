@@ -18,6 +18,7 @@
  */
 import { errors, type Client } from '@elastic/elasticsearch';
 import { aliasTargets } from './es-admin';
+import { withLongCalls } from './long-calls';
 
 /** Elasticsearch's default `index.merge.policy.max_merged_segment`. */
 export const MAX_COMPACTED_SHARD_BYTES = 5 * 2 ** 30;
@@ -100,7 +101,8 @@ async function mergeOnce(es: Client, alias: string): Promise<CompactionOutcome> 
     if (index === undefined) return 'retired';
     const need = compactionNeed(await shardCopies(es, index));
     if (need === 'fragmented') {
-      await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
+      // A large index merges for longer than the client's timeout (long-calls.ts).
+      await withLongCalls(es, (long) => long.indices.forcemerge({ index, max_num_segments: 1 }));
       await es.indices.refresh({ index });
     }
     return need;

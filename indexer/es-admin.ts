@@ -4,6 +4,7 @@ import type { Client } from '@elastic/elasticsearch';
 import mapping from '../mappings/homes.json';
 import type { IndexReplicas } from '../services/kernel/config';
 import { CARD_LAYOUT } from '../services/kernel/store/home-card';
+import { withLongCalls } from './long-calls';
 
 /** How documents are routed (services/kernel/store/home-routing.ts): an index routed another way is rebuilt. */
 const ROUTING_SCHEME = 'market routing keys';
@@ -70,9 +71,12 @@ export async function finishLoading(es: Client, name: string, replicas: IndexRep
   await es.indices.refresh({ index: name });
   // One segment before readers arrive: a bulk load leaves ~20, and every nested filter and nested
   // sort of a dated search runs per segment (17 s at 100,000 homes; a dated search 15 -> 13 ms).
-  await es.indices.forcemerge({ index: name, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
-  await es.indices.putSettings({ index: name, settings: { index: replicaSettings(replicas) } });
-  const health = await es.cluster.health({ index: name, wait_for_status: 'green', timeout: REPLICAS_WAIT }, { requestTimeout: 11 * 60_000 });
+  // Both calls may outlast the client's timeout (long-calls.ts).
+  const health = await withLongCalls(es, async (long) => {
+    await long.indices.forcemerge({ index: name, max_num_segments: 1 });
+    await es.indices.putSettings({ index: name, settings: { index: replicaSettings(replicas) } });
+    return long.cluster.health({ index: name, wait_for_status: 'green', timeout: REPLICAS_WAIT });
+  });
   if (health.timed_out || health.status !== 'green') {
     throw new Error(
       `index ${name} is ${health.status} after ${REPLICAS_WAIT}: its replicas (INDEX_REPLICAS=${replicas}) cannot be placed on ${health.number_of_data_nodes} data node(s)`,
