@@ -35,7 +35,7 @@ export function scaleSizes(env: NodeJS.ProcessEnv = process.env): number[] {
   return listed && listed.length > 0 ? listed : [25_000, 100_000, 400_000];
 }
 
-interface ScaleRow {
+export interface ScaleRow {
   homes: number;
   rebuildS: number;
   indexMb: number;
@@ -125,7 +125,7 @@ async function measureWorld(ctx: BenchContext, homes: number, seconds: number): 
 }
 
 /** Each figure over the smallest world's, against the homes, on log-log axes, beside a line in proportion to the homes. */
-async function plot(rows: readonly ScaleRow[], file: string): Promise<void> {
+export async function plot(rows: readonly ScaleRow[], file: string): Promise<void> {
   const first = rows[0];
   const series: Array<[string, (r: ScaleRow) => number]> = [
     ['in proportion to the homes', (r) => r.homes],
@@ -144,9 +144,9 @@ async function plot(rows: readonly ScaleRow[], file: string): Promise<void> {
     data: { values },
     mark: { type: 'line', point: true },
     encoding: {
-      x: { field: 'homes', type: 'quantitative', scale: { type: 'log' }, title: 'homes' },
+      x: { field: 'homes', type: 'quantitative', scale: { type: 'log', nice: false, domain: [first.homes, rows[rows.length - 1].homes] }, title: 'homes' },
       y: { field: 'growth', type: 'quantitative', scale: { type: 'log' }, title: 'times the smallest world' },
-      color: { field: 'figure', type: 'nominal', title: null },
+      color: { field: 'figure', type: 'nominal', title: null, legend: { labelLimit: 400 } },
       strokeDash: { condition: { test: "datum.figure === 'in proportion to the homes'", value: [4, 4] }, value: [1, 0] },
     },
   };
