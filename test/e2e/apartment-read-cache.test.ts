@@ -5,6 +5,7 @@
  * A copy with READ_CACHE=false on the same world is the uncached path.
  */
 import fc from 'fast-check';
+import type { Collection } from 'mongodb';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -142,7 +143,8 @@ describe('the apartment read and the quote with kept records', () => {
     const home = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null }, { skip: 3 }))!;
     await fx.get(`/api/public/homes/${home.slug}`);
     // A run that died after its first move: the flag stays set.
-    await indexerState.updateOne({ _id: 'generation' }, { $inc: { n: 1 }, $set: { applying: true } }, { upsert: true });
+    const generation = indexerState as unknown as Collection<{ _id: string; n?: number; applying?: boolean }>;
+    await generation.updateOne({ _id: 'generation' }, { $inc: { n: 1 }, $set: { applying: true } }, { upsert: true });
     await properties.updateOne({ _id: home.property_id }, { $set: { name: 'Written during a dead run' } });
     expect((await fx.get(`/api/public/homes/${home.slug}`)).body.property.name).toBe('Written during a dead run');
     await recordChanges(inventoryChanges, 'test', { properties: [home.property_id] });
