@@ -13,8 +13,8 @@ import { homeBytesBySlice } from '../../indexer/source';
 import { planSlices, readSliceCensus } from '../../indexer/id-slices';
 import { shardCopies, type CompactionOutcome } from '../../indexer/compaction';
 import { DEMO_SEED, seedDemoInventory } from '../../stack/demo/demo-inventory';
-import { clockTicks, cpuTicks, stackPids } from './cpu';
-import { runLoad, row, storeLoad, TABLE_HEAD, type Probe } from './load';
+import { clockTicks, cpuTicks, stackPids, withCpuAt16 } from './cpu';
+import { runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import { readGeneration } from '../../services/kernel/store/index-generation';
 import type { Sample } from './sample';
 
@@ -188,18 +188,27 @@ export async function lookupBench(ctx: BenchContext, seconds: number): Promise<v
     },
   };
   const floor = (): Probe => ({ method: 'POST', path: '/home', body: JSON.stringify(sample.slugOrUnknown()) });
+  // Processor time per answer at concurrency 16: on 2 shared cores, steadier than the rates.
+  const cpu: string[] = [];
+  const measuredRow = async (title: string, pid: number, load: () => Promise<LoadResult>, connections: number): Promise<void> => {
+    const { result, cpu: per } = await withCpuAt16(connections, { process: pid, mongo: stackPids().mongo }, load);
+    say(row(`${title}, concurrency ${connections}`, result));
+    if (per.process !== undefined)
+      cpu.push(`${title}: ${per.process.toFixed(2)} ms in its process, ${per.mongo?.toFixed(2) ?? '?'} ms in the Mongo-wire server`);
+  };
   for (const connections of [1, 16]) {
-    say(row(`GET homes/{slug}, concurrency ${connections}`, await runLoad((await ctx.service()).url, home, { connections, seconds })));
-    say(row(`GET homes/{slug}/quote, concurrency ${connections}`, await runLoad((await ctx.service()).url, quote, { connections, seconds })));
+    const svc = await ctx.service();
+    await measuredRow('GET homes/{slug}', svc.pid, () => runLoad(svc.url, home, { connections, seconds }), connections);
+    await measuredRow('GET homes/{slug}/quote', svc.pid, () => runLoad(svc.url, quote, { connections, seconds }), connections);
     for (const [title, call] of Object.entries(lookups))
       say(row(`MongoDB alone: ${title}, concurrency ${connections}`, await storeLoad(call, connections, seconds)));
-    say(
-      row(
-        `bare Node server: those lookups answered as JSON, concurrency ${connections}`,
-        await runLoad((await ctx.floor()).url, floor, { connections, seconds }),
-      ),
-    );
+    const bare = await ctx.floor();
+    await measuredRow('bare Node server: those lookups answered as JSON', bare.pid, () => runLoad(bare.url, floor, { connections, seconds }), connections);
   }
+  say('');
+  say('Processor time per answer at concurrency 16 (utime + stime from /proc):');
+  say('');
+  for (const line of cpu) say(`- ${line}`);
   say('');
   say('Targets: p50 ≤ 1.0 ms and p99 ≤ 4 ms at concurrency 1; at least 2,500 answers/s at concurrency 16.');
   say('');
