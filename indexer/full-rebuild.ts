@@ -12,6 +12,7 @@ import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inv
 import { todayIso } from '../services/kernel/engine/dates';
 import { aliasTargets, createHomesIndex, deleteIndexes, finishLoading, orphanIndexes, swapAlias, timestampedIndexName } from './es-admin';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
+import { applyingToIndex } from '../services/kernel/store/index-generation';
 import { homeBytesBySlice, loadLookups } from './source';
 import { planSlices, readSliceCensus, saveSliceCensus, type SliceCensus } from './id-slices';
 import { pooledDocuments } from './document-pool';
@@ -101,7 +102,8 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
     if (count !== sent) {
       throw new IndexingFailedError(`index holds ${count} documents but ${sent} were sent`, Math.abs(sent - count));
     }
-    await swapAlias(es, opts.alias, opts.indexPrefix, next, previous);
+    // The new index is seen from the swap on: the generation moves around it (kernel/store/index-generation.ts).
+    await applyingToIndex(c.indexerState, () => swapAlias(es, opts.alias, opts.indexPrefix, next, previous));
     opts.onPhase?.('swapped');
   } catch (err) {
     // The alias still points at the previous index; drop the half-built one.

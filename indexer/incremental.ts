@@ -12,6 +12,7 @@ import { aliasTargets, indexedHomeIds, indexedRoutings } from './es-admin';
 import { homeRouting, readRoutingKeys } from '../services/kernel/store/home-routing';
 import { ensureRoutingKeys } from './routing-keys';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
+import { applyingToIndex } from '../services/kernel/store/index-generation';
 import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { bulkLoad } from './bulk-load';
@@ -81,24 +82,27 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
     for (const id of ids) yield* removal(id);
   }
   if (ids.size > 0) {
-    await bulkLoad<Op>(es, {
-      datasource: ops(),
-      onDocument: (op) => {
-        if (op.kind === 'delete') {
-          if (!op.moved) deleted += 1;
-          return { delete: { _index: opts.alias, _id: op.id, routing: op.routing } };
-        }
-        indexed += 1;
-        opts.onProgress?.(indexed, indexed + ids.size);
-        return [{ index: { _index: opts.alias, _id: op.doc.home_id, routing: homeRouting(op.doc.market_slug, keys) } }, op.doc];
-      },
-      flushBytes: opts.flushBytes,
-      concurrency: opts.concurrency,
-      heartbeat: opts.heartbeat,
-      refresh: opts.alias,
-      // Deleting a document that is not in the index is not a failure.
-      ignoreDrop: (status) => status === 404,
-    });
+    // The writes and their refresh sit inside the generation's two moves: a copy's kept records of these homes' buildings end there.
+    await applyingToIndex(c.indexerState, () =>
+      bulkLoad<Op>(es, {
+        datasource: ops(),
+        onDocument: (op) => {
+          if (op.kind === 'delete') {
+            if (!op.moved) deleted += 1;
+            return { delete: { _index: opts.alias, _id: op.id, routing: op.routing } };
+          }
+          indexed += 1;
+          opts.onProgress?.(indexed, indexed + ids.size);
+          return [{ index: { _index: opts.alias, _id: op.doc.home_id, routing: homeRouting(op.doc.market_slug, keys) } }, op.doc];
+        },
+        flushBytes: opts.flushBytes,
+        concurrency: opts.concurrency,
+        heartbeat: opts.heartbeat,
+        refresh: opts.alias,
+        // Deleting a document that is not in the index is not a failure.
+        ignoreDrop: (status) => status === 404,
+      }),
+    );
     // The run's small segments merged back into one per shard after it, without holding it up (compaction.ts).
     if (indexed + deleted > 0 && opts.mergeAfterRun !== false) {
       const compaction = compactLiveIndex(es, opts.alias);

@@ -6,6 +6,8 @@ import type { Logger } from './kernel/logger';
 import type { Collections } from './kernel/store/collections';
 import type { AggregateCache } from './markets/aggregate-cache';
 import type { BuildingRecords } from './buildings/building-records';
+import type { GenerationBuildings } from './buildings/generation-buildings';
+import type { GenerationReader } from './kernel/store/generation-reader';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
 import type { ServiceMetrics } from './kernel/metrics';
@@ -28,6 +30,10 @@ export interface Deps {
   aggregates: AggregateCache;
   /** Building records for the building search's cards, cached the same way. */
   buildings: BuildingRecords;
+  /** The index generation, read after the request asked (READ_CACHE): what decides whether a kept record may serve. */
+  generation: GenerationReader;
+  /** Building records for the apartment read and the quote, kept while the index generation is unchanged. */
+  homeBuildings: GenerationBuildings;
   /** Policy entries, cached the same way. */
   policies: PolicyCache;
   log: Logger;

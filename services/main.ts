@@ -16,6 +16,8 @@ import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
 import { AggregateCache } from './markets/aggregate-cache';
 import { BuildingRecords } from './buildings/building-records';
+import { GenerationBuildings } from './buildings/generation-buildings';
+import { GenerationReader } from './kernel/store/generation-reader';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';
@@ -67,6 +69,8 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
     aggregates: new AggregateCache(config.cacheTtlMs),
     buildings: new BuildingRecords(mongo.collections, config.cacheTtlMs),
+    generation: new GenerationReader(mongo.collections.indexerState),
+    homeBuildings: new GenerationBuildings(mongo.collections),
     policies: new PolicyCache(mongo.collections, config.cacheTtlMs),
     log,
     metrics,

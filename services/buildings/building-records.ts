@@ -2,8 +2,8 @@
  * Building records for the building search's cards, held for CACHE_TTL_SECONDS like the market
  * records: a card shows a building's name, address, amenities, photos, description and rating,
  * which change far less often than the index runs, so a page of buildings already shown costs no
- * MongoDB read. Units and prices always come from the index; the apartment read and the quote read
- * their building fresh.
+ * MongoDB read. Units and prices always come from the index; the apartment read and the quote keep
+ * their buildings by index generation instead (./generation-buildings.ts).
  */
 import { LRUCache } from 'lru-cache';
 import type { PropertyRecord } from '../kernel/inventory/records';

@@ -10,11 +10,15 @@ export interface HomeContext {
   market: MarketRecord;
 }
 
-/** An unpublished or deleted home is unknown to the public API, exactly like a missing one. */
+/**
+ * An unpublished or deleted home is unknown to the public API, exactly like a missing one. The index
+ * generation is read beside the home: the building then comes from the copy's records when that
+ * generation allows it (buildings/generation-buildings.ts), so a read is one round trip to MongoDB.
+ */
 export async function findHome(deps: Deps, slug: string): Promise<HomeContext | null> {
-  const home = await deps.mongo.homes.findOne({ slug });
+  const [home, generation] = await Promise.all([deps.mongo.homes.findOne({ slug }), deps.config.readCache ? deps.generation.read() : null]);
   if (!home || !home.published || home.deleted_at !== null) return null;
-  const [property, market] = await Promise.all([deps.mongo.properties.findOne({ _id: home.property_id }), deps.markets.bySlug(home.market_slug)]);
+  const [property, market] = await Promise.all([deps.homeBuildings.byId(home.property_id, generation), deps.markets.bySlugAt(home.market_slug, generation)]);
   if (!property || !market) return null;
   return { home: withBuildingRules(home, property), property, market };
 }

@@ -113,6 +113,11 @@ export interface Config {
   /** How long the service keeps the small, hot collections (markets, policies) before re-reading. */
   cacheTtlMs: number;
   /**
+   * The apartment read and the quote keep building records while the index generation they were read
+   * under is current (buildings/generation-buildings.ts); false reads them from MongoDB every time.
+   */
+  readCache: boolean;
+  /**
    * `max-age` and `stale-while-revalidate` of a public GET answer (transports/http/caching.ts): the
    * index changes at most once per incremental run (every minute by default), so 30 s keeps a cached
    * answer within about one run of the index.
@@ -250,6 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     storeDeadlineMs: Math.max(100, int(env, 'STORE_DEADLINE_MS', 2_000)),
     cacheTtlMs: int(env, 'CACHE_TTL_SECONDS', 30) * 1_000,
+    readCache: bool(env, 'READ_CACHE', true),
     httpCache: {
       maxAgeSeconds: int(env, 'HTTP_MAX_AGE_SECONDS', 5),
       staleWhileRevalidateSeconds: int(env, 'HTTP_STALE_WHILE_REVALIDATE_SECONDS', 5),

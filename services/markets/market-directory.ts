@@ -6,6 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import type { MarketRecord } from '../kernel/inventory/records';
 import type { Collections } from '../kernel/store/collections';
+import type { IndexGeneration } from '../kernel/store/index-generation';
 
 export interface MarketSnapshot {
   bySlug: ReadonlyMap<string, MarketRecord>;
@@ -43,18 +44,38 @@ export function cachedSnapshot<T extends object>(load: () => Promise<T>, ttlMs: 
 
 export class MarketDirectory {
   private readonly current: () => Promise<MarketSnapshot>;
+  private readonly load: () => Promise<MarketSnapshot>;
+  /** The snapshot read after the latest generation asked for (bySlugAt). */
+  private atGeneration: { n: number; snapshot: Promise<MarketSnapshot> } | null = null;
 
   constructor(c: Collections, ttlMs: number) {
     // The markets collection is a few dozen documents: reading it whole is a small, bounded read.
-    this.current = cachedSnapshot(
-      async () => snapshot(await c.markets.find({}, { limit: 1_000 }).toArray()),
-      ttlMs,
-      (s) => s.bySlug.size === 0,
-    );
+    this.load = async () => snapshot(await c.markets.find({}, { limit: 1_000 }).toArray());
+    this.current = cachedSnapshot(this.load, ttlMs, (s) => s.bySlug.size === 0);
   }
 
   async bySlug(slug: string): Promise<MarketRecord | null> {
     return (await this.current()).bySlug.get(slug) ?? null;
+  }
+
+  /**
+   * The market as the apartment read needs it: from a snapshot read after a generation at least as
+   * late as `at` (kernel/store/index-generation.ts), so never older than search's copy; one read per
+   * generation per copy. While a run writes, read now; without a generation, the cached snapshot.
+   */
+  async bySlugAt(slug: string, at: IndexGeneration | null): Promise<MarketRecord | null> {
+    if (at === null) return this.bySlug(slug);
+    if (at.applying) return (await this.load()).bySlug.get(slug) ?? null;
+    let kept = this.atGeneration;
+    if (kept === null || kept.n < at.n) {
+      const read = this.load();
+      kept = this.atGeneration = { n: at.n, snapshot: read };
+      // A failed read is not kept: the next request reads again.
+      read.catch(() => {
+        if (this.atGeneration?.snapshot === read) this.atGeneration = null;
+      });
+    }
+    return (await kept.snapshot).bySlug.get(slug) ?? null;
   }
 
   /** The market a market slug or a display-city slug belongs to. */

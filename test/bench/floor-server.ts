@@ -3,7 +3,8 @@
  * must do, with the service's own clients and nothing else (no routing, validation, pricing, shaping
  * or tool server). `POST /es` sends the Elasticsearch round trips in its body (a search, or an `_msearch` of several), one after the other, and
  * answers what Elasticsearch found, serialized again; `POST /compare` sends compare's two MongoDB reads
- * for the slugs in its body. Its throughput beside the store's own is what one network hop and one
+ * for the slugs in its body; `POST /home` the apartment read's lookups for the slug in its body (the home by
+ * slug beside the index generation, its building from a map kept by the server). Its throughput beside the store's own is what one network hop and one
  * parse and serialization cost on this machine: a service cannot keep more than that. With `?mcp`,
  * the answer is a tool server's: a JSON-RPC result carrying it twice, as a text block and as
  * `structuredContent` (MCP's rule for structured results), still without any MCP library.
@@ -12,6 +13,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { loadConfig } from '../../services/kernel/config';
 import { createEsClient } from '../../services/kernel/store/es-client';
 import { connectMongo } from '../../services/kernel/store/mongo';
+import { readGeneration } from '../../services/kernel/store/index-generation';
+import type { PropertyRecord } from '../../services/kernel/inventory/records';
 import { sendRoundTrip, type RoundTrip } from '../../services/search/shared/search-transport';
 
 async function bodyOf(req: IncomingMessage): Promise<unknown> {
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  const buildings = new Map<string, PropertyRecord>();
   const server = createServer((req, res) => {
     void (async () => {
       try {
@@ -45,6 +49,16 @@ async function main(): Promise<void> {
             for (const r of await sendRoundTrip(es, config.homesAlias, trip)) found.push({ hits: r.hits, aggregations: r.aggregations });
           }
           return send(res, 200, found, mcp);
+        }
+        if (path === '/home') {
+          const [home] = await Promise.all([mongo.collections.homes.findOne({ slug: body as string }), readGeneration(mongo.collections.indexerState)]);
+          if (!home) return send(res, 404, { error: 'home_not_found' }, mcp);
+          let property = buildings.get(home.property_id);
+          if (!property) {
+            property = (await mongo.collections.properties.findOne({ _id: home.property_id })) ?? undefined;
+            if (property) buildings.set(home.property_id, property);
+          }
+          return send(res, 200, { home, property }, mcp);
         }
         if (path === '/compare') {
           const homes = await mongo.collections.homes.find({ slug: { $in: body as string[] } }).toArray();
