@@ -6,11 +6,11 @@
  * then picks each home's best start (kernel/engine/best-start.ts).
  */
 import { badRequest } from '../kernel/errors';
-import { addDays, daysBetween } from '../kernel/engine/dates';
+import { addDays, addYears, daysBetween } from '../kernel/engine/dates';
 import { stayOfLength, type StayLength } from '../kernel/engine/best-start';
 import type { StayRequest } from '../kernel/engine/types';
 import type { IsoDate } from '../kernel/inventory/records';
-import { MAX_MOVE_IN_WINDOW_DAYS, MAX_WINDOW_NIGHTS } from '../kernel/limits/stay-window';
+import { MAX_MOVE_IN_WINDOW_DAYS, MAX_WINDOW_NIGHTS, MAX_YEARS_AHEAD } from '../kernel/limits/stay-window';
 import { isoDateSchema } from '../kernel/inventory/schema-pieces';
 import { readStay, requireDate, type StayArgs } from './read-stay';
 import type { StayDates } from './stay-dates';
@@ -99,13 +99,30 @@ export function readStayWindow(args: WindowArgs, today: IsoDate, policy: StayPol
     return { earliest, latest, length: { kind: 'flex', committed_nights: first.committed_nights } };
   }
   if (nights === undefined) throw badRequest('invalid_parameters', TWO_LENGTHS);
-  return { earliest, latest, length: { kind: 'fixed', nights } };
+  const window: StayWindow = { earliest, latest, length: { kind: 'fixed', nights } };
+  // A stay may not end past the date rules' reach (a quote would refuse it): the window must hold one that does not.
+  const firstStart = earliest < today ? today : earliest;
+  if (firstStart <= latest && windowStarts(window, today).length === 0) {
+    throw badRequest(
+      'invalid_date',
+      `the stay from ${firstStart} for ${nights} nights would end ${addDays(firstStart, nights)}, more than ${MAX_YEARS_AHEAD} years ahead; choose fewer nights or an earlier window.`,
+    );
+  }
+  return window;
 }
 
-/** The window's move-in dates a stay can still take: from today (none starts in the past) to the latest, in order. */
+/**
+ * The window's move-in dates a stay can still take, in order: from today (none starts in the past) to
+ * the latest, and for a fixed stay none whose move-out is more than MAX_YEARS_AHEAD years ahead (the
+ * date rules of every tool: the quote of such a stay is refused).
+ */
 export function windowStarts(w: StayWindow, today: IsoDate): IsoDate[] {
+  const horizon = addYears(today, MAX_YEARS_AHEAD);
   const starts: IsoDate[] = [];
-  for (let d = w.earliest < today ? today : w.earliest; d <= w.latest; d = addDays(d, 1)) starts.push(d);
+  for (let d = w.earliest < today ? today : w.earliest; d <= w.latest; d = addDays(d, 1)) {
+    if (w.length.kind === 'fixed' && addDays(d, w.length.nights) > horizon) break;
+    starts.push(d);
+  }
   return starts;
 }
 

@@ -90,6 +90,7 @@ describe('a window of move-in dates: refusals, on both transports', () => {
     ['latest_start_date past the search reach (365 days)', () => ({ start_date: d(340), latest_start_date: d(366), nights: 30 }), 'invalid_date'],
     ['latest_start_date not a real date', () => ({ start_date: d(20), latest_start_date: '2027-02-30', nights: 30 }), 'invalid_date'],
     ['facets with a window', () => ({ start_date: d(20), latest_start_date: d(30), nights: 30, facets: true }), 'invalid_parameters'],
+    ['a window whose every stay would end more than 3 years ahead', () => ({ start_date: d(20), latest_start_date: d(30), nights: 1_095 }), 'invalid_date'],
   ];
 
   it.each(refused)('refuses %s with the error object (400 on GET, a tool error on MCP)', async (_name, args, code) => {

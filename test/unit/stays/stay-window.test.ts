@@ -52,4 +52,16 @@ describe('readStayWindow', () => {
     const w = read({ start_date: '2027-01-05', latest_start_date: '2027-01-12', nights: 3 })!;
     expect(windowStarts(w, today)).toEqual(['2027-01-10', '2027-01-11', '2027-01-12']);
   });
+
+  it('takes no start whose stay would end more than 3 years ahead, and refuses a window where every stay would', () => {
+    // Today 2027-01-10: no move-out after 2030-01-10.
+    const w = read({ start_date: '2027-01-05', latest_start_date: '2027-01-30', nights: 1_095 });
+    const starts = windowStarts(w!, today);
+    expect(starts[0]).toBe('2027-01-10');
+    expect(starts[starts.length - 1]).toBe('2027-01-11');
+    expect(refusal({ start_date: '2027-01-12', latest_start_date: '2027-02-01', nights: 1_095 })).toEqual({ code: 'invalid_date' });
+    expect(
+      windowStarts(read({ start_date: '2027-02-01', latest_start_date: '2027-02-05', end_date: 'indefinite', committed_nights: 365 })!, today),
+    ).toHaveLength(5);
+  });
 });
