@@ -27,21 +27,27 @@ export type Send = (body: Parameters<SearchTransport['search']>[0]) => Promise<S
 /** A hit's chosen stay (priced once per search). */
 export type Priced = (h: WindowHit) => ChosenStay | null;
 
+/** What every order of a window search reads by: the search, its starts, the straddlers that pass, how to send and to price. */
+export interface WindowReads {
+  p: WindowParams;
+  starts: readonly IsoDate[];
+  passing: string[] | undefined;
+  send: Send;
+  priced: Priced;
+}
+
 /**
  * Fixed stays by the chosen price: the cells' streams merged by their bounds (a home's first
  * appearance has its least bound), through the threshold algorithm (../shared/price-order.ts).
  */
 export async function byChosenPrice(
-  p: WindowParams,
-  starts: readonly IsoDate[],
+  reads: WindowReads,
   offset: number,
   size: number,
-  passing: string[] | undefined,
-  send: Send,
-  priced: Priced,
   maxBatch: number,
   aggs?: SearchAggregations,
 ): Promise<{ hits: WindowHit[]; counted?: SearchResponse }> {
+  const { p, starts, passing, send, priced } = reads;
   const order = p.sort === 'price_desc' ? 'desc' : 'asc';
   let counted: SearchResponse | undefined;
   const streams = cellsOf(p.window, starts).map((c) => ({
@@ -93,15 +99,12 @@ export async function byChosenPrice(
 
 /** Sorted by availability, a search of few homes (`total`): all of them in one request, priced, in order of their chosen start. */
 export async function everyHomeByChosenStart(
-  p: WindowParams,
-  starts: readonly IsoDate[],
+  reads: WindowReads,
   offset: number,
   size: number,
   total: number,
-  passing: string[] | undefined,
-  send: Send,
-  priced: Priced,
 ): Promise<{ hits: WindowHit[]; counted?: SearchResponse }> {
+  const { p, starts, passing, send, priced } = reads;
   const res = await send(windowPageBody(p, starts, 0, total, passing));
   const keyed = res.hits.hits.flatMap((hit) => {
     const h: WindowHit = { hit };
@@ -116,14 +119,8 @@ export async function everyHomeByChosenStart(
  * Sorted by availability, the chosen start first (then the home id): the homes are read by their first
  * bookable start, in order; a home whose chosen start is later waits for that start's turn.
  */
-export async function byChosenStart(
-  p: WindowParams,
-  starts: readonly IsoDate[],
-  need: number,
-  passing: string[] | undefined,
-  send: Send,
-  priced: Priced,
-): Promise<WindowHit[]> {
+export async function byChosenStart(reads: WindowReads, need: number): Promise<WindowHit[]> {
+  const { p, starts, passing, send, priced } = reads;
   const out: WindowHit[] = [];
   const waiting = new Map<IsoDate, WindowHit[]>();
   const id = (h: WindowHit) => docOf(h).home_id;

@@ -28,7 +28,7 @@ import {
   type WindowParams,
 } from '../shared/window-clauses';
 import type { SearchFound } from './search-homes';
-import { byChosenPrice, byChosenStart, docOf, everyHomeByChosenStart, MAX_STREAM_BATCH, type Priced, type Send, type WindowHit } from './window-orders';
+import { byChosenPrice, byChosenStart, docOf, everyHomeByChosenStart, MAX_STREAM_BATCH, type WindowHit, type WindowReads } from './window-orders';
 
 const STRADDLER_BATCH = 1_000;
 /** Sorted by availability, a search of at most this many homes (or twice the page's end, up to a stream's batch) reads and prices them all at once. */
@@ -116,6 +116,7 @@ export async function searchWindow(
   // The page counts the matches itself where one request gives it (an order Elasticsearch applies): the filter is then evaluated once.
   const countsItself = size > 0 && (!isStreamed(p) || (p.sort !== 'availability' && cellsOf(p.window, starts).length === 1));
   const counted = countsItself ? undefined : send(windowCountBody(p, starts, passing, aggs));
+  const reads: WindowReads = { p, starts, passing, send, priced };
   // A page past the last is empty: nothing is streamed or priced for it. By availability the count comes first:
   // a search of few homes reads them all at once instead of walking the window's starts.
   const total = offset > 0 || p.sort === 'availability' ? await counted : undefined;
@@ -124,8 +125,8 @@ export async function searchWindow(
   const ordered = beyond
     ? Promise.resolve({ hits: [] as WindowHit[], counted: undefined })
     : few
-      ? everyHomeByChosenStart(p, starts, offset, size, totalOf(total), passing, send, priced)
-      : orderedHits(p, starts, offset, size, passing, send, priced, budget.limit, aggs);
+      ? everyHomeByChosenStart(reads, offset, size, totalOf(total))
+      : orderedHits(reads, offset, size, budget.limit, aggs);
   const [count, page] = await Promise.all([counted, ordered]);
   const counting = count ?? page.counted;
   const homes = page.hits.flatMap((h) => {
@@ -148,19 +149,16 @@ function isStreamed(p: WindowParams): boolean {
 
 /** The hits `[offset, offset + size)` in the search's order. */
 async function orderedHits(
-  p: WindowParams,
-  starts: readonly IsoDate[],
+  reads: WindowReads,
   offset: number,
   size: number,
-  passing: string[] | undefined,
-  send: Send,
-  priced: Priced,
   budgetLimit: number,
   aggs?: SearchAggregations,
 ): Promise<{ hits: WindowHit[]; counted?: SearchResponse }> {
+  const { p, starts, passing, send } = reads;
   if (size <= 0) return { hits: [] };
-  if (p.sort === 'availability') return { hits: (await byChosenStart(p, starts, offset + size, passing, send, priced)).slice(offset) };
-  if (isStreamed(p)) return byChosenPrice(p, starts, offset, size, passing, send, priced, Math.min(MAX_STREAM_BATCH, budgetLimit), aggs);
+  if (p.sort === 'availability') return { hits: (await byChosenStart(reads, offset + size)).slice(offset) };
+  if (isStreamed(p)) return byChosenPrice(reads, offset, size, Math.min(MAX_STREAM_BATCH, budgetLimit), aggs);
   // newest, rating_desc, and a Flex tier's price (exact in the index, the same from every start): Elasticsearch's order, counted by the same request.
   const res = await send(windowPageBody(p, starts, offset, size, passing, aggs));
   return { hits: res.hits.hits.map((hit) => ({ hit })), counted: res };
