@@ -8,6 +8,8 @@ import type { AggregateCache } from './markets/aggregate-cache';
 import type { BuildingRecords } from './buildings/building-records';
 import type { GenerationBuildings } from './buildings/generation-buildings';
 import type { GenerationReader } from './kernel/store/generation-reader';
+import type { GenerationAnswers } from './kernel/store/generation-answers';
+import type { MapAnswer } from './contracts/search-output';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
 import type { ServiceMetrics } from './kernel/metrics';
@@ -32,6 +34,8 @@ export interface Deps {
   buildings: BuildingRecords;
   /** The index generation, read after the request asked (READ_CACHE): what decides whether a kept record may serve. */
   generation: GenerationReader;
+  /** The map's answers, kept while the index generation is unchanged (MAP_CACHE_MB; READ_CACHE=false keeps none). */
+  mapAnswers: GenerationAnswers<MapAnswer>;
   /** Building records for the apartment read and the quote, kept while the index generation is unchanged. */
   homeBuildings: GenerationBuildings;
   /** Policy entries, cached the same way. */

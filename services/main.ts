@@ -18,6 +18,8 @@ import { AggregateCache } from './markets/aggregate-cache';
 import { BuildingRecords } from './buildings/building-records';
 import { GenerationBuildings } from './buildings/generation-buildings';
 import { GenerationReader } from './kernel/store/generation-reader';
+import { GenerationAnswers } from './kernel/store/generation-answers';
+import { mapAnswerBytes } from './tools/search-on-map';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';
@@ -59,6 +61,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
   });
   instrumentStores(metrics, es, mongo.client);
+  const generation = new GenerationReader(mongo.collections.indexerState);
   const deps: Deps = {
     config,
     es,
@@ -69,7 +72,8 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
     aggregates: new AggregateCache(config.cacheTtlMs),
     buildings: new BuildingRecords(mongo.collections, config.cacheTtlMs),
-    generation: new GenerationReader(mongo.collections.indexerState),
+    generation,
+    mapAnswers: new GenerationAnswers(generation, { maxBytes: config.mapCacheBytes, sizeOf: mapAnswerBytes }),
     homeBuildings: new GenerationBuildings(mongo.collections),
     policies: new PolicyCache(mongo.collections, config.cacheTtlMs),
     log,

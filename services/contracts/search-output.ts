@@ -200,3 +200,6 @@ export const mapOutputSchema = {
   required: ['market', 'display_city', 'total_count', 'count', 'homes', 'map_view'],
   additionalProperties: false,
 } as const;
+
+/** The map search's answer (search_apartments_on_map, search_map_viewport). */
+export type MapAnswer = FromSchema<typeof mapOutputSchema>;

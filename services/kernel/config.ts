@@ -117,10 +117,12 @@ export interface Config {
    * under is current (buildings/generation-buildings.ts); false reads them from MongoDB every time.
    */
   readCache: boolean;
+  /** Bytes of map answers a copy keeps per index generation (MAP_CACHE_MB; 0, or READ_CACHE=false, keeps none). */
+  mapCacheBytes: number;
   /**
-   * `max-age` and `stale-while-revalidate` of a public GET answer (transports/http/caching.ts): the
-   * index changes at most once per incremental run (every minute by default), so 30 s keeps a cached
-   * answer within about one run of the index.
+   * `max-age` and `stale-while-revalidate` of a public GET answer (transports/http/caching.ts): a change
+   * is searchable within seconds of its import (the worker watches the change log), so 5 s + 5 s keeps a
+   * cached answer within about ten seconds of the index.
    */
   httpCache: { maxAgeSeconds: number; staleWhileRevalidateSeconds: number };
 }
@@ -256,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
     storeDeadlineMs: Math.max(100, int(env, 'STORE_DEADLINE_MS', 2_000)),
     cacheTtlMs: int(env, 'CACHE_TTL_SECONDS', 30) * 1_000,
     readCache: bool(env, 'READ_CACHE', true),
+    mapCacheBytes: bool(env, 'READ_CACHE', true) ? Math.max(0, int(env, 'MAP_CACHE_MB', 64)) * 1024 * 1024 : 0,
     httpCache: {
       maxAgeSeconds: int(env, 'HTTP_MAX_AGE_SECONDS', 5),
       staleWhileRevalidateSeconds: int(env, 'HTTP_STALE_WHILE_REVALIDATE_SECONDS', 5),

@@ -11,7 +11,7 @@ import type { TripRecorder } from '../search/apartments/apartment-search';
 import { MAP_WIDGET } from '../widgets/catalog';
 import { placeFields, runSearch } from './search-common';
 import { facetUnit, readSearchParamsIn, SEARCH_GET_QUERY, SEARCH_GET_RENAMES, searchArgProperties } from './search-args';
-import { mapOutputSchema } from '../contracts/search-output';
+import { mapOutputSchema, type MapAnswer } from '../contracts/search-output';
 import { defineTool, READ_ONLY } from './tool';
 import { MAP_PINS } from '../kernel/limits/pages';
 import { DEFAULT_RADIUS_MILES } from '../kernel/limits/radius';
@@ -22,7 +22,7 @@ const inputSchema = {
   additionalProperties: false,
 } as const;
 
-type Output = FromSchema<typeof mapOutputSchema>;
+type Output = MapAnswer;
 
 /**
  * What the text block lists of each pin: enough to name, place and price it, and its chosen stay with a
@@ -56,8 +56,34 @@ const echo = (v: Viewport): NonNullable<Output['viewport']> => ({
 
 export type MapArgs = FromSchema<typeof inputSchema>;
 
-/** The map's answer to some arguments; `record` sees each Elasticsearch round trip (the bench replays them). */
+/** A value with every object's keys in one order: the same arguments give the same text whatever order they came in. */
+function inKeyOrder(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(inKeyOrder);
+  if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, inKeyOrder(o[k])]),
+  );
+}
+
+/** A question's key: its arguments in one order, and the day (prices and windows are the day's). */
+const questionKey = (args: MapArgs, today: IsoDate): string => JSON.stringify([today, inKeyOrder(args)]);
+
+/** Bytes a kept answer takes, about: a pin is ~1.1 kB as JSON, a cluster ~0.2 kB. */
+export const mapAnswerBytes = (a: Output): number => 2_000 + 1_200 * a.homes.length + 250 * (a.clusters?.length ?? 0);
+
+/**
+ * The map's answer to some arguments, kept per index generation (deps.mapAnswers); `record` sees each
+ * Elasticsearch round trip (the bench replays them), and a recorded search is always computed.
+ */
 export async function answerMap(deps: Deps, args: MapArgs, today: IsoDate, record?: TripRecorder, signal?: AbortSignal): Promise<Output> {
+  if (record) return computeMap(deps, args, today, record, signal);
+  return deps.mapAnswers.answer(questionKey(args, today), () => computeMap(deps, args, today, undefined, signal));
+}
+
+async function computeMap(deps: Deps, args: MapArgs, today: IsoDate, record?: TripRecorder, signal?: AbortSignal): Promise<Output> {
   const { sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom, polygon: drawn, ...searchArgs } = args;
   const viewport = readViewport({ sw_latitude, sw_longitude, ne_latitude, ne_longitude, zoom });
   const polygon = readPolygon(drawn);

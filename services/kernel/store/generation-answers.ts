@@ -1,0 +1,75 @@
+/**
+ * Answers kept per index generation (docs/decisions.md, "The map's answers per generation"): an answer
+ * computed after a generation was read that is not `applying` holds everything search showed under it,
+ * so it may serve any later request that reads the same generation. A generation that moves (every
+ * indexer write moves it twice) drops every kept answer; one that is `applying`, or cannot be read,
+ * keeps nothing and computes every time. Requests asking the same question while it is being computed
+ * share that computation; a shared computation that fails is computed again by each request that
+ * joined it, under its own deadline.
+ *
+ * Kept answers are frozen: the transports read them, and a write to one would change what the next
+ * request is served.
+ */
+import { LRUCache } from 'lru-cache';
+import type { GenerationReader } from './generation-reader';
+
+export interface GenerationAnswersOptions<T> {
+  /** Bytes the kept answers may take (estimated by `sizeOf`); 0 keeps nothing. */
+  maxBytes: number;
+  sizeOf: (answer: T) => number;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+export class GenerationAnswers<T extends object> {
+  private readonly kept: LRUCache<string, T> | null;
+  private readonly computing = new Map<string, Promise<T>>();
+  /** The generation the kept answers were computed under. */
+  private generation = -1;
+
+  constructor(
+    private readonly reader: Pick<GenerationReader, 'read'>,
+    private readonly opts: GenerationAnswersOptions<T>,
+  ) {
+    this.kept = opts.maxBytes > 0 ? new LRUCache<string, T>({ maxSize: opts.maxBytes, sizeCalculation: (a) => Math.max(1, opts.sizeOf(a)) }) : null;
+  }
+
+  /** Kept answers now (for tests and metrics). */
+  get size(): number {
+    return this.kept?.size ?? 0;
+  }
+
+  /** The answer to `key` under the current generation: kept, being computed, or computed now. */
+  async answer(key: string, compute: () => Promise<T>): Promise<T> {
+    if (this.kept === null) return compute();
+    const at = await this.reader.read();
+    if (at === null || at.applying) return compute();
+    if (at.n !== this.generation) {
+      // Every kept answer is older than what search shows now; so is every one being computed.
+      if (at.n < this.generation) return compute();
+      this.kept.clear();
+      this.computing.clear();
+      this.generation = at.n;
+    }
+    const kept = this.kept.get(key);
+    if (kept !== undefined) return kept;
+    const shared = this.computing.get(key);
+    if (shared !== undefined) return shared.catch(() => compute());
+    const mine = compute().then(deepFreeze);
+    this.computing.set(key, mine);
+    try {
+      const value = await mine;
+      // Kept only when no newer generation was read meanwhile (which cleared what was being computed).
+      if (this.computing.get(key) === mine && this.generation === at.n) this.kept.set(key, value);
+      return value;
+    } finally {
+      if (this.computing.get(key) === mine) this.computing.delete(key);
+    }
+  }
+}
