@@ -68,6 +68,7 @@ export function argumentReader<I>(schema: ObjectSchema, from: ArgumentSource): A
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw badRequest('invalid_parameters', 'Arguments must be a JSON object.');
     }
+    if (from === 'query') checkQueryText(value as Record<string, unknown>, schema);
     if (!check(value)) {
       const errors = check.errors ?? [];
       // Unknown-argument errors first: they are the most actionable.
@@ -81,6 +82,31 @@ export function argumentReader<I>(schema: ObjectSchema, from: ArgumentSource): A
     if (infinite) throw badRequest('invalid_parameters', `"${infinite}" must be a finite number.`);
     return value;
   };
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const NUMBER_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * A GET query's values as text, before the schema coerces them: a value given twice for an argument that
+ * takes one, or a number not written in decimal digits ("1e2", "0x1E", which JavaScript's Number reads),
+ * is refused in words the caller can act on instead of coerced or described as a wrong type.
+ */
+function checkQueryText(args: Record<string, unknown>, schema: object): void {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  for (const [name, value] of Object.entries(args)) {
+    const type = Object.hasOwn(properties, name) ? properties[name]?.type : undefined;
+    const types = Array.isArray(type) ? type : [type];
+    if (types.includes('array') || type === undefined) continue;
+    if (Array.isArray(value)) throw badRequest('invalid_parameters', `"${name}" is given more than once; it takes one value.`);
+    if (typeof value !== 'string' || types.includes('string')) continue;
+    if (types.includes('integer') && !types.includes('number') && !INTEGER_TEXT.test(value.trim())) {
+      throw badRequest('invalid_parameters', `"${name}" must be a whole number in decimal digits (got "${value.slice(0, 40)}").`);
+    }
+    if (types.includes('number') && !NUMBER_TEXT.test(value.trim())) {
+      throw badRequest('invalid_parameters', `"${name}" must be a number in decimal digits (got "${value.slice(0, 40)}").`);
+    }
+  }
 }
 
 /** The path of the first number that is not finite (NaN, ±Infinity), or null. */

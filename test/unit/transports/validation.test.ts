@@ -52,6 +52,23 @@ describe('tool argument validation', () => {
     expect(validateGet({ bedrooms: '2', flag: 'true' })).toEqual({ bedrooms: 2, flag: true });
   });
 
+  it.each(['1e2', '0x1E', '0b11', '2.5', ' ', 'Infinity'])('refuses the GET value %j for a whole number, in words, not coerced', (text) => {
+    const err = errorOf(() => validateGet({ bedrooms: text }));
+    expect(err.code).toBe('invalid_parameters');
+    expect(err.message).toContain('"bedrooms" must be a whole number in decimal digits');
+  });
+
+  it('takes signed and padded decimal digits on the GET side', () => {
+    expect(validateGet({ bedrooms: ' 3 ' })).toEqual({ bedrooms: 3 });
+    expect(validateGet({ bedrooms: '+2' })).toEqual({ bedrooms: 2 });
+  });
+
+  it('refuses a GET value given twice for an argument that takes one', () => {
+    const err = errorOf(() => validateGet({ bedrooms: ['2', '3'] }));
+    expect(err.code).toBe('invalid_parameters');
+    expect(err.message).toBe('"bedrooms" is given more than once; it takes one value.');
+  });
+
   it('rejects non-object arguments', () => {
     expect(errorOf(() => validateStrict([1, 2])).code).toBe('invalid_parameters');
     expect(errorOf(() => validateStrict('x')).code).toBe('invalid_parameters');
