@@ -43,7 +43,11 @@ function findInWindow(a: Record<string, string>): string {
   const length =
     a.end_date === 'indefinite'
       ? 'end_date "indefinite" with the committed_nights of the Flex tier the guest wants'
-      : `nights ${a.nights ?? '(ask the guest how many nights)'}`;
+      : a.nights === undefined || a.nights.trim() === ''
+        ? 'nights (ask the guest how long)'
+        : /^\d+$/.test(a.nights.trim())
+          ? `nights ${a.nights.trim()}`
+          : `nights as a whole number for "${a.nights}" (about 30 a month, 7 a week)`;
   return (
     `Find a furnished apartment in ${a.place}, moving in between ${a.start_date ?? '(ask the guest)'} and ${a.latest_start_date}. Call ` +
     `${listMarketsTool.name} and pass the matching city or market slug as market to ${searchApartmentsTool.name} with start_date ` +

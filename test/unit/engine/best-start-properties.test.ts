@@ -151,8 +151,9 @@ describe('bestStay (properties over random homes, windows and lengths)', () => {
       }),
       { numRuns: 800 },
     );
-    // Enough of each outcome: a stay chosen, one chosen after the first bookable start, none at all.
-    expect({ chosen: chosen > 120, later: later > 20, none: none > 100 }).toEqual({ chosen: true, later: true, none: true });
+    // Enough of each outcome: a stay chosen, one chosen after the first bookable start, none at all. A later start is
+    // the rarest (about 20-40 of 800 cases, by the seed): the bound is where a random seed never fails it.
+    expect({ chosen: chosen > 120, later: later > 8, none: none > 100 }).toEqual({ chosen: true, later: true, none: true });
   });
 
   it('chooses the same stay from the starts the index document admits, priced from its pricing inputs', () => {
