@@ -10,6 +10,7 @@ import { heroPhoto } from '../services/kernel/inventory/photo-order';
 import { type DayRangeValue, type FlexStayDocument, type HomeDocument, type WindowDocument } from '../services/kernel/store/home-document';
 import { minimumPieces, type Run } from '../services/kernel/engine/calendar';
 import { stayStarts, type StayStartGroup } from '../services/kernel/engine/stay-starts';
+import { encodeSpans, staySpans } from '../services/kernel/store/stay-spans';
 import type { PricingInputs } from '../services/kernel/engine/types';
 import { toDayNumber } from '../services/kernel/engine/dates';
 import { overviewWindows } from '../services/kernel/engine/overview-windows';
@@ -83,6 +84,7 @@ export function toHomeDocument(record: HomeRecord, property: PropertyRecord, mar
   const hero = heroPhoto(home, property);
   const flexTiers = offeredTiers(home).map((t) => t.committed_nights);
   const starts = stayStarts(home, today);
+  const spans = staySpans(starts);
   const windows: WindowDocument[] = overviewWindows(availability.bookable_windows, home.minimum_nightly_stay);
   const cells = priceCells(home, starts.groups, today);
   const doc: Omit<HomeDocument, 'card'> = {
@@ -144,6 +146,8 @@ export function toHomeDocument(record: HomeRecord, property: PropertyRecord, mar
     minimum_keys: minimumKeys(home, today),
     open_windows: ranges(starts.windows),
     move_outs: ranges(starts.move_outs),
+    stay_spans: spans,
+    span_card: encodeSpans(spans),
     fixed_move_ins: ranges(starts.groups.flatMap((g) => g.fixed_move_in)),
     price_lo: cells.lo,
     price_hi: cells.hi,

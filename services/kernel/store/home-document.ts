@@ -6,6 +6,7 @@
 import type { CompactWindow } from '../engine/overview-windows';
 import type { PricingInputs } from '../engine/types';
 import type { KeyRange } from './minimum-keys';
+import type { StaySpan } from './stay-spans';
 
 /**
  * A bookable window that can host a stay, in the availability overview's compact keys (docs/contract.md,
@@ -96,6 +97,10 @@ export interface HomeDocument {
   open_windows: DayRangeValue[];
   /** Dates a fixed stay may move out on. */
   move_outs: DayRangeValue[];
+  /** The bookable (move-in, move-out) pairs as rectangles, nested: a window of move-in dates in one query (./stay-spans.ts). */
+  stay_spans: StaySpan[];
+  /** The same spans as a binary doc value, read with a window's hits (./stay-spans.ts encodeSpans; query-only). */
+  span_card: string;
   /** Move-in dates from which some fixed stay fits (the apartment read's "a stay can start on start_date"). */
   fixed_move_ins: DayRangeValue[];
   /** Lower and upper bounds of a fixed stay's display price, per cell of move-in month and stay lengths (kernel/store/price-cells.ts; query-only). */

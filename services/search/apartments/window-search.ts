@@ -95,7 +95,7 @@ export async function searchWindow(
     stats.requests += 1;
     return t.search(body);
   };
-  const priced = (h: WindowHit) => book.of(docOf(h), bookableStartsOf(h.hit));
+  const priced = (h: WindowHit) => book.of(docOf(h), bookableStartsOf(h.hit, p.window, starts));
 
   // Fixed stays with price limits: homes only a straddling cell can admit are priced, and named when they pass.
   let passing: string[] | undefined;
@@ -106,7 +106,7 @@ export async function searchWindow(
       const res = await send(windowStraddlersBody(p, starts, STRADDLER_BATCH, after));
       for (const hit of res.hits.hits) {
         const home = hitDocument<Pick<ResultDocument, 'home_id' | 'pricing'>>(hit);
-        if (book.of(home, bookableStartsOf(hit)) !== null) passing.push(home.home_id);
+        if (book.of(home, bookableStartsOf(hit, p.window, starts)) !== null) passing.push(home.home_id);
       }
       if (res.hits.hits.length < STRADDLER_BATCH) break;
       after = res.hits.hits[res.hits.hits.length - 1].sort;

@@ -1,10 +1,12 @@
 /**
  * The Elasticsearch requests of a search over a window of move-in dates (docs/contract.md, "A window of
  * move-in dates"; docs/search-index.md, "A window of move-in dates"), built by pure functions and
- * tested by their output. A home matches when the stay from one of the window's starts can be
- * booked: a `should` of each start's own stay clauses (./stay-clauses.ts, exact as checkStay).
- * The same per-start clauses, named, come back in each hit's `matched_queries`: the starts its
- * stay can be booked from, which the engine then prices (kernel/engine/best-start.ts).
+ * tested by their output. A fixed stay's home matches when one of its stay spans (nested rectangles of
+ * bookable move-in and move-out days, kernel/store/stay-spans.ts) meets the window's starts at its
+ * length: one nested query for the whole window, exact as checkStay. Each hit carries its spans (the
+ * `span_card` doc value), which give the starts its stay can be booked from; the engine then prices
+ * them (kernel/engine/best-start.ts). A Flex stay's home matches when the tier is held from one of
+ * the starts: a `should` of each start's nested tier clause, named so each hit says which.
  *
  * Price limits of fixed stays read the price cells (./indexed-price.ts) of the starts, grouped by
  * cell: a home is surely inside when a start of a cell whose bounds lie inside the limits can be
@@ -13,6 +15,8 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { IsoDate } from '../../kernel/inventory/records';
+import { fromDayNumber, toDayNumber } from '../../kernel/engine/dates';
+import { decodeSpans, startsIn } from '../../kernel/store/stay-spans';
 import { stayDatesAt, type StayWindow } from '../../stays/stay-window';
 import { hitFields } from './hit-fields';
 import { priceBandOf } from './indexed-price';
@@ -28,24 +32,82 @@ export type WindowParams = SearchParams & { window: StayWindow };
 
 const NO_LIMITS: PriceLimits = { min: null, max: null };
 const START_PREFIX = 'start:';
+/** The doc value that carries a home's stay spans (kernel/store/stay-spans.ts encodeSpans). */
+const SPAN_CARD = 'span_card';
+/** Runs of consecutive days among `starts` (in order): a window's starts, a cell's, or one. */
+function dayRuns(starts: readonly IsoDate[]): Array<{ first: number; last: number }> {
+  const runs: Array<{ first: number; last: number }> = [];
+  for (const s of starts) {
+    const day = toDayNumber(s);
+    const last = runs[runs.length - 1];
+    if (last !== undefined && last.last + 1 === day) last.last = day;
+    else runs.push({ first: day, last: day });
+  }
+  return runs;
+}
 
-/** The stay from `start` can be booked (and, for Flex, the tier is held from it). */
-function startClause(w: StayWindow, start: IsoDate, named = false): Query {
+/** A stay span meets a run of starts at the stay's length (kernel/store/stay-spans.ts: three range clauses, exact). */
+function spanFilter(run: { first: number; last: number }, nights: number): Query[] {
+  return [
+    { range: { 'stay_spans.starts': { gte: run.first, lte: run.last, relation: 'intersects' } } },
+    { range: { 'stay_spans.ends': { gte: run.first + nights, lte: run.last + nights, relation: 'intersects' } } },
+    { term: { 'stay_spans.nights': nights } },
+  ];
+}
+
+/** A fixed stay from one of `starts` can be booked: one nested query of the stay spans. */
+function spansMet(nights: number, starts: readonly IsoDate[]): Query {
+  const runs = dayRuns(starts);
+  const query: Query =
+    runs.length === 1
+      ? { bool: { filter: spanFilter(runs[0], nights) } }
+      : { bool: { should: runs.map((r) => ({ bool: { filter: spanFilter(r, nights) } })), minimum_should_match: 1 } };
+  return { nested: { path: 'stay_spans', query } };
+}
+
+/** The Flex tier is held from `start`. */
+function flexStartClause(w: StayWindow, start: IsoDate, named = false): Query {
   return { bool: { filter: availabilityClauses(stayDatesAt(w, start)), ...(named ? { _name: `${START_PREFIX}${start}` } : {}) } };
 }
 
-/** The stay from one of `starts` can be booked. */
+/** The stay from one of `starts` can be booked (and, for Flex, the tier is held from it). */
 export function bookableFrom(w: StayWindow, starts: readonly IsoDate[]): Query {
-  return { bool: { should: starts.map((s) => startClause(w, s)), minimum_should_match: 1 } };
+  if (w.length.kind === 'fixed') return spansMet(w.length.nights, starts);
+  return { bool: { should: starts.map((s) => flexStartClause(w, s)), minimum_should_match: 1 } };
 }
 
-/** The starts of a hit whose stay can be booked, from its matched named clauses, in order. */
-export function bookableStartsOf(hit: { matched_queries?: string[] | Record<string, number> }): IsoDate[] {
+interface WindowHitParts {
+  matched_queries?: string[] | Record<string, number>;
+  fields?: Record<string, unknown>;
+}
+
+/** The starts of a hit whose stay can be booked, in order: from its spans (fixed), or its matched named clauses (Flex). */
+export function bookableStartsOf(hit: WindowHitParts, w: StayWindow, starts: readonly IsoDate[]): IsoDate[] {
+  if (w.length.kind === 'fixed') {
+    const nights = w.length.nights;
+    const card = hit.fields?.[SPAN_CARD];
+    const spans = Array.isArray(card) && typeof card[0] === 'string' ? decodeSpans(card[0]) : [];
+    const days = new Set<number>();
+    for (const run of dayRuns(starts)) {
+      for (const span of spans) {
+        const met = startsIn(span, run.first, run.last, nights);
+        if (met) for (let d = met.from; d <= met.to; d++) days.add(d);
+      }
+    }
+    return [...days].sort((a, b) => a - b).map(fromDayNumber);
+  }
   const names = Array.isArray(hit.matched_queries) ? hit.matched_queries : Object.keys(hit.matched_queries ?? {});
   return names
     .filter((n) => n.startsWith(START_PREFIX))
     .map((n) => n.slice(START_PREFIX.length))
     .sort();
+}
+
+/** A window's hit fields: the result's (./hit-fields.ts), and a fixed stay's spans beside them. */
+function windowHitFields(w: StayWindow, fields: readonly string[]): Pick<estypes.SearchRequest, '_source' | 'docvalue_fields' | 'stored_fields'> {
+  const asked = hitFields(fields);
+  if (w.length.kind !== 'fixed') return asked;
+  return { ...asked, docvalue_fields: [...((asked.docvalue_fields as string[] | undefined) ?? []), SPAN_CARD] };
 }
 
 /** A fixed stay's starts grouped by the price cell they read, in order of their first start. */
@@ -109,17 +171,18 @@ export function windowFilter(p: WindowParams, starts: readonly IsoDate[], passin
 
 /**
  * windowFilter for a request that also requires a start of `narrower` (a cell's starts, or one
- * start): "a start of the window can be booked" is implied then and left out (each start's clauses
- * cost a search of the index's points over every home of the place).
+ * start): "a start of the window can be booked" is implied then and left out (Elasticsearch would
+ * evaluate it over every home of the place).
  */
 function windowFilterWith(p: WindowParams, starts: readonly IsoDate[], narrower: Query, passing?: readonly string[]): Query[] {
   const { others, bookable, price } = windowParts(p, starts, passing);
   return bookable ? [...others, narrower, ...price] : [...others, ...price, narrower];
 }
 
-/** Every start named, so each hit says which of its starts can be booked (they never decide a match). */
+/** Flex: every start named, so each hit says which its tier is held from (they never decide a match). A fixed stay's hits carry their spans instead. */
 function namedStarts(w: StayWindow, starts: readonly IsoDate[]): Pick<estypes.QueryDslBoolQuery, 'should' | 'minimum_should_match'> {
-  return { should: starts.map((s) => startClause(w, s, true)), minimum_should_match: 0 };
+  if (w.length.kind === 'fixed') return {};
+  return { should: starts.map((s) => flexStartClause(w, s, true)), minimum_should_match: 0 };
 }
 
 /** The count (and the caller's aggregations) of the matching homes. */
@@ -137,7 +200,7 @@ export function windowStraddlersBody(p: WindowParams, starts: readonly IsoDate[]
   return {
     track_total_hits: false,
     size,
-    ...hitFields(STRADDLER_SOURCE),
+    ...windowHitFields(w, STRADDLER_SOURCE),
     query: {
       bool: {
         filter: [...others, { bool: { should: candidate, minimum_should_match: 1 } }],
@@ -173,7 +236,7 @@ export function windowPageBody(
     track_total_hits: true,
     from,
     size,
-    ...hitFields(RESULT_SOURCE),
+    ...windowHitFields(w, RESULT_SOURCE),
     query: { bool: { filter: windowFilter(p, starts, passing), ...namedStarts(w, starts) } },
     sort: sortClauses(p.sort, byPrice),
     ...(aggs ? { aggs } : {}),
@@ -201,7 +264,7 @@ export function windowCellStreamBody(
     track_total_hits: count !== undefined,
     ...(count?.aggs ? { aggs: count.aggs } : {}),
     size,
-    ...hitFields(RESULT_SOURCE),
+    ...windowHitFields(w, RESULT_SOURCE),
     query: { bool: { filter: windowFilterWith(p, starts, bookableFrom(w, cellStarts), passing), ...namedStarts(w, starts) } },
     sort: [priceSort(fixedAt(w, cellStarts[0]), order), { home_id: 'asc' }],
     ...(after ? { search_after: after } : {}),
@@ -225,10 +288,10 @@ export function windowFirstStartBody(
   return {
     track_total_hits: false,
     size,
-    ...hitFields(RESULT_SOURCE),
+    ...windowHitFields(w, RESULT_SOURCE),
     query: {
       bool: {
-        filter: windowFilterWith(p, starts, startClause(w, starts[index]), passing),
+        filter: windowFilterWith(p, starts, bookableFrom(w, [starts[index]]), passing),
         ...(earlier.length > 0 ? { must_not: [bookableFrom(w, earlier)] } : {}),
         ...namedStarts(w, starts),
       },

@@ -1,7 +1,7 @@
 /** The requests of a search over a window of move-in dates (search/shared/window-clauses.ts), pinned by their output. */
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
 import { toDayNumber } from '../../../services/kernel/engine/dates';
-import { minimumKeys } from '../../../services/kernel/store/minimum-keys';
+import { encodeSpans } from '../../../services/kernel/store/stay-spans';
 import {
   bookableStartsOf,
   cellsOf,
@@ -18,7 +18,6 @@ import type { StayWindow } from '../../../services/stays/stay-window';
 const day = toDayNumber;
 const market = { slug: 'boston', cities: [] } as unknown as MarketRecord;
 const IN_MARKET = [{ term: { bookable: true } }, { term: { market_slug: 'boston' } }];
-const CARD = { stored_fields: ['_none_'], docvalue_fields: ['card'] };
 
 const fixedWindow: StayWindow = { earliest: '2027-02-27', latest: '2027-03-01', length: { kind: 'fixed', nights: 45 } };
 const flexWindow: StayWindow = { earliest: '2027-02-27', latest: '2027-02-28', length: { kind: 'flex', committed_nights: 180 } };
@@ -35,33 +34,101 @@ const params = (window: StayWindow, over: Partial<WindowParams> = {}): WindowPar
   ...over,
 });
 
-/** The four clauses of a 45-night stay from `s` (search/shared/stay-clauses.ts). */
-const fixedAt = (s: string, end: string) => [
-  { term: { move_ins: day(s) } },
-  { terms: { minimum_keys: minimumKeys(s, 45) } },
-  { range: { open_windows: { gte: day(s), lt: day(end), relation: 'contains' } } },
-  { term: { move_outs: day(end) } },
-];
-const ends: Record<string, string> = { '2027-02-27': '2027-04-13', '2027-02-28': '2027-04-14', '2027-03-01': '2027-04-15' };
-const bookable = (ss: string[]) => ({ bool: { should: ss.map((s) => ({ bool: { filter: fixedAt(s, ends[s]) } })), minimum_should_match: 1 } });
-const named = (ss: string[]) => ({ should: ss.map((s) => ({ bool: { filter: fixedAt(s, ends[s]), _name: `start:${s}` } })), minimum_should_match: 0 });
+/** The stay spans met by a 45-night stay from a day of `ss` (consecutive days; kernel/store/stay-spans.ts). */
+const spans = (ss: string[]) => ({
+  nested: {
+    path: 'stay_spans',
+    query: {
+      bool: {
+        filter: [
+          { range: { 'stay_spans.starts': { gte: day(ss[0]), lte: day(ss[ss.length - 1]), relation: 'intersects' } } },
+          { range: { 'stay_spans.ends': { gte: day(ss[0]) + 45, lte: day(ss[ss.length - 1]) + 45, relation: 'intersects' } } },
+          { term: { 'stay_spans.nights': 45 } },
+        ],
+      },
+    },
+  },
+});
+const bookable = (ss: string[]) => spans(ss);
+/** A hit carrying its spans, each as starts, ends and nights. */
+const carrying = (...rows: Array<[[string, string], [string, string], [number, number]]>) => ({
+  fields: {
+    span_card: [
+      encodeSpans(
+        rows.map(([s, e, n]) => ({ starts: { gte: day(s[0]), lte: day(s[1]) }, ends: { gte: day(e[0]), lte: day(e[1]) }, nights: { gte: n[0], lte: n[1] } })),
+      ),
+    ],
+  },
+});
 
 describe('a window of move-in dates: the requests', () => {
-  it('matches the homes whose stay from one of the starts can be booked: a should of each start’s four stay clauses', () => {
+  it('matches the homes whose stay from one of the starts can be booked: one nested query of the stay spans over the starts', () => {
     expect(windowFilter(params(fixedWindow), starts)).toEqual([...IN_MARKET, bookable(starts)]);
   });
 
-  it('a page in an order Elasticsearch applies counts the matches and names every start, so each hit says its bookable starts', () => {
+  it('a page in an order Elasticsearch applies counts the matches and reads each hit’s spans beside its card', () => {
     expect(windowPageBody(params(fixedWindow), starts, 25, 25)).toEqual({
       track_total_hits: true,
       from: 25,
       size: 25,
-      ...CARD,
-      query: { bool: { filter: [...IN_MARKET, bookable(starts)], ...named(starts) } },
+      stored_fields: ['_none_'],
+      docvalue_fields: ['card', 'span_card'],
+      query: { bool: { filter: [...IN_MARKET, bookable(starts)] } },
       sort: [{ created_at: 'desc' }, { home_id: 'asc' }],
     });
-    expect(bookableStartsOf({ matched_queries: ['start:2027-03-01', 'start:2027-02-27'] })).toEqual(['2027-02-27', '2027-03-01']);
-    expect(bookableStartsOf({ matched_queries: { 'start:2027-02-28': 1 } })).toEqual(['2027-02-28']);
+  });
+
+  it('reads the starts a hit can be booked from off its spans: each span’s days of the window whose stay ends in it', () => {
+    // Move-ins up to Feb 27 with move-outs from Apr 14: only stays of 46 nights or more, so none.
+    expect(
+      bookableStartsOf(
+        carrying([
+          ['2027-02-01', '2027-02-27'],
+          ['2027-04-14', '2027-05-01'],
+          [46, 89],
+        ]),
+        fixedWindow,
+        starts,
+      ),
+    ).toEqual([]);
+    // Move-ins Feb 28 - Mar 10 with move-outs Apr 1 - Apr 14: Feb 28 (ends Apr 14) only.
+    expect(
+      bookableStartsOf(
+        carrying([
+          ['2027-02-28', '2027-03-10'],
+          ['2027-04-01', '2027-04-14'],
+          [22, 45],
+        ]),
+        fixedWindow,
+        starts,
+      ),
+    ).toEqual(['2027-02-28']);
+    // Two spans together: every start once, in order.
+    expect(
+      bookableStartsOf(
+        carrying(
+          [
+            ['2027-03-01', '2027-03-05'],
+            ['2027-04-10', '2027-04-30'],
+            [36, 60],
+          ],
+          [
+            ['2027-02-20', '2027-02-27'],
+            ['2027-04-13', '2027-04-13'],
+            [45, 52],
+          ],
+        ),
+        fixedWindow,
+        starts,
+      ),
+    ).toEqual(['2027-02-27', '2027-03-01']);
+    expect(bookableStartsOf({}, fixedWindow, starts)).toEqual([]);
+  });
+
+  it('reads a Flex hit’s bookable starts off its named clauses', () => {
+    const flexStarts = ['2027-02-27', '2027-02-28'];
+    expect(bookableStartsOf({ matched_queries: ['start:2027-02-28', 'start:2027-02-27'] }, flexWindow, flexStarts)).toEqual(flexStarts);
+    expect(bookableStartsOf({ matched_queries: { 'start:2027-02-28': 1 } }, flexWindow, flexStarts)).toEqual(['2027-02-28']);
   });
 
   it('groups the starts by price cell (two months of move-ins): February and March 2027 read two', () => {
@@ -87,7 +154,9 @@ describe('a window of move-in dates: the requests', () => {
     ]);
     const straddlers = windowStraddlersBody(p, starts, 1000);
     expect(straddlers.query?.bool?.must_not).toEqual([inside('202701_30', starts.slice(0, 2)), inside('202703_30', starts.slice(2))]);
-    expect(straddlers).toMatchObject({ track_total_hits: false, size: 1000, sort: [{ home_id: 'asc' }], query: { bool: named(starts) } });
+    expect(straddlers).toMatchObject({ track_total_hits: false, size: 1000, sort: [{ home_id: 'asc' }] });
+    expect(straddlers.docvalue_fields).toContain('span_card');
+    expect(straddlers.query?.bool?.should).toBeUndefined();
   });
 
   it('by price, one stream per cell, sorted by that cell’s bound; by availability, the homes whose first bookable start is each start', () => {
@@ -101,7 +170,7 @@ describe('a window of move-in dates: the requests', () => {
     expect(windowFirstStartBody(p, starts, 2, 50)).toMatchObject({
       query: {
         bool: {
-          filter: [...IN_MARKET, { bool: { filter: fixedAt('2027-03-01', '2027-04-15') } }],
+          filter: [...IN_MARKET, spans(['2027-03-01'])],
           must_not: [bookable(starts.slice(0, 2))],
         },
       },
