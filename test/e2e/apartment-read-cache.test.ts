@@ -7,9 +7,8 @@
 import fc from 'fast-check';
 import type { Collection } from 'mongodb';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFixture, testConfig, type Fixture } from '../support/fixture';
+import { mcpClientAt } from '../support/mcp-at';
 import { startService, type RunningService } from '../../services/main';
 import { addDays } from '../../services/kernel/engine/dates';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
@@ -33,12 +32,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-async function mcpOf(url: string): Promise<McpClient> {
-  const client = new McpSdkClient({ name: 'catalog-tests', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url + '/mcp/public')));
-  clients.push(client);
-  return client;
-}
+const mcpOf = (url: string): Promise<McpClient> => mcpClientAt(url, clients);
 
 /** One read as both copies answer it: the GET's status and bytes, and the tool call's whole result. */
 interface Read {
