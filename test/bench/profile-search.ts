@@ -1,6 +1,6 @@
 /**
- * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|overview|buildings|apartment|apartment-mcp|apartment-mcp-2026]`: a CPU profile of the
- * service process under a dated market search (or availability overview) load on the bench
+ * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|window|overview|buildings|apartment|apartment-mcp|apartment-mcp-2026]`: a CPU profile of the
+ * service process under a dated market search (a window of move-in dates, an availability overview, ...) load on the bench
  * inventory, written by `node --cpu-prof` to CPU_PROF_DIR (default ./profiles), with the hottest
  * functions by self time printed.
  */
@@ -83,6 +83,8 @@ async function main(): Promise<void> {
         body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_properties_tool', arguments: args } }),
       };
     }
+    if (shape === 'window')
+      return { path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&latest_check_in=${addDays(start, 30)}&nights=90` };
     if (shape === 'flex')
       return {
         path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=indefinite&committed_nights=${[180, 270, 365][i % 3]}`,

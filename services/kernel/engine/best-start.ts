@@ -6,7 +6,7 @@
  */
 import type { IsoDate } from '../inventory/records';
 import { addDays } from './dates';
-import { displayPrice } from './pricing';
+import { displayAmountOf, displayPrice } from './pricing';
 import type { DisplayPrice, PricingInputs, StayRequest } from './types';
 
 /** The length of every stay of a window: nights of a fixed stay, or a Flex tier. */
@@ -48,12 +48,14 @@ export function pickStart<P>(
 
 /**
  * The chosen stay of a home among its bookable starts (in any order): priced by displayPrice, the
- * cheapest whose price fits, ties to the earliest; null when none fits.
+ * cheapest whose price fits, ties to the earliest; null when none fits. Each start's amount is
+ * compared alone; the chosen one's display price is then computed whole (the same figure).
  */
 export function bestStay(pricing: PricingInputs, length: StayLength, bookableStarts: readonly IsoDate[], fits: (amount: number) => boolean): ChosenStay | null {
   const candidates = bookableStarts.map((start) => {
     const stay = stayOfLength(start, length);
-    return { start, price: { stay, price: displayPrice(pricing, stay) } };
+    return { start, price: { stay, amount: displayAmountOf(pricing, stay) } };
   });
-  return pickStart(candidates, (c) => c.price.display_price_with_discount, fits)?.price ?? null;
+  const chosen = pickStart(candidates, (c) => c.amount, fits)?.price;
+  return chosen ? { stay: chosen.stay, price: displayPrice(pricing, chosen.stay) } : null;
 }

@@ -62,7 +62,7 @@ export function fromDayNumber(day: number): IsoDate {
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+  return `${y >= 1000 && y <= 9999 ? y : pad(y, 4)}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
 }
 
 export function addDays(date: IsoDate, n: number): IsoDate {

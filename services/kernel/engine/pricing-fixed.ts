@@ -45,12 +45,17 @@ export function specialOfferPercent(home: PricingInputs, startDate: string): num
   return offer !== null && offer.start_date <= startDate && startDate < offer.end_date ? offer.percent : 0;
 }
 
-/** Seasonal discount of each night; overlapping periods give the largest percent, not a sum. */
-function seasonalPercents(home: PricingInputs, start: number, nights: number): number[] {
-  const percents = new Array<number>(nights).fill(0);
+/**
+ * Seasonal discount of each night; overlapping periods give the largest percent, not a sum. Null when
+ * no period meets the stay (every night 0): most stays, priced without a per-night array.
+ */
+function seasonalPercents(home: PricingInputs, start: number, nights: number): number[] | null {
+  let percents: number[] | null = null;
   for (const period of home.seasonal_discounts) {
     const from = Math.max(toDayNumber(period.start_date) - start, 0);
     const to = Math.min(toDayNumber(period.end_date) - start, nights);
+    if (from >= to) continue;
+    percents ??= new Array<number>(nights).fill(0);
     for (let i = from; i < to; i++) percents[i] = Math.max(percents[i], period.percent);
   }
   return percents;
@@ -63,7 +68,7 @@ function costFixedStay(home: PricingInputs, stay: FixedStay, pets: Pets, withDis
   const petCount = pets.cats + pets.dogs;
   // Under 30 nights the nightly rate applies, from 30 nights the monthly rate (both per 30 nights here).
   const ratePer30 = isMonthlyStay(nights) ? home.monthly_rate_cents : home.nightly_rate_cents * NIGHTS_PER_MONTH;
-  const seasonal = withDiscounts ? seasonalPercents(home, start, nights) : new Array<number>(nights).fill(0);
+  const seasonal = withDiscounts ? seasonalPercents(home, start, nights) : null;
   const losFactor = withDiscounts ? 100 - lengthOfStayPercent(home, nights) : 100;
   const offerFactor = withDiscounts ? 100 - specialOfferPercent(home, stay.start_date) : 100;
   const feeUnitsPerNight = (home.fees.monthly_service_fee_cents + home.fees.monthly_pet_rent_cents * petCount) * PERCENT_SCALE;
@@ -72,14 +77,15 @@ function costFixedStay(home: PricingInputs, stay: FixedStay, pets: Pets, withDis
   let discountUnits = 0;
   for (let first = 0; first < nights; first += NIGHTS_PER_MONTH) {
     const last = Math.min(first + NIGHTS_PER_MONTH, nights);
-    let units = 0;
-    for (let i = first; i < last; i++) {
-      // Seasonal, then length of stay, then the offer, each off the rent left by the one before.
-      const rentBeforeOffer = ratePer30 * (100 - seasonal[i]) * losFactor;
-      // "Quote": total_discount counts the seasonal and length-of-stay discounts, not the offer.
-      discountUnits += ratePer30 * PERCENT_SCALE - rentBeforeOffer * 100;
-      units += rentBeforeOffer * offerFactor + feeUnitsPerNight;
-    }
+    // Each night's rent is ratePer30 × (100 − its seasonal percent) × the length-of-stay factor (seasonal, then
+    // length of stay, then the offer, each off the rent left by the one before): a statement's nights sum
+    // exactly as their percents' complements do.
+    let kept = 100 * (last - first);
+    if (seasonal !== null) for (let i = first; i < last; i++) kept -= seasonal[i];
+    const rentBeforeOffer = ratePer30 * kept * losFactor;
+    // "Quote": total_discount counts the seasonal and length-of-stay discounts, not the offer.
+    discountUnits += ratePer30 * PERCENT_SCALE * (last - first) - rentBeforeOffer * 100;
+    const units = rentBeforeOffer * offerFactor + feeUnitsPerNight * (last - first);
     statements.push(roundDiv(units, UNITS_PER_CENT) + (first === 0 ? oneTimeCents : 0));
   }
   return { nights, statements, discountCents: roundDiv(discountUnits, UNITS_PER_CENT) };
@@ -120,6 +126,12 @@ function fixedDisplay(discounted: FixedCosting, undiscounted: FixedCosting): Dis
     fixedPriceLabel(nights),
     isMonthlyStay(nights),
   );
+}
+
+/** The display price with discounts alone (display_price_with_discount): what choosing among a window's starts compares. */
+export function fixedDisplayAmount(home: PricingInputs, stay: FixedStay, pets: Pets): number {
+  const discounted = costFixedStay(home, stay, pets, true);
+  return displayAmount(sum(discounted.statements), discounted.nights);
 }
 
 export function displayFixedStay(home: PricingInputs, stay: FixedStay, pets: Pets): DisplayPrice {

@@ -7,7 +7,7 @@ import type { HomeRecord, IsoDate } from '../inventory/records';
 import { earliestAvailableDate } from './availability';
 import { addDays } from './dates';
 import { NIGHTS_PER_MONTH } from './labels';
-import { displayFixedStay, priceFixedStay } from './pricing-fixed';
+import { displayFixedStay, fixedDisplayAmount, priceFixedStay } from './pricing-fixed';
 import { displayFlexStay, priceFlexStay } from './pricing-flex';
 import type { DisplayPrice, Pets, PricingInputs, QuotePricing, StayRequest } from './types';
 
@@ -26,6 +26,11 @@ export function priceStay(home: PricingInputs, stay: StayRequest, pets: Pets): Q
 /** The display price of a stay without pets: the figure search results and the apartment read show. */
 export function displayPrice(home: PricingInputs, stay: StayRequest): DisplayPrice {
   return stay.kind === 'fixed' ? displayFixedStay(home, stay, NO_PETS) : displayFlexStay(home, stay, NO_PETS);
+}
+
+/** displayPrice(home, stay).display_price_with_discount alone, without the figures beside it. */
+export function displayAmountOf(home: PricingInputs, stay: StayRequest): number {
+  return stay.kind === 'fixed' ? fixedDisplayAmount(home, stay, NO_PETS) : displayFlexStay(home, stay, NO_PETS).display_price_with_discount;
 }
 
 /** The stay an undated search prices: 30 nights from the earliest available date (today when none). */

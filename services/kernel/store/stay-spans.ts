@@ -84,3 +84,26 @@ export function decodeSpans(value: string): StaySpan[] {
   const rows = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as Array<[number, number | null, number, number | null, number, number | null]>;
   return rows.map(([p, q, u, v, lo, hi]) => ({ starts: closed(p, bound(q)), ends: closed(u, bound(v)), nights: closed(lo, bound(hi)) }));
 }
+
+/**
+ * The days of `runs` (closed runs of day numbers) from which a stay of `nights` nights lies in one of
+ * the spans of a `span_card` value: ascending, each once. What startsIn gives over decodeSpans(value),
+ * without building the spans: the window search asks it of every home it prices.
+ */
+export function spanCardStarts(value: string, runs: ReadonlyArray<{ first: number; last: number }>, nights: number): number[] {
+  if (runs.length === 0) return [];
+  const rows = JSON.parse(Buffer.from(value, 'base64').toString('latin1')) as Array<[number, number | null, number, number | null, number, number | null]>;
+  const origin = runs[0].first;
+  const met = new Uint8Array(runs[runs.length - 1].last - origin + 1);
+  for (const [p, q, u, v, lo, hi] of rows) {
+    if (nights < lo || (hi !== null && nights > hi)) continue;
+    for (const run of runs) {
+      const from = Math.max(run.first, p, u - nights);
+      const to = Math.min(run.last, q ?? Infinity, v === null ? Infinity : v - nights);
+      for (let d = from; d <= to; d++) met[d - origin] = 1;
+    }
+  }
+  const days: number[] = [];
+  for (let i = 0; i < met.length; i++) if (met[i] === 1) days.push(origin + i);
+  return days;
+}

@@ -56,21 +56,27 @@ export async function byChosenPrice(
     after: undefined as SortValues | undefined,
     done: false,
   }));
+  // Each stream reads its share of a batch: the whole of it for one cell, two thirds for two (the cells'
+  // bounds interleave, so a page draws on each; measured in docs/performance.md, "A window of move-in dates").
+  const perStream = (batchSize: number) => Math.ceil((2 * batchSize) / (streams.length + 1));
   const seen = new Set<string>();
   const before = (a: number, b: number) => (order === 'asc' ? a < b : a > b);
   const next = async (batchSize: number): Promise<StreamBatch<WindowHit>> => {
     const items: Array<{ item: WindowHit; bound: number }> = [];
     for (;;) {
       const empty = streams.filter((s) => !s.done && s.buffer.length === 0);
+      // A stream ran dry: the batch ends here. The caller prices what it has and often stops, so the
+      // stream is read on only when a later batch needs it.
+      if (empty.length > 0 && items.length > 0) return { items, last: false, ...(counted ? { total: totalOf(counted) } : {}) };
       await Promise.all(
         empty.map(async (s) => {
           // One cell: its first batch counts the matches (searchWindow sends no count then).
           const counts = streams.length === 1 && s.after === undefined && counted === undefined;
-          const res = await send(windowCellStreamBody(p, starts, s.starts, order, batchSize, passing, s.after, counts ? { aggs } : undefined));
+          const res = await send(windowCellStreamBody(p, starts, s.starts, order, perStream(batchSize), passing, s.after, counts ? { aggs } : undefined));
           if (counts) counted = res;
           const hits = res.hits.hits;
           s.after = hits[hits.length - 1]?.sort;
-          s.done = hits.length < batchSize;
+          s.done = hits.length < perStream(batchSize);
           s.buffer.push(...hits.map((hit) => ({ item: { hit }, bound: Number(hit.sort?.[0]) })));
         }),
       );
@@ -79,7 +85,8 @@ export async function byChosenPrice(
       if (items.length >= batchSize) return { items, last: false, ...(counted ? { total: totalOf(counted) } : {}) };
       const head = live.reduce((a, b) => (before(b.buffer[0].bound, a.buffer[0].bound) ? b : a));
       const taken = head.buffer.shift()!;
-      const id = docOf(taken.item).home_id;
+      // A document's _id is its home's id (indexer/document-worker.ts): no card is read for a home never priced.
+      const id = taken.item.hit._id ?? docOf(taken.item).home_id;
       if (!seen.has(id)) {
         seen.add(id);
         items.push(taken);

@@ -16,7 +16,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { IsoDate } from '../../kernel/inventory/records';
 import { fromDayNumber, toDayNumber } from '../../kernel/engine/dates';
-import { decodeSpans, startsIn } from '../../kernel/store/stay-spans';
+import { spanCardStarts } from '../../kernel/store/stay-spans';
 import { stayDatesAt, type StayWindow } from '../../stays/stay-window';
 import { hitFields } from './hit-fields';
 import { priceBandOf } from './indexed-price';
@@ -44,6 +44,17 @@ function dayRuns(starts: readonly IsoDate[]): Array<{ first: number; last: numbe
     else runs.push({ first: day, last: day });
   }
   return runs;
+}
+
+/** A window's starts as runs and by day number, worked out once per search (every hit is read against them). */
+const startDays = new WeakMap<readonly IsoDate[], { runs: Array<{ first: number; last: number }>; dateOf: Map<number, IsoDate> }>();
+function startDaysOf(starts: readonly IsoDate[]) {
+  let known = startDays.get(starts);
+  if (known === undefined) {
+    known = { runs: dayRuns(starts), dateOf: new Map(starts.map((s) => [toDayNumber(s), s])) };
+    startDays.set(starts, known);
+  }
+  return known;
 }
 
 /** A stay span meets a run of starts at the stay's length (kernel/store/stay-spans.ts: three range clauses, exact). */
@@ -84,17 +95,10 @@ interface WindowHitParts {
 /** The starts of a hit whose stay can be booked, in order: from its spans (fixed), or its matched named clauses (Flex). */
 export function bookableStartsOf(hit: WindowHitParts, w: StayWindow, starts: readonly IsoDate[]): IsoDate[] {
   if (w.length.kind === 'fixed') {
-    const nights = w.length.nights;
     const card = hit.fields?.[SPAN_CARD];
-    const spans = Array.isArray(card) && typeof card[0] === 'string' ? decodeSpans(card[0]) : [];
-    const days = new Set<number>();
-    for (const run of dayRuns(starts)) {
-      for (const span of spans) {
-        const met = startsIn(span, run.first, run.last, nights);
-        if (met) for (let d = met.from; d <= met.to; d++) days.add(d);
-      }
-    }
-    return [...days].sort((a, b) => a - b).map(fromDayNumber);
+    if (!Array.isArray(card) || typeof card[0] !== 'string') return [];
+    const { runs, dateOf } = startDaysOf(starts);
+    return spanCardStarts(card[0], runs, w.length.nights).map((d) => dateOf.get(d) ?? fromDayNumber(d));
   }
   const names = Array.isArray(hit.matched_queries) ? hit.matched_queries : Object.keys(hit.matched_queries ?? {});
   return names

@@ -11,7 +11,7 @@ import { START_HORIZON_DAYS } from '../../../indexer/price-bands';
 import { addDays, toDayNumber } from '../../../services/kernel/engine/dates';
 import { withBuildingRules } from '../../../services/kernel/engine/building-rules';
 import { checkStay } from '../../../services/kernel/engine/stay-check';
-import { decodeSpans, startsIn, type ClosedRange, type StaySpan } from '../../../services/kernel/store/stay-spans';
+import { decodeSpans, spanCardStarts, startsIn, type ClosedRange, type StaySpan } from '../../../services/kernel/store/stay-spans';
 import { arbHomeWithFixedStays } from '../../support/arbitraries';
 import { makeMarket, makeProperty } from '../../support/records';
 
@@ -58,6 +58,11 @@ describe('stay spans', () => {
             if (run) for (let d = run.from; d <= run.to; d++) given.add(d);
           }
           expect([...given].sort((a, b) => a - b)).toEqual(bookable);
+          // Read straight from the doc value: over the window, and over it less its middle day (two runs).
+          expect(spanCardStarts(doc.span_card, [{ first, last }], nights)).toEqual(bookable);
+          const middle = first + Math.floor(widths[i] / 2);
+          const runs = [{ first, last: middle - 1 }, { first: middle + 1, last }].filter((r) => r.first <= r.last);
+          expect(spanCardStarts(doc.span_card, runs, nights)).toEqual(bookable.filter((d) => d !== middle));
           if (bookable.length === 0) refused += 1;
           else admitted += 1;
           if (bookable.length > 0 && bookable.length <= widths[i]) partial += 1;
