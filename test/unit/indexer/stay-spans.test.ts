@@ -61,7 +61,10 @@ describe('stay spans', () => {
           // Read straight from the doc value: over the window, and over it less its middle day (two runs).
           expect(spanCardStarts(doc.span_card, [{ first, last }], nights)).toEqual(bookable);
           const middle = first + Math.floor(widths[i] / 2);
-          const runs = [{ first, last: middle - 1 }, { first: middle + 1, last }].filter((r) => r.first <= r.last);
+          const runs = [
+            { first, last: middle - 1 },
+            { first: middle + 1, last },
+          ].filter((r) => r.first <= r.last);
           expect(spanCardStarts(doc.span_card, runs, nights)).toEqual(bookable.filter((d) => d !== middle));
           if (bookable.length === 0) refused += 1;
           else admitted += 1;
