@@ -41,10 +41,19 @@ const pathOf = (args: Record<string, unknown>): string => {
   return `/api/public/map-search?${q.toString()}`;
 };
 
-/** One map question as both copies answer it: the GET's status and bytes, and the tool call's whole result. */
-async function answers(url: string, client: McpClient, args: Record<string, unknown>): Promise<{ status: number; body: string; tool: unknown }> {
+/** One map question as both copies answer it: the GET's status, bytes and ETag, and the tool call's whole result. */
+async function answers(
+  url: string,
+  client: McpClient,
+  args: Record<string, unknown>,
+): Promise<{ status: number; body: string; etag: string | null; tool: unknown }> {
   const res = await fetch(url + pathOf(args));
-  return { status: res.status, body: await res.text(), tool: await client.callTool({ name: 'search_apartments_on_map', arguments: args }) };
+  return {
+    status: res.status,
+    body: await res.text(),
+    etag: res.headers.get('etag'),
+    tool: await client.callTool({ name: 'search_apartments_on_map', arguments: args }),
+  };
 }
 
 const NATIONAL = { sw_latitude: 24, sw_longitude: -125, ne_latitude: 50, ne_longitude: -66, zoom: 4 };

@@ -6,12 +6,14 @@
  *   (N and M from the config: the index changes at most once per incremental run), `no-cache` on the
  *   status report, and `no-store` on every error answer of any path.
  * The fixed documents (OpenAPI, tool list, server card…) are serialized and hashed once, at start
- * (`fixedDocument`), so their 304 costs a header comparison; a search is answered, then hashed.
+ * (`fixedDocument`), so their 304 costs a header comparison; a search is answered, then hashed (an
+ *   answer kept per index generation, once).
  */
 import type { Context, Middleware, Next } from 'koa';
 import conditional from 'koa-conditional-get';
 import etag from '@koa/etag';
 import entityTag from 'etag';
+import { jsonOf } from '../written-json';
 
 export interface CachePolicy {
   /** Seconds a cache may serve a success of /api/public without asking again. */
@@ -46,11 +48,26 @@ function validated(ctx: Context): boolean {
   return p.startsWith('/api/public/') || p === '/' || p.startsWith('/app/') || p.startsWith('/.well-known/');
 }
 
-/** A plain JSON value as Koa would write it, once, so the ETag and the compressor read the same string. */
+/** The ETags of frozen answers (kept per index generation, ../written-json.ts), each hashed once. */
+const tags = new WeakMap<object, string>();
+
+/**
+ * A plain JSON value as Koa would write it, once, so the ETag and the compressor read the same string.
+ * A frozen answer's bytes and ETag are made once for every request it serves (@koa/etag leaves an ETag
+ * already set alone).
+ */
 function serializeJson(ctx: Context): void {
   const body: unknown = ctx.body;
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
-  ctx.body = JSON.stringify(body); // the Content-Type set with the object (application/json) stays
+  const json = jsonOf(body);
+  ctx.body = json; // the Content-Type set with the object (application/json) stays
+  if (!Object.isFrozen(body)) return;
+  let tag = tags.get(body);
+  if (tag === undefined) {
+    tag = entityTag(json);
+    tags.set(body, tag);
+  }
+  ctx.etag = tag;
 }
 
 function cacheControl(ctx: Context, policy: CachePolicy): void {

@@ -18,6 +18,7 @@ import { rendersWidgets } from './client-support';
 import { isObject, plainRequest, type Era, type RequestHeaders } from './plain-request';
 import type { WireAnswer } from './prepared-answers';
 import { callTool, registeredTool, type ToolServerContext } from './tool-call';
+import { jsonOf } from '../written-json';
 
 export interface FastToolCall {
   era: Era;
@@ -71,7 +72,7 @@ export async function answerFastToolCall(
   } else {
     // The text block of a tool without a brief is structuredContent's own JSON: written once, used twice.
     const first = rest.content[0];
-    const structuredJson = !tool.briefs && first?.type === 'text' ? first.text : JSON.stringify(structuredContent);
+    const structuredJson = !tool.briefs && first?.type === 'text' ? first.text : jsonOf(structuredContent);
     json = `{"result":${JSON.stringify(wire).slice(0, -1)},"structuredContent":${structuredJson}}${tail}`;
   }
   const text = call.era === 'modern' ? json : `event: message\ndata: ${json}\n\n`;
