@@ -19,8 +19,9 @@ export interface GenerationAnswersOptions<T> {
   sizeOf: (answer: T) => number;
 }
 
+/** Freezes the answer through and through, inside parts already frozen too (the transports write a frozen answer's JSON once). */
 function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+  if (value !== null && typeof value === 'object') {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
   }

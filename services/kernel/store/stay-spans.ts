@@ -86,7 +86,7 @@ export function decodeSpans(value: string): StaySpan[] {
 }
 
 /**
- * The days of `runs` (closed runs of day numbers) from which a stay of `nights` nights lies in one of
+ * The days of `runs` (closed runs of day numbers, ascending and apart, as a window's starts give them) from which a stay of `nights` nights lies in one of
  * the spans of a `span_card` value: ascending, each once. What startsIn gives over decodeSpans(value),
  * without building the spans: the window search asks it of every home it prices.
  */

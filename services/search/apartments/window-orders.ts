@@ -85,8 +85,8 @@ export async function byChosenPrice(
       if (items.length >= batchSize) return { items, last: false, ...(counted ? { total: totalOf(counted) } : {}) };
       const head = live.reduce((a, b) => (before(b.buffer[0].bound, a.buffer[0].bound) ? b : a));
       const taken = head.buffer.shift()!;
-      // A document's _id is its home's id (indexer/document-worker.ts): no card is read for a home never priced.
-      const id = taken.item.hit._id ?? docOf(taken.item).home_id;
+      // A stream's tie-breaker is the home id (windowCellStreamBody's sort): no card is read for a home never priced.
+      const id = String(taken.item.hit.sort?.[1] ?? docOf(taken.item).home_id);
       if (!seen.has(id)) {
         seen.add(id);
         items.push(taken);
