@@ -66,6 +66,11 @@ export function toApiError(err: unknown): ApiError {
   if (expected === 'index_missing') {
     return new ApiError('service_unavailable', 'The search index is being built; try again shortly.', 503, { 'Retry-After': '10' });
   }
+  if (expected === 'index_outdated') {
+    return new ApiError('service_unavailable', 'The search index is being rebuilt for this version of the service; try again shortly.', 503, {
+      'Retry-After': '10',
+    });
+  }
   if (unavailableStore(err)) {
     return new ApiError('service_unavailable', 'A backing store is unavailable; try again shortly.', 503, {
       'Retry-After': '5',
@@ -84,12 +89,15 @@ export class RequestAborted extends Error {
 
 /**
  * A failure that is a known state rather than a fault, answered 503 without a stack trace in the log:
- * the request's own deadline or client ended it (its Elasticsearch call was cancelled with it), or no
- * search index exists yet (the first build after a first start is still running).
+ * the request's own deadline or client ended it (its Elasticsearch call was cancelled with it), no
+ * search index exists yet (the first build after a first start is still running), or the alias's index
+ * was built from an earlier mapping and lacks a nested field this version asks (a new version serving
+ * before the full rebuild that brings the field has swapped the alias).
  */
-export function expectedOutage(err: unknown): 'request_over' | 'index_missing' | null {
+export function expectedOutage(err: unknown): 'request_over' | 'index_missing' | 'index_outdated' | null {
   if (err instanceof RequestAborted || err instanceof esErrors.RequestAbortedError) return 'request_over';
   if (err instanceof esErrors.ResponseError && /index_not_found_exception/.test(err.message)) return 'index_missing';
+  if (err instanceof esErrors.ResponseError && /failed to find nested object under path/.test(err.message)) return 'index_outdated';
   return null;
 }
 

@@ -9,7 +9,7 @@ import { testConfig, seedWorld, dropWorld } from '../support/fixture';
 import type { Config } from '../../services/kernel/config';
 import type { MongoHandle } from '../../services/kernel/store/mongo';
 import type { EsClient } from '../../services/kernel/store/es-client';
-import { toApiError } from '../../services/kernel/errors';
+import { expectedOutage, toApiError } from '../../services/kernel/errors';
 import { esTransport, TALLY_AGG } from '../../services/search/shared/search-transport';
 import type { RoundTrip } from '../../services/search/shared/search-transport';
 import { homeRouting, readRoutingKeys } from '../../services/kernel/store/home-routing';
@@ -51,6 +51,19 @@ describe('search transport', () => {
     const several = await t.searchAll([page, counts]).catch((err: unknown) => err);
     expect(toApiError(single).status).toBe(503);
     expect(toApiError(several).status).toBe(503);
+  });
+
+  it('fails a search that asks a nested field an index of an earlier mapping lacks as a 503 service_unavailable, not a 500', async () => {
+    const older = `${config.homesAlias}-older-mapping`;
+    await es.indices.create({ index: older, mappings: { properties: { home_id: { type: 'keyword' } } } });
+    try {
+      const t = esTransport(es, older);
+      const err = await t.search({ size: 1, query: { nested: { path: 'stay_spans', query: { match_all: {} } } } }).catch((e: unknown) => e);
+      expect(expectedOutage(err)).toBe('index_outdated');
+      expect(toApiError(err)).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'Retry-After': '10' } });
+    } finally {
+      await es.indices.delete({ index: older });
+    }
   });
 
   it('fails the whole round trip when one of its searches is refused (no partial answer)', async () => {
