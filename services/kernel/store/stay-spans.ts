@@ -62,26 +62,34 @@ export function staySpans(starts: StayStarts): StaySpan[] {
   return spans;
 }
 
-/** The starts of [first, last] from which a stay of `nights` nights lies in the span (as day numbers; empty when none). */
-export function startsIn(span: StaySpan, first: number, last: number, nights: number): { from: number; to: number } | null {
-  const inf = (r: ClosedRange) => r.lte ?? Infinity;
-  if (nights < span.nights.gte || nights > inf(span.nights)) return null;
-  const from = Math.max(first, span.starts.gte, span.ends.gte - nights);
-  const to = Math.min(last, inf(span.starts), inf(span.ends) - nights);
+/** A span as its doc value row holds it: [p, q, u, v, fewest, most], null where open-ended. */
+type SpanRow = [number, number | null, number, number | null, number, number | null];
+
+/** The starts of [first, last] from which a stay of `nights` nights lies in the span row (as day numbers; null when none). */
+function rowStartsIn([p, q, u, v, lo, hi]: SpanRow, first: number, last: number, nights: number): { from: number; to: number } | null {
+  if (nights < lo || (hi !== null && nights > hi)) return null;
+  const from = Math.max(first, p, u - nights);
+  const to = Math.min(last, q ?? Infinity, v === null ? Infinity : v - nights);
   return from <= to ? { from, to } : null;
+}
+
+const rowOf = (s: StaySpan): SpanRow => [s.starts.gte, s.starts.lte ?? null, s.ends.gte, s.ends.lte ?? null, s.nights.gte, s.nights.lte ?? null];
+
+/** The starts of [first, last] from which a stay of `nights` nights lies in the span (as day numbers; null when none). */
+export function startsIn(span: StaySpan, first: number, last: number, nights: number): { from: number; to: number } | null {
+  return rowStartsIn(rowOf(span), first, last, nights);
 }
 
 const bound = (n: number | null): number => (n === null ? Infinity : n);
 
 /** The spans as a `binary` doc value takes them: base64 of [p, q, u, v, fewest, most] each, null where open-ended. */
 export function encodeSpans(spans: readonly StaySpan[]): string {
-  const rows = spans.map((s) => [s.starts.gte, s.starts.lte ?? null, s.ends.gte, s.ends.lte ?? null, s.nights.gte, s.nights.lte ?? null]);
-  return Buffer.from(JSON.stringify(rows)).toString('base64');
+  return Buffer.from(JSON.stringify(spans.map(rowOf))).toString('base64');
 }
 
 /** The spans of a `span_card` value (encodeSpans). */
 export function decodeSpans(value: string): StaySpan[] {
-  const rows = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as Array<[number, number | null, number, number | null, number, number | null]>;
+  const rows = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as SpanRow[];
   return rows.map(([p, q, u, v, lo, hi]) => ({ starts: closed(p, bound(q)), ends: closed(u, bound(v)), nights: closed(lo, bound(hi)) }));
 }
 
@@ -92,15 +100,13 @@ export function decodeSpans(value: string): StaySpan[] {
  */
 export function spanCardStarts(value: string, runs: ReadonlyArray<{ first: number; last: number }>, nights: number): number[] {
   if (runs.length === 0) return [];
-  const rows = JSON.parse(Buffer.from(value, 'base64').toString('latin1')) as Array<[number, number | null, number, number | null, number, number | null]>;
+  const rows = JSON.parse(Buffer.from(value, 'base64').toString('latin1')) as SpanRow[];
   const origin = runs[0].first;
   const met = new Uint8Array(runs[runs.length - 1].last - origin + 1);
-  for (const [p, q, u, v, lo, hi] of rows) {
-    if (nights < lo || (hi !== null && nights > hi)) continue;
+  for (const row of rows) {
     for (const run of runs) {
-      const from = Math.max(run.first, p, u - nights);
-      const to = Math.min(run.last, q ?? Infinity, v === null ? Infinity : v - nights);
-      for (let d = from; d <= to; d++) met[d - origin] = 1;
+      const starts = rowStartsIn(row, run.first, run.last, nights);
+      if (starts) for (let d = starts.from; d <= starts.to; d++) met[d - origin] = 1;
     }
   }
   const days: number[] = [];
