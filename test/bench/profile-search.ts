@@ -1,5 +1,5 @@
 /**
- * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|window|overview|buildings|apartment|apartment-mcp|apartment-mcp-2026]`: a CPU profile of the
+ * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|window|viewport|viewport-dated|overview|buildings|apartment|apartment-mcp|apartment-mcp-2026]`: a CPU profile of the
  * service process under a dated market search (a window of move-in dates, an availability overview, ...) load on the bench
  * inventory, written by `node --cpu-prof` to CPU_PROF_DIR (default ./profiles), with the hottest
  * functions by self time printed.
@@ -31,10 +31,14 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_POINTS: '1000000000',
     RATE_LIMIT_OVERVIEW_POINTS: '1000000000',
+    // A viewport's profile is of the computed path: every answer computed, none kept.
+    ...(process.argv[4]?.startsWith('viewport') ? { MAP_CACHE_MB: '0' } : {}),
   };
   const config = loadConfig({ ...process.env, MONGO_DB: 'catalog_bench' });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
-  const markets = (await mongo.collections.markets.find({}).toArray()).map((m) => m.slug);
+  const marketRecords = await mongo.collections.markets.find({}).toArray();
+  const markets = marketRecords.map((m) => m.slug);
+  const cities = marketRecords.flatMap((m) => m.cities);
   const homeSlugs = (await mongo.collections.homes.find({}, { projection: { slug: 1 } }).toArray()).map((h) => h.slug);
   await mongo.close();
   const today = todayIso(new Date());
@@ -82,6 +86,13 @@ async function main(): Promise<void> {
         path: '/mcp/public',
         body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_properties_tool', arguments: args } }),
       };
+    }
+    if (shape === 'viewport' || shape === 'viewport-dated') {
+      // A city-zoom viewport (zoom 12) around a display city, as the viewport bench asks it.
+      const c = cities[i % cities.length];
+      const box = `sw_latitude=${c.latitude - 0.1}&sw_longitude=${c.longitude - 0.17}&ne_latitude=${c.latitude + 0.1}&ne_longitude=${c.longitude + 0.17}&zoom=12`;
+      const dates = shape === 'viewport-dated' ? `&check_in=${start}&check_out=${addDays(start, 2 + ((i * 13) % 120))}` : '';
+      return { path: `/api/public/map-search?${box}${dates}` };
     }
     if (shape === 'window')
       return { path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&latest_check_in=${addDays(start, 30)}&nights=90` };

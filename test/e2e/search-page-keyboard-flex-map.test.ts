@@ -8,6 +8,7 @@
 import sharp from 'sharp';
 import { startService } from '../../services/main';
 import { addDays } from '../../services/kernel/engine/dates';
+import { alignViewport } from '../../services/kernel/map-tiles';
 import type { Fixture } from '../support/fixture';
 import { isViewportSearch, query, rendered, shownSlugs, type Answer } from '../support/search-page';
 import type { Browser } from 'playwright-core';
@@ -115,7 +116,15 @@ describe('the search page at /', () => {
   });
 
   it('draws a national map area as clusters with their counts, and a click on one zooms in and asks the viewport search there', async () => {
-    const national = { sw_latitude: '24.5', sw_longitude: '-125', ne_latitude: '49.5', ne_longitude: '-66.9', zoom: '4' };
+    // The page asks the area of its URL widened to the viewport grid of zoom 4.
+    const grid = alignViewport({ south: 24.5, west: -125, north: 49.5, east: -66.9 }, 4);
+    const national = {
+      sw_latitude: String(grid.south),
+      sw_longitude: String(grid.west),
+      ne_latitude: String(grid.north),
+      ne_longitude: String(grid.east),
+      zoom: '4',
+    };
     const answer = await api<Answer & { clusters?: Array<{ tile: string; count: number }> }>(`/api/public/map-search?${query(national)}`);
     expect(answer.total_count).toBeGreaterThan(250);
     const clusters = answer.clusters ?? [];

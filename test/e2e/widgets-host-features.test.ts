@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { alignViewport } from '../../services/kernel/map-tiles';
 import { CARD_GRID_WIDGET, MAP_WIDGET } from '../../services/widgets/catalog';
 import { busiestCity, startFixture, type Fixture } from '../support/fixture';
 import { FULL_HOST, hostMessages, openedLinks, PLAIN_HOST, sentToHost, showInHost, type HostedResult, type HostOffer } from '../support/widget-host';
@@ -161,6 +162,23 @@ describe('the map moves through search_map_viewport', () => {
       );
       await view.locator('[data-testid="selection"]').filter({ hasNotText: 'Searching' }).waitFor();
       await page.screenshot({ path: path.join(ARTIFACTS, 'search-map-moved.png') });
+
+      // Each viewport asked lies on the grid of its zoom, and the map keeps to the view moved to (not the wider
+      // viewport searched): dragged back, it asks the very question it asked before the drag.
+      for (const call of calls) {
+        const a = call.arguments as typeof first & { zoom: number };
+        const rect = { south: a.sw_latitude, west: a.sw_longitude, north: a.ne_latitude, east: a.ne_longitude };
+        expect(alignViewport(rect, a.zoom)).toEqual(rect);
+      }
+      await page.mouse.move(box.x + 40 + box.width / 4, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 40, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await eventually(
+        () => calls.length,
+        (v) => expect(v).toBe(3),
+      );
+      expect(calls[2].arguments).toEqual(zoom.arguments);
       await expectValidMessages(page);
     } finally {
       await page.close();

@@ -6,6 +6,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { badRequest } from '../../kernel/errors';
+import { tileLatitude, tileLongitude, tileX, tileY } from '../../kernel/map-tiles';
 
 const latitude = (corner: string) =>
   ({
@@ -106,20 +107,6 @@ export const CLUSTER_ZOOM_STEP = 2;
  * add up to the total, since no bucket is dropped.
  */
 export const MAX_CLUSTER_TILES = 512;
-/** Web-Mercator's latitude limit: geotile_grid puts points beyond it in the edge tiles. */
-const MERCATOR_LIMIT = 85.0511287798066;
-
-function tileX(lon: number, precision: number): number {
-  const n = 2 ** precision;
-  return Math.min(n - 1, Math.max(0, Math.floor(((lon + 180) / 360) * n)));
-}
-
-function tileY(lat: number, precision: number): number {
-  const n = 2 ** precision;
-  const rad = (Math.max(-MERCATOR_LIMIT, Math.min(MERCATOR_LIMIT, lat)) * Math.PI) / 180;
-  const y = Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n);
-  return Math.min(n - 1, Math.max(0, y));
-}
 
 /** How many tiles of `precision` the viewport touches. */
 export function tilesSpanned(v: Viewport, precision: number): number {
@@ -133,10 +120,6 @@ export function clusterPrecision(v: Viewport): number {
   return precision;
 }
 
-function tileLatitude(y: number, precision: number): number {
-  return (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / 2 ** precision))) * 180) / Math.PI;
-}
-
 /**
  * The rectangle of a geotile key (`zoom/x/y`) inside the viewport: what a cluster covers. Null for a
  * key that is not one.
@@ -144,11 +127,10 @@ function tileLatitude(y: number, precision: number): number {
 export function tileBounds(key: string, v: Viewport): { south: number; west: number; north: number; east: number } | null {
   const [z, x, y] = key.split('/').map(Number);
   if (![z, x, y].every(Number.isInteger)) return null;
-  const n = 2 ** z;
   return {
     south: Math.max(v.south, tileLatitude(y + 1, z)),
-    west: Math.max(v.west, (x / n) * 360 - 180),
+    west: Math.max(v.west, tileLongitude(x, z)),
     north: Math.min(v.north, tileLatitude(y, z)),
-    east: Math.min(v.east, ((x + 1) / n) * 360 - 180),
+    east: Math.min(v.east, tileLongitude(x + 1, z)),
   };
 }

@@ -7,6 +7,7 @@ import { addDays } from '../../kernel/engine/dates';
 import { NIGHTS_PER_MONTH } from '../../kernel/engine/labels';
 import { COMPARED_APARTMENTS } from '../../kernel/limits/pages';
 import { MAX_WINDOW_NIGHTS } from '../../kernel/limits/stay-window';
+import { alignViewport } from '../../kernel/map-tiles';
 import { FILTER_NAMES, RATING_NAMES, type Filter, type Rating } from './facets';
 import { formatShape, parseShape, type Vertex } from './shape';
 
@@ -248,13 +249,17 @@ export function searchParams(state: PageState, perPage: number, facets = false):
 export function mapSearchParams(state: PageState, facets = false): Record<string, string> {
   const p = withFacets(filterParams(state), facets);
   if (!state.area) return { ...place(state), ...p };
-  const a = state.area;
+  // The area shown, widened to the viewport grid: a small pan asks the question asked before (docs/decisions.md).
+  const a = alignViewport(
+    { south: state.area.swLatitude, west: state.area.swLongitude, north: state.area.neLatitude, east: state.area.neLongitude },
+    state.area.zoom,
+  );
   return {
     ...p,
-    sw_latitude: String(a.swLatitude),
-    sw_longitude: String(a.swLongitude),
-    ne_latitude: String(a.neLatitude),
-    ne_longitude: String(a.neLongitude),
-    zoom: String(a.zoom),
+    sw_latitude: String(a.south),
+    sw_longitude: String(a.west),
+    ne_latitude: String(a.north),
+    ne_longitude: String(a.east),
+    zoom: String(state.area.zoom),
   };
 }

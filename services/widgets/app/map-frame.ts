@@ -4,6 +4,7 @@
  * of the map's search. Pure: a projection in, bounds and arguments out.
  */
 import { geoMercator, type GeoProjection } from 'd3-geo';
+import { alignViewport } from '../../kernel/map-tiles';
 import type { MapResult, SearchHome } from './results';
 
 export const WIDTH = 720;
@@ -29,14 +30,14 @@ export interface Bounds {
   north: number;
 }
 
-/** The projection of a result: its viewport edge to edge, else its pins (and circle) with a margin. */
-export function frame(homes: SearchHome[], near: MapResult['near'], viewport?: MapResult['viewport']): GeoProjection {
-  const lons = homes.map((h) => h.longitude);
-  const lats = homes.map((h) => h.latitude);
-  if (viewport) {
-    lons.push(viewport.sw_longitude, viewport.ne_longitude);
-    lats.push(viewport.sw_latitude, viewport.ne_latitude);
-  }
+/**
+ * The projection of a result: the view (the viewport searched, or the view a move showed) edge to
+ * edge, else its pins (and circle) with a margin. A move's search asks a viewport wider than its view
+ * (on the grid, viewportArgs): the pins beyond the view are off the map.
+ */
+export function frame(homes: SearchHome[], near: MapResult['near'], viewport?: Bounds): GeoProjection {
+  const lons = viewport ? [viewport.west, viewport.east] : homes.map((h) => h.longitude);
+  const lats = viewport ? [viewport.south, viewport.north] : homes.map((h) => h.latitude);
   if (near) {
     const dLat = near.radius_miles / MILES_PER_DEGREE;
     const dLon = dLat / Math.cos((near.latitude * Math.PI) / 180);
@@ -104,8 +105,12 @@ export function zoomLevel(b: Bounds): number {
   return Math.max(0, Math.min(20, Math.round(level)));
 }
 
-/** The viewport arguments of the map's search for the bounds. */
+/**
+ * The viewport arguments of the map's search for the bounds: the bounds widened to the viewport grid of
+ * their zoom, so that a small move asks the question asked before (docs/decisions.md, "Map viewports on a grid").
+ */
 export function viewportArgs(b: Bounds): Record<'sw_latitude' | 'sw_longitude' | 'ne_latitude' | 'ne_longitude' | 'zoom', number> {
-  const round = (v: number): number => Math.round(v * 1e5) / 1e5;
-  return { sw_latitude: round(b.south), sw_longitude: round(b.west), ne_latitude: round(b.north), ne_longitude: round(b.east), zoom: zoomLevel(b) };
+  const zoom = zoomLevel(b);
+  const a = alignViewport(b, zoom);
+  return { sw_latitude: a.south, sw_longitude: a.west, ne_latitude: a.north, ne_longitude: a.east, zoom };
 }

@@ -35,6 +35,8 @@ const PLACE_ARGS = new Set([
 
 let input: ToolArguments = {};
 let shown: MapResult | null = null;
+/** The view a move showed: its search asked a wider viewport (on the grid), the map keeps to the view. */
+let shownView: Bounds | null = null;
 let mode: McpUiDisplayMode = 'inline';
 let modes: readonly McpUiDisplayMode[] = [];
 let moves = 0;
@@ -52,7 +54,7 @@ const host = connectHost(
     onDisplayMode: (next, available) => {
       const changed = next !== mode || available.length !== modes.length;
       [mode, modes] = [next, available];
-      if (changed && shown) render(shown);
+      if (changed && shown) render(shown, shownView);
     },
   },
   ['inline', 'fullscreen'],
@@ -67,27 +69,36 @@ async function searchView(bounds: Bounds): Promise<void> {
     // Facets count one stay's prices: a window of move-in dates (latest_start_date) has none (docs/decisions.md).
     const facets = filters.latest_start_date === undefined ? { facets: true } : {};
     const payload = await host.callTool(VIEWPORT_TOOL, { ...filters, ...viewportArgs(bounds), ...facets });
-    if (move === moves) show(payload, true);
+    if (move === moves) show(payload, bounds);
   } catch {
     if (move === moves) setStatus(notice('This area could not be searched; try again.'));
   }
 }
 
+/** The rectangle the map frames edge to edge: the view moved to, else the viewport the result searched, if any. */
+function viewOf(result: MapResult, view: Bounds | null): Bounds | undefined {
+  if (view) return view;
+  const v = result.viewport;
+  return v && { south: v.sw_latitude, west: v.sw_longitude, north: v.ne_latitude, east: v.ne_longitude };
+}
+
 async function toggleScreen(): Promise<void> {
   mode = await host.requestDisplayMode(mode === 'fullscreen' ? 'inline' : 'fullscreen').catch(() => mode);
   document.documentElement.dataset.displayMode = mode;
-  if (shown) render(shown);
+  if (shown) render(shown, shownView);
 }
 
-function show(payload: ToolResultPayload, moved = false): void {
+/** Draws a result: the model's (framed on its viewport or its pins), or a move's (framed on the view moved to). */
+function show(payload: ToolResultPayload, movedTo: Bounds | null = null): void {
   const result = readHomes<MapResult>(payload);
-  if (result) render(result);
-  else if (moved && shown) setStatus(notice('This area could not be searched; try again.'));
+  if (result) render(result, movedTo);
+  else if (movedTo && shown) setStatus(notice('This area could not be searched; try again.'));
   else mount(el('p', { class: 'notice error' }, 'This result has no apartments to show.'));
 }
 
-function render(result: MapResult): void {
+function render(result: MapResult, view: Bounds | null): void {
   shown = result;
+  shownView = view;
   const clustered = (result.clusters?.length ?? 0) > 0;
   let box = detail(null, host, clustered && result.map_view.enabled);
   setStatus = (next) => {
@@ -127,7 +138,7 @@ function render(result: MapResult): void {
     mount(heading, el('p', { class: 'notice' }, 'No apartment matches this search.'), box);
     return;
   }
-  const projection = frame(result.homes, result.near, result.viewport);
+  const projection = frame(result.homes, result.near, viewOf(result, view));
   const drawn = drawMap(result, projection, status);
   const screen: ScreenOptions | null = modes.includes('fullscreen') ? { fullscreen: mode === 'fullscreen', toggle: () => void toggleScreen() } : null;
   const controls = mapControls(drawn.map, projection, host.canCallTools() ? { onMove: (b) => void searchView(b) } : null, screen);

@@ -88,7 +88,7 @@ describe('the GET parameters of the page state', () => {
     });
   });
 
-  it('ask the viewport search with the map area in place of the market once the person moved the map', () => {
+  it('ask the viewport search with the map area, widened to the viewport grid, in place of the market once the person moved the map', () => {
     expect(mapSearchParams(searched)).toEqual({
       check_in: '2027-01-10',
       check_out: '2027-02-09',
@@ -96,12 +96,17 @@ describe('the GET parameters of the page state', () => {
       max_price: '3200',
       price_unit: 'per_month',
       pets: 'true',
-      sw_latitude: '42.31',
-      sw_longitude: '-71.2',
-      ne_latitude: '42.42',
-      ne_longitude: '-71.01',
+      // 42.31,-71.2 to 42.42,-71.01 at zoom 12, out to the edges of its zoom-13 tiles (0.044° wide).
+      sw_latitude: '42.293564',
+      sw_longitude: '-71.235352',
+      ne_latitude: '42.423457',
+      ne_longitude: '-70.97168',
       zoom: '12',
     });
+    // A pan inside the same tiles asks the same question; the page's own URL keeps the area as shown.
+    const panned = { ...searched, area: { swLatitude: 42.3, swLongitude: -71.22, neLatitude: 42.41, neLongitude: -71.0, zoom: 12 } };
+    expect(mapSearchParams(panned)).toEqual(mapSearchParams(searched));
+    expect(toQuery(searched)).toContain('area=42.31%2C-71.2%2C42.42%2C-71.01%2C12');
     expect(mapSearchParams({ ...searched, area: null })).toMatchObject({ market: 'boston' });
     expect(mapSearchParams({ ...searched, area: null })).not.toHaveProperty('zoom');
   });

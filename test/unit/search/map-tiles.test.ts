@@ -1,0 +1,109 @@
+/** Web-map tiles and the viewport grid the map clients ask on: properties of the alignment, by its output. */
+import fc from 'fast-check';
+import {
+  alignToTiles,
+  alignViewport,
+  gridX,
+  gridY,
+  MERCATOR_LIMIT,
+  tileLatitude,
+  tileLongitude,
+  VIEWPORT_GRID_STEP,
+  type Rectangle,
+} from '../../../services/kernel/map-tiles';
+import { CLUSTER_ZOOM_STEP } from '../../../services/search/shared/viewport';
+
+const latitude = fc.double({ min: -MERCATOR_LIMIT + 0.01, max: MERCATOR_LIMIT - 0.01, noNaN: true });
+const longitude = fc.double({ min: -179.99, max: 179.99, noNaN: true });
+/** A rectangle as a map shows it: south of north, west of east. */
+const rectangle = fc.tuple(latitude, latitude, longitude, longitude).map(([a, b, c, d]): Rectangle => ({
+  south: Math.min(a, b),
+  north: Math.max(a, b),
+  west: Math.min(c, d),
+  east: Math.max(c, d),
+}));
+/** The grid's precisions: a map's zoom (0-20) and one finer. */
+const precision = fc.integer({ min: 0, max: 21 });
+/** Within the 6-decimal writing of an edge (about 0.1 m), and the millionth of a degree that counts as on an edge. */
+const EDGE = 1.5e-6;
+
+describe('alignToTiles', () => {
+  it('contains the rectangle it widens', () => {
+    fc.assert(
+      fc.property(rectangle, precision, (r, p) => {
+        const a = alignToTiles(r, p);
+        expect(a.south).toBeLessThanOrEqual(r.south + EDGE);
+        expect(a.west).toBeLessThanOrEqual(r.west + EDGE);
+        expect(a.north).toBeGreaterThanOrEqual(r.north - EDGE);
+        expect(a.east).toBeGreaterThanOrEqual(r.east - EDGE);
+      }),
+    );
+  });
+
+  it('puts every edge on a tile edge of the precision, and never further than one tile out', () => {
+    fc.assert(
+      fc.property(rectangle, precision, (r, p) => {
+        const a = alignToTiles(r, p);
+        for (const lon of [a.west, a.east]) expect(Math.abs(lon - tileLongitude(Math.round(gridX(lon, p)), p))).toBeLessThan(EDGE);
+        for (const lat of [a.south, a.north]) expect(Math.abs(lat - tileLatitude(Math.round(gridY(lat, p)), p))).toBeLessThan(EDGE);
+        expect(gridX(r.west, p) - gridX(a.west, p)).toBeLessThan(1 + 1e-3);
+        expect(gridX(a.east, p) - gridX(r.east, p)).toBeLessThan(1 + 1e-3);
+        expect(gridY(a.south, p) - gridY(r.south, p)).toBeLessThan(1 + 1e-3);
+        expect(gridY(r.north, p) - gridY(a.north, p)).toBeLessThan(1 + 1e-3);
+      }),
+    );
+  });
+
+  it('gives every rectangle whose edges fall in the same tiles the same answer (a small pan asks the same question)', () => {
+    const part = fc.double({ min: 0, max: 0.999, noNaN: true });
+    fc.assert(
+      fc.property(rectangle, precision, part, part, part, part, (r, p, a, b, c, d) => {
+        // The tiles an edge falls in (an edge within a millionth of a degree of a tile edge is on it), and each
+        // edge moved anywhere inside its tile.
+        const westTile = (lon: number) => Math.floor(gridX(lon + 1e-6, p));
+        const eastTile = (lon: number) => Math.ceil(gridX(lon - 1e-6, p));
+        const northRow = (lat: number) => Math.floor(gridY(lat - 1e-6, p));
+        const southRow = (lat: number) => Math.ceil(gridY(lat + 1e-6, p));
+        const west = tileLongitude(westTile(r.west) + a, p);
+        const east = tileLongitude(eastTile(r.east) - b, p);
+        const north = tileLatitude(northRow(r.north) + c, p);
+        const south = tileLatitude(southRow(r.south) - d, p);
+        fc.pre(west <= east && south <= north);
+        fc.pre(westTile(west) === westTile(r.west) && eastTile(east) === eastTile(r.east));
+        fc.pre(northRow(north) === northRow(r.north) && southRow(south) === southRow(r.south));
+        expect(alignToTiles({ south, west, north, east }, p)).toEqual(alignToTiles(r, p));
+      }),
+    );
+  });
+
+  it('is idempotent: an aligned rectangle is its own alignment', () => {
+    fc.assert(
+      fc.property(rectangle, precision, (r, p) => {
+        const a = alignToTiles(r, p);
+        expect(alignToTiles(a, p)).toEqual(a);
+      }),
+    );
+  });
+
+  it('keeps a latitude beyond Web Mercator, and the world edges, as they are', () => {
+    expect(alignToTiles({ south: -90, west: -180, north: 90, east: 180 }, 5)).toEqual({ south: -90, west: -180, north: 90, east: 180 });
+    const limit = Math.round(MERCATOR_LIMIT * 1e6) / 1e6;
+    expect(alignToTiles({ south: 0, west: 0, north: 1, east: 1 }, 0)).toEqual({ south: -limit, west: -180, north: limit, east: 180 });
+  });
+});
+
+describe('alignViewport', () => {
+  it('aligns to a grid finer than the zoom and coarser than the clusters, so no cluster cell is cut', () => {
+    expect(VIEWPORT_GRID_STEP).toBeGreaterThan(0);
+    expect(VIEWPORT_GRID_STEP).toBeLessThanOrEqual(CLUSTER_ZOOM_STEP);
+    // Boston at zoom 12: tiles of 2^13 across the world, 0.0439° wide.
+    const shown = { south: 42.3, west: -71.15, north: 42.42, east: -71.0 };
+    const asked = alignViewport(shown, 12);
+    expect(asked).toEqual(alignToTiles(shown, 12 + VIEWPORT_GRID_STEP));
+    expect(asked.east - asked.west).toBeLessThan(shown.east - shown.west + 2 * (360 / 2 ** 13));
+    // A pan of a tenth of a grid tile that crosses no grid line asks the same viewport.
+    const step = 360 / 2 ** 13 / 10;
+    const inside = { ...shown, west: asked.west + step, east: asked.east - step };
+    expect(alignViewport(inside, 12)).toEqual(asked);
+  });
+});
