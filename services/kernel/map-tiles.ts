@@ -54,22 +54,20 @@ const ON_EDGE = 1 / EDGE_DECIMALS;
 
 /**
  * The rectangle widened outward to the edges of the tiles of `precision` it touches (edges within a
- * millionth of a degree of a tile edge count as on it): every rectangle inside the same tiles gives the
- * same one, and an aligned rectangle is its own alignment. A latitude beyond Web Mercator's limit is
- * left as it is.
+ * millionth of a degree of a tile edge count as on it, and edges are written to six decimals, so it
+ * contains the rectangle to within 1.5 millionths of a degree): every rectangle inside the same tiles
+ * gives the same one, and an aligned rectangle is its own alignment. A longitude beyond ±180 (a map
+ * panned past the antimeridian) is taken at ±180; a latitude beyond Web Mercator's limit is left as it is.
  */
 export function alignToTiles(r: Rectangle, precision: number): Rectangle {
-  const west = tileLongitude(Math.floor(gridX(r.west + ON_EDGE, precision)), precision);
-  const east = tileLongitude(Math.ceil(gridX(r.east - ON_EDGE, precision)), precision);
+  const lon = (degrees: number): number => Math.max(-180, Math.min(180, degrees));
+  const lat = (degrees: number): number => Math.max(-90, Math.min(90, degrees));
+  const west = tileLongitude(Math.floor(gridX(lon(r.west) + ON_EDGE, precision)), precision);
+  const east = tileLongitude(Math.ceil(gridX(lon(r.east) - ON_EDGE, precision)), precision);
   // Rows count from the north: the north edge rounds down, the south edge up.
-  const north = r.north >= MERCATOR_LIMIT ? r.north : tileLatitude(Math.floor(gridY(r.north - ON_EDGE, precision)), precision);
-  const south = r.south <= -MERCATOR_LIMIT ? r.south : tileLatitude(Math.ceil(gridY(r.south + ON_EDGE, precision)), precision);
-  return {
-    south: Math.max(-90, canonical(south)),
-    west: Math.max(-180, canonical(west)),
-    north: Math.min(90, canonical(north)),
-    east: Math.min(180, canonical(east)),
-  };
+  const north = r.north >= MERCATOR_LIMIT ? lat(r.north) : tileLatitude(Math.floor(gridY(r.north - ON_EDGE, precision)), precision);
+  const south = r.south <= -MERCATOR_LIMIT ? lat(r.south) : tileLatitude(Math.ceil(gridY(r.south + ON_EDGE, precision)), precision);
+  return { south: lat(canonical(south)), west: lon(canonical(west)), north: lat(canonical(north)), east: lon(canonical(east)) };
 }
 
 /**

@@ -25,6 +25,12 @@ export interface MapStatus {
   cluster(c: MapCluster): void;
 }
 
+/** Whether a point is on the map drawn: a move searches a little beyond its view (./map-frame.ts viewportArgs). */
+const inView = ([x, y]: Point): boolean => x >= 0 && x <= WIDTH && y >= 0 && y <= HEIGHT;
+
+/** A marker off the map: drawn (clipped) but out of the tab order and of what a screen reader reads. */
+const OFF_VIEW = { 'aria-hidden': 'true' } as const;
+
 /** Screen points of the pins; homes of one building are spread on a small ring so each stays clickable. */
 function pinPositions(homes: SearchHome[], projection: GeoProjection): Point[] {
   const at = homes.map((h): Point => projection([h.longitude, h.latitude]) ?? [-100, -100]);
@@ -93,11 +99,9 @@ function clusterMarkers(clusters: MapCluster[], projection: GeoProjection, statu
     const r = CLUSTER_MIN_RADIUS + (CLUSTER_MAX_RADIUS - CLUSTER_MIN_RADIUS) * Math.sqrt(c.count / largest);
     const marker = svg('g', {
       class: 'cluster',
-      tabindex: 0,
-      role: 'button',
       'data-count': c.count,
       'data-tile': c.tile,
-      'aria-label': `${c.count} apartments`,
+      ...(inView(at) ? { tabindex: 0, role: 'button', 'aria-label': `${c.count} apartments` } : OFF_VIEW),
     });
     marker.append(svg('circle', { cx: at[0].toFixed(1), cy: at[1].toFixed(1), r: r.toFixed(1) }));
     const label = svg('text', { x: at[0].toFixed(1), y: (at[1] + 4).toFixed(1) });
@@ -115,7 +119,11 @@ function clusterMarkers(clusters: MapCluster[], projection: GeoProjection, statu
 export function drawMap(result: MapResult, projection: GeoProjection, status: MapStatus): { frame: HTMLElement; map: SVGSVGElement } {
   const homes = result.homes;
   const path = geoPath(projection);
-  const map = svg('svg', { class: 'map', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'group', 'aria-label': `Map of ${homes.length} apartments` });
+  const onMap = homes.filter((h) => {
+    const at = projection([h.longitude, h.latitude]);
+    return at !== null && inView(at);
+  }).length;
+  const map = svg('svg', { class: 'map', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'group', 'aria-label': `Map of ${onMap} apartments` });
   map.append(svg('rect', { class: 'water', width: WIDTH, height: HEIGHT }));
   map.append(svg('path', { class: 'land', d: path(land) ?? '' }));
   map.append(svg('path', { class: 'borders', d: path(stateBorders) ?? '' }));
@@ -138,10 +146,8 @@ export function drawMap(result: MapResult, projection: GeoProjection, status: Ma
       cx: x.toFixed(1),
       cy: y.toFixed(1),
       r: PIN_RADIUS,
-      tabindex: 0,
-      role: 'button',
       'data-slug': home.slug,
-      'aria-label': home.name,
+      ...(inView([x, y]) ? { tabindex: 0, role: 'button', 'aria-label': home.name } : OFF_VIEW),
     });
     const title = svg('title');
     title.textContent = `${home.name} · ${formatPrice(home)}`;

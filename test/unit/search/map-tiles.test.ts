@@ -85,6 +85,12 @@ describe('alignToTiles', () => {
     );
   });
 
+  it('takes a longitude panned past ±180 at ±180, so the viewport is one the search takes', () => {
+    expect(alignToTiles({ south: 10, west: 200, north: 20, east: 260 }, 4)).toMatchObject({ west: 180, east: 180 });
+    expect(alignToTiles({ south: 10, west: -250, north: 20, east: -170 }, 4)).toMatchObject({ west: -180, east: -157.5 });
+    expect(alignToTiles({ south: 10, west: 170, north: 20, east: 190 }, 4)).toMatchObject({ west: 157.5, east: 180 });
+  });
+
   it('keeps a latitude beyond Web Mercator, and the world edges, as they are', () => {
     expect(alignToTiles({ south: -90, west: -180, north: 90, east: 180 }, 5)).toEqual({ south: -90, west: -180, north: 90, east: 180 });
     const limit = Math.round(MERCATOR_LIMIT * 1e6) / 1e6;
