@@ -6,7 +6,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { badRequest } from '../../kernel/errors';
-import { tileLatitude, tileLongitude, tileX, tileY } from '../../kernel/map-tiles';
+import { tileLatitude, tileLongitude, tileX, tileY, type Rectangle } from '../../kernel/map-tiles';
 
 const latitude = (corner: string) =>
   ({
@@ -124,7 +124,7 @@ export function clusterPrecision(v: Viewport): number {
  * The rectangle of a geotile key (`zoom/x/y`) inside the viewport: what a cluster covers. Null for a
  * key that is not one.
  */
-export function tileBounds(key: string, v: Viewport): { south: number; west: number; north: number; east: number } | null {
+export function tileBounds(key: string, v: Viewport): Rectangle | null {
   const [z, x, y] = key.split('/').map(Number);
   if (![z, x, y].every(Number.isInteger)) return null;
   return {

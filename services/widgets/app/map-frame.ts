@@ -4,7 +4,7 @@
  * of the map's search. Pure: a projection in, bounds and arguments out.
  */
 import { geoMercator, type GeoProjection } from 'd3-geo';
-import { alignViewport } from '../../kernel/map-tiles';
+import { alignViewport, type Rectangle } from '../../kernel/map-tiles';
 import type { MapResult, SearchHome } from './results';
 
 export const WIDTH = 720;
@@ -23,12 +23,8 @@ const MAX_LATITUDE = 84;
 
 type Point = [number, number];
 
-export interface Bounds {
-  west: number;
-  south: number;
-  east: number;
-  north: number;
-}
+/** A map's bounds in degrees: the kernel's rectangle, as the viewport grid takes it. */
+export type Bounds = Rectangle;
 
 /**
  * The projection of a result: the view (the viewport searched, or the view a move showed) edge to
