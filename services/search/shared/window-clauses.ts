@@ -16,7 +16,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { IsoDate } from '../../kernel/inventory/records';
 import { fromDayNumber, toDayNumber } from '../../kernel/engine/dates';
-import { spanCardStarts } from '../../kernel/store/stay-spans';
+import { GAP_SHIFT, spanCardStarts } from '../../kernel/store/stay-spans';
 import { stayDatesAt, type StayWindow } from '../../stays/stay-window';
 import { hitFields } from './hit-fields';
 import { priceBandOf } from './indexed-price';
@@ -57,22 +57,33 @@ function startDaysOf(starts: readonly IsoDate[]) {
   return known;
 }
 
-/** A stay span meets a run of starts at the stay's length (kernel/store/stay-spans.ts: three range clauses, exact). */
-function spanFilter(run: { first: number; last: number }, nights: number): Query[] {
-  return [
-    { range: { 'stay_spans.starts': { gte: run.first, lte: run.last, relation: 'intersects' } } },
-    { range: { 'stay_spans.ends': { gte: run.first + nights, lte: run.last + nights, relation: 'intersects' } } },
-    { term: { 'stay_spans.nights': nights } },
-  ];
+/**
+ * A block of stay spans holds a stay of `nights` nights from a day of the run (kernel/store/stay-spans.ts):
+ * its hull's three ranges meet the run, and none of its gaps holds every move-in day the run could use. Exact.
+ */
+function spanFilter(run: { first: number; last: number }, nights: number): Query {
+  const inGap = (field: string, gte: number, lte: number): Query => ({ range: { [`stay_spans.${field}`]: { gte, lte, relation: 'contains' } } });
+  return {
+    bool: {
+      filter: [
+        { range: { 'stay_spans.starts': { gte: run.first, lte: run.last, relation: 'intersects' } } },
+        { range: { 'stay_spans.ends': { gte: run.first + nights, lte: run.last + nights, relation: 'intersects' } } },
+        { term: { 'stay_spans.nights': nights } },
+      ],
+      must_not: [
+        inGap('gaps', run.first, run.last),
+        inGap('gaps_end', run.first, GAP_SHIFT - nights),
+        inGap('gaps_out', -nights, run.last),
+        inGap('gaps_out_end', -nights, GAP_SHIFT - nights),
+      ],
+    },
+  };
 }
 
 /** A fixed stay from one of `starts` can be booked: one nested query of the stay spans. */
 function spansMet(nights: number, starts: readonly IsoDate[]): Query {
   const runs = dayRuns(starts);
-  const query: Query =
-    runs.length === 1
-      ? { bool: { filter: spanFilter(runs[0], nights) } }
-      : { bool: { should: runs.map((r) => ({ bool: { filter: spanFilter(r, nights) } })), minimum_should_match: 1 } };
+  const query: Query = runs.length === 1 ? spanFilter(runs[0], nights) : { bool: { should: runs.map((r) => spanFilter(r, nights)), minimum_should_match: 1 } };
   return { nested: { path: 'stay_spans', query } };
 }
 

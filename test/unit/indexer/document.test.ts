@@ -50,7 +50,20 @@ describe('toHomeDocument', () => {
 
   it('maps every field of the document, and maps nothing the document lacks', () => {
     const mapped = mappedPaths(mapping.mappings.properties as Record<string, MappingNode>);
-    const written = documentPaths(doc as unknown as Record<string, unknown>);
+    // And a home whose window has a day closed to move-ins and, later, one closed to move-outs: its
+    // blocks of stay spans carry every reading of a gap.
+    const gapped = makeHome({
+      calendar: [
+        openRange('2027-01-01', '2027-01-15'),
+        { ...openRange('2027-01-15', '2027-01-16'), move_in_allowed: false },
+        openRange('2027-01-16', '2027-01-25'),
+        { ...openRange('2027-01-25', '2027-01-26'), move_out_allowed: false },
+        openRange('2027-01-26', '2027-02-01'),
+        closedRange('2027-02-01', '2027-02-10'),
+        openRange('2027-02-10', null),
+      ],
+    });
+    const written = new Set([doc, toHomeDocument(gapped, property, market, today)].flatMap((d) => [...documentPaths(d as unknown as Record<string, unknown>)]));
     // A range value ({gte, lt}) and an unindexed object are one mapped leaf holding what lies below it.
     const covered = (p: string) => [...mapped].some((m) => p === m || p.startsWith(m + '.'));
     const writtenUnder = (m: string) => [...written].some((p) => p === m || p.startsWith(m + '.'));

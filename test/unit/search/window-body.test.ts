@@ -1,7 +1,7 @@
 /** The requests of a search over a window of move-in dates (search/shared/window-clauses.ts), pinned by their output. */
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
 import { toDayNumber } from '../../../services/kernel/engine/dates';
-import { encodeSpans } from '../../../services/kernel/store/stay-spans';
+import { encodeSpans, GAP_SHIFT } from '../../../services/kernel/store/stay-spans';
 import {
   bookableStartsOf,
   cellsOf,
@@ -44,6 +44,13 @@ const spans = (ss: string[]) => ({
           { range: { 'stay_spans.starts': { gte: day(ss[0]), lte: day(ss[ss.length - 1]), relation: 'intersects' } } },
           { range: { 'stay_spans.ends': { gte: day(ss[0]) + 45, lte: day(ss[ss.length - 1]) + 45, relation: 'intersects' } } },
           { term: { 'stay_spans.nights': 45 } },
+        ],
+        // No gap of the block holds every move-in day the starts could use (the four readings of a gap).
+        must_not: [
+          { range: { 'stay_spans.gaps': { gte: day(ss[0]), lte: day(ss[ss.length - 1]), relation: 'contains' } } },
+          { range: { 'stay_spans.gaps_end': { gte: day(ss[0]), lte: GAP_SHIFT - 45, relation: 'contains' } } },
+          { range: { 'stay_spans.gaps_out': { gte: -45, lte: day(ss[ss.length - 1]), relation: 'contains' } } },
+          { range: { 'stay_spans.gaps_out_end': { gte: -45, lte: GAP_SHIFT - 45, relation: 'contains' } } },
         ],
       },
     },
