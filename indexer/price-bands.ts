@@ -72,8 +72,10 @@ class SeasonalNights {
     this.changes = [...changes].sort((a, b) => a - b);
   }
 
-  /** Least and greatest average seasonal percent over stays from day `s` of `a..b` nights. */
-  extremes(s: number, a: number, b: number): [number, number] {
+  /** Least and greatest average seasonal percent over stays from day `s` of `a..b` nights (in `least` and `most`). */
+  least = 0;
+  most = 0;
+  extremes(s: number, a: number, b: number): void {
     // Between two changes the average is p + c/N, monotone in N: the extremes sit at the ends or at a change.
     const prefix = this.prefix;
     const base = prefix[s];
@@ -87,7 +89,8 @@ class SeasonalNights {
       if (v < lo) lo = v;
       if (v > hi) hi = v;
     }
-    return [lo, hi];
+    this.least = lo;
+    this.most = hi;
   }
 }
 
@@ -113,18 +116,28 @@ class BandBounds {
       o === null ? null : { start: toDayNumber(o.start_date), end: toDayNumber(o.end_date), factor: 1 - specialOfferPercent(home, o.start_date) / 100 };
   }
 
-  at(s: number): [number, number] {
-    const { a, b } = this;
+  /** The bounds of a stay of the band from day `s`, in `lo` and `hi` (asked once per day of a long run: no array per call). */
+  lo = 0;
+  hi = 0;
+  at(s: number): void {
+    const { a, b, season } = this;
     // The offer counts when the move-in date lies in its window (the engine's specialOfferPercent).
     const offer = this.offer !== null && this.offer.start <= s && s < this.offer.end ? this.offer.factor : 1;
     const rent = this.rent * offer;
-    const [minSeason, maxSeason] = this.season ? this.season.extremes(s - this.season.origin, a, b) : [0, 0];
+    let minSeason = 0;
+    let maxSeason = 0;
+    if (season) {
+      season.extremes(s - season.origin, a, b);
+      minSeason = season.least;
+      maxSeason = season.most;
+    }
     const clean = this.home.fees.cleaning_fee_cents;
     const lo = (this.unit / 100) * (rent * (1 - maxSeason / 100) + this.fee + clean / b);
     const hi = (this.unit / 100) * (rent * (1 - minSeason / 100) + this.fee + clean / a);
     // Statement cents and the final dollar rounding move the figure by well under 2 cents; float error is smaller still.
     const margin = 0.02 + 1e-9 * hi;
-    return [Math.floor(lo - margin), Math.ceil(hi + margin)];
+    this.lo = Math.floor(lo - margin);
+    this.hi = Math.ceil(hi + margin);
   }
 }
 
@@ -143,19 +156,18 @@ function clipRuns(runs: readonly Run[], from: number, to: number): Run[] {
   return out;
 }
 
-interface Entry {
-  run: Run;
-  lo: number;
-  hi: number;
-}
-
 /**
- * Bounds over the move-in runs, one entry per stretch of days whose bounds cannot differ: the
- * seasons a stay of the band can touch and the offer's window cut them; where a season is within
- * reach, day by day.
+ * The band's groups over the move-in runs. Bounds are worked out per stretch of days whose bounds
+ * cannot differ: the seasons a stay of the band can touch and the offer's window cut them; where a
+ * season is within reach, day by day. Neighbouring stretches with close bounds share one group (equal
+ * ones always): a band is only asked about a stay the availability clauses already admitted, so the
+ * days between two possible move-in dates (a Sunday without move-ins, a reserved stretch) join the
+ * group before them, and the groups cover a few long spans instead of one per bookable stretch.
  */
-function entries(band: BandBounds, runs: Run[], seasonReach: Run[], offerCuts: number[]): Entry[] {
-  const out: Entry[] = [];
+function bandGroupsOver(band: BandBounds, runs: Run[], seasonReach: Run[], offerCuts: number[]): BandGroup[] {
+  const groups: BandGroup[] = [];
+  let current: BandGroup | null = null;
+  let width = 0;
   let r = 0;
   for (const run of runs) {
     let day = run.start;
@@ -167,39 +179,27 @@ function entries(band: BandBounds, runs: Run[], seasonReach: Run[], offerCuts: n
         next = Math.min(run.end, reach?.start ?? Infinity);
         for (const c of offerCuts) if (c > day && c < next) next = c;
       }
-      const [lo, hi] = band.at(day);
-      out.push({ run: { start: day, end: next }, lo, hi });
+      band.at(day);
+      const { lo, hi } = band;
+      if (current !== null) {
+        const last = current.runs[current.runs.length - 1];
+        const merged = Math.max(current.hi, hi) - Math.min(current.lo, lo);
+        const wider = Math.max(width, hi - lo);
+        if (merged <= wider + MERGE_TOLERANCE * Math.min(current.lo, lo) + 1) {
+          current.lo = Math.min(current.lo, lo);
+          current.hi = Math.max(current.hi, hi);
+          width = wider;
+          last.end = next;
+          day = next;
+          continue;
+        }
+        last.end = day;
+      }
+      current = { runs: [{ start: day, end: next }], lo, hi };
+      width = hi - lo;
+      groups.push(current);
       day = next;
     }
-  }
-  return out;
-}
-
-/**
- * Neighbouring move-in days with close bounds share one band entry; equal entries are merged. A
- * band is only asked about a stay the availability clauses already admitted, so the days between
- * two possible move-in dates (a Sunday without move-ins, a reserved stretch) join the entry before
- * them: the entries then cover a few long spans instead of one span per bookable stretch.
- */
-function groupEntries(list: Entry[]): BandGroup[] {
-  const groups: Array<BandGroup & { width: number }> = [];
-  let current: (typeof groups)[number] | null = null;
-  for (const { run, lo, hi } of list) {
-    if (current !== null) {
-      const last = current.runs[current.runs.length - 1];
-      const merged = Math.max(current.hi, hi) - Math.min(current.lo, lo);
-      const width = Math.max(current.width, hi - lo);
-      if (merged <= width + MERGE_TOLERANCE * Math.min(current.lo, lo) + 1) {
-        current.lo = Math.min(current.lo, lo);
-        current.hi = Math.max(current.hi, hi);
-        current.width = width;
-        last.end = run.end;
-        continue;
-      }
-      last.end = run.start;
-    }
-    current = { runs: [{ ...run }], lo, hi, width: hi - lo };
-    groups.push(current);
   }
   return groups;
 }
@@ -252,35 +252,55 @@ function bandGroups(home: PricingInputs, groups: readonly StayStartGroup[], toda
       until,
     );
     const band = new BandBounds(home, season, a, b);
-    out.push({ nights: { gte: a, lte: b }, groups: groupEntries(entries(band, runs, reach, offerCuts)) });
+    out.push({ nights: { gte: a, lte: b }, groups: bandGroupsOver(band, runs, reach, offerCuts) });
   }
   return out;
+}
+
+/** The months from `today` on and their cells' keys (by month, then by CELL_NIGHT_CUTS), for the day every home of a rebuild shares. */
+let cellTable: { today: IsoDate; months: Array<{ day: number; month: string }>; keys: string[][] } | null = null;
+function cellsFrom(today: IsoDate): NonNullable<typeof cellTable> {
+  if (cellTable?.today !== today) {
+    const months = monthStarts(today);
+    cellTable = { today, months, keys: months.map((m) => CELL_NIGHT_CUTS.map((cut) => cellKeyOf(m.month, cut))) };
+  }
+  return cellTable;
 }
 
 /**
  * The price cells of a home (kernel/store/price-cells.ts): per move-in month and band of stay
  * lengths, the least lower and the greatest upper bound of its bands there. Worked out in day
- * numbers, from the same groups as priceBands (the bands a cell covers are the bands it bounds).
+ * numbers, from the same groups as priceBands (the bands a cell covers are the bands it bounds),
+ * month by month in arrays, then written under the cells' keys (two months share a cell).
  */
 export function priceCells(home: PricingInputs, groups: readonly StayStartGroup[], today: IsoDate): { lo: Record<string, number>; hi: Record<string, number> } {
-  const lo: Record<string, number> = {};
-  const hi: Record<string, number> = {};
-  const months = monthStarts(today);
+  const { months, keys } = cellsFrom(today);
+  const count = months.length;
+  const least = new Float64Array(CELL_NIGHT_CUTS.length * count).fill(Infinity);
+  const most = new Float64Array(CELL_NIGHT_CUTS.length * count).fill(-Infinity);
   for (const { nights, groups: list } of bandGroups(home, groups, today)) {
-    const cut = nightCut(nights.gte);
-    // The key of each month's cell, once per band rather than once per run and month.
-    const keys = months.map((m) => cellKeyOf(m.month, cut));
+    const row = CELL_NIGHT_CUTS.indexOf(nightCut(nights.gte) as (typeof CELL_NIGHT_CUTS)[number]) * count;
+    // The groups' runs come in day order: the first month a run can meet only moves forward.
+    let first = 0;
     for (const g of list) {
       for (const run of g.runs) {
-        for (let m = 0; m + 1 < months.length; m++) {
-          if (months[m + 1].day <= run.start || months[m].day >= run.end) continue;
-          const key = keys[m];
-          const l = lo[key];
-          if (l === undefined || g.lo < l) lo[key] = g.lo;
-          const h = hi[key];
-          if (h === undefined || g.hi > h) hi[key] = g.hi;
+        while (first + 1 < count && months[first + 1].day <= run.start) first++;
+        for (let m = first; m + 1 < count && months[m].day < run.end; m++) {
+          if (g.lo < least[row + m]) least[row + m] = g.lo;
+          if (g.hi > most[row + m]) most[row + m] = g.hi;
         }
       }
+    }
+  }
+  const lo: Record<string, number> = {};
+  const hi: Record<string, number> = {};
+  for (let c = 0; c < CELL_NIGHT_CUTS.length; c++) {
+    for (let m = 0; m < count; m++) {
+      const i = c * count + m;
+      if (least[i] === Infinity) continue;
+      const key = keys[m][c];
+      if (!(key in lo) || least[i] < lo[key]) lo[key] = least[i];
+      if (!(key in hi) || most[i] > hi[key]) hi[key] = most[i];
     }
   }
   return { lo, hi };
