@@ -1,7 +1,7 @@
 /**
  * The Elasticsearch requests of a search over a window of move-in dates (docs/contract.md, "A window of
  * move-in dates"; docs/search-index.md, "A window of move-in dates"), built by pure functions and
- * tested by their output. A fixed stay's home matches when one of its stay spans (nested rectangles of
+ * tested by their output. A fixed stay's home matches when one of its stay spans (nested blocks of
  * bookable move-in and move-out days, kernel/store/stay-spans.ts) meets the window's starts at its
  * length: one nested query for the whole window, exact as checkStay. Each hit carries its spans (the
  * `span_card` doc value), which give the starts its stay can be booked from; the engine then prices
