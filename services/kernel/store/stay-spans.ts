@@ -63,11 +63,13 @@ const closed = (gte: number, lte: number): ClosedRange => (Number.isFinite(lte) 
 function gapFields(gaps: ReadonlyArray<readonly [number, number]>, u: number, v: number): Pick<StaySpan, 'gaps' | 'gaps_end' | 'gaps_out' | 'gaps_out_end'> {
   if (gaps.length === 0) return {};
   const before = gaps.filter(([g1]) => g1 < u);
+  // A gap's end seen from v: SHIFT − (v − g2), read against SHIFT − n.
+  const fromEnd = (g2: number): number => GAP_SHIFT - (v - g2);
   const fields: Pick<StaySpan, 'gaps' | 'gaps_end' | 'gaps_out' | 'gaps_out_end'> = { gaps: gaps.map(([g1, g2]) => ({ gte: g1, lte: g2 })) };
-  if (Number.isFinite(v)) fields.gaps_end = gaps.map(([g1, g2]) => ({ gte: g1, lte: GAP_SHIFT - (v - g2) }));
+  if (Number.isFinite(v)) fields.gaps_end = gaps.map(([g1, g2]) => ({ gte: g1, lte: fromEnd(g2) }));
   if (before.length > 0) {
     fields.gaps_out = before.map(([g1, g2]) => ({ gte: g1 - u, lte: g2 }));
-    if (Number.isFinite(v)) fields.gaps_out_end = before.map(([g1, g2]) => ({ gte: g1 - u, lte: GAP_SHIFT - (v - g2) }));
+    if (Number.isFinite(v)) fields.gaps_out_end = before.map(([g1, g2]) => ({ gte: g1 - u, lte: fromEnd(g2) }));
   }
   return fields;
 }
@@ -112,10 +114,10 @@ const bound = (n: number | null | undefined): number => (n === null || n === und
 
 /** The starts of [first, last] from which a stay of `nights` nights lies in the block's hull rectangle (as day numbers; null when none). */
 function rowStartsIn(row: SpanRow, first: number, last: number, nights: number): { from: number; to: number } | null {
-  const [p, q, u, v, lo, hi] = row.map(bound);
-  if (nights < lo || nights > hi) return null;
-  const from = Math.max(first, p, u - nights);
-  const to = Math.min(last, q, v - nights);
+  // Read in place: asked for every row of every hit a window search prices, and the gaps are not needed here.
+  if (nights < bound(row[4]) || nights > bound(row[5])) return null;
+  const from = Math.max(first, bound(row[0]), bound(row[2]) - nights);
+  const to = Math.min(last, bound(row[1]), bound(row[3]) - nights);
   return from <= to ? { from, to } : null;
 }
 
@@ -123,9 +125,9 @@ function rowStartsIn(row: SpanRow, first: number, last: number, nights: number):
 function eachDayOutsideGaps(row: SpanRow, from: number, to: number, take: (day: number) => void): void {
   let day = from;
   for (let i = 6; i + 1 < row.length && day <= to; i += 2) {
-    const [g1, g2] = [bound(row[i]), bound(row[i + 1])];
+    const g1 = bound(row[i]);
     for (; day < g1 && day <= to; day++) take(day);
-    day = Math.max(day, g2 + 1);
+    day = Math.max(day, bound(row[i + 1]) + 1);
   }
   for (; day <= to; day++) take(day);
 }
@@ -158,7 +160,7 @@ export function encodeSpans(spans: readonly StaySpan[]): string {
 export function decodeSpans(value: string): StaySpan[] {
   const rows = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as SpanRow[];
   return rows.map((row) => {
-    const [p, q, u, v, lo] = row.map(bound);
+    const [p, q, u, v, lo] = row.slice(0, 5).map(bound);
     const gaps: Array<[number, number]> = [];
     for (let i = 6; i + 1 < row.length; i += 2) gaps.push([bound(row[i]), bound(row[i + 1])]);
     return { starts: closed(p, q), ends: closed(u, v), nights: closed(lo, v - p), ...gapFields(gaps, u, v) };
