@@ -1,8 +1,9 @@
 /**
  * The JSON of an answer, written once per frozen answer. An answer kept per index generation
  * (kernel/store/generation-answers.ts) is frozen and serves every request that asks its question as
- * the same object, so both transports write it once: about 275 kB for a map of 250 pins, where
- * writing it took most of a kept answer's time. Any other value is written every time.
+ * the same object, so the tool server writes it once: about 275 kB for a map of 250 pins, where
+ * writing it took most of a kept answer's time. Any other value is written every time. (HTTP keeps
+ * a frozen answer's bytes and ETag instead: http/caching.ts.)
  */
 const written = new WeakMap<object, string>();
 

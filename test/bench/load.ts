@@ -26,6 +26,13 @@ export interface LoadResult {
   slow: number;
 }
 
+/**
+ * Reads an answer's body to its end and drops it. undici's `dump()` alone reads at most 128 kB and
+ * destroys a longer body, and its connection with it: the answer would be timed to its headers and
+ * the next request would open a new connection (a map answer with 250 pins is about 275 kB).
+ */
+export const drain = (body: { dump(opts?: { limit?: number }): Promise<unknown> }): Promise<unknown> => body.dump({ limit: Number.MAX_SAFE_INTEGER });
+
 export const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -55,7 +62,7 @@ export async function runLoad(baseUrl: string, next: () => Probe, opts: { connec
           body: probe.body,
           headers: { ...(probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}), ...probe.headers },
         });
-        await res.body.dump();
+        await drain(res.body);
         key = `${Math.floor(res.statusCode / 100)}xx`;
       } catch {
         key = 'error';

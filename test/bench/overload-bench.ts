@@ -16,7 +16,7 @@ import { Agent, request } from 'undici';
 import { TOOLS } from '../../services/tools/registry';
 import { GET_SAMPLES } from '../support/get-samples';
 import { TOOL_SAMPLES } from '../support/tool-samples';
-import { fmt, percentile, runLoad, type Probe } from './load';
+import { drain, fmt, percentile, runLoad, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 import { clockTicks, cpuTicks, stackPids } from './cpu';
 
@@ -77,7 +77,7 @@ async function openLoop(url: string, pid: number, next: () => Probe, rate: numbe
         body: probe.body,
         headers: probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {},
       });
-      await res.body.dump();
+      await drain(res.body);
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
       if (res.statusCode === 429 || res.statusCode === 503) {
         out.shed += 1;
@@ -121,7 +121,7 @@ async function recovery(url: string, probe: () => Probe): Promise<number> {
   while (inRow < 5 && Date.now() - t < 60_000) {
     const p = probe();
     const res = await request(url + p.path, { method: p.method ?? 'GET' });
-    await res.body.dump();
+    await drain(res.body);
     inRow = res.statusCode < 500 && res.statusCode !== 429 ? inRow + 1 : 0;
     if (inRow < 5) await new Promise((r) => setTimeout(r, 100));
   }
