@@ -15,6 +15,7 @@ import { hitDocument } from './hit-fields';
 import { resultPrice, type PricedDocument, type ResultPrice } from './result-price';
 import type { estypes } from '@elastic/elasticsearch';
 import {
+  aggregationsApart,
   buildSearchBody,
   fixedPriceClauses,
   matchClauses,
@@ -112,6 +113,16 @@ export class ExactSearch {
     return this.t.searchAll(bodies);
   }
 
+  /**
+   * A request that may carry aggregations: those are counted in a search of their own in the same
+   * round trip (search-body.ts, aggregationsApart), answered as the one request would be.
+   */
+  async sendCounted(body: estypes.SearchRequest): Promise<SearchResponse> {
+    if (body.aggs === undefined) return this.send(body);
+    const [hits, counted] = await this.sendAll(aggregationsApart(body));
+    return { ...hits, hits: { ...hits.hits, ...(counted.hits.total === undefined ? {} : { total: counted.hits.total }) }, aggregations: counted.aggregations };
+  }
+
   /** The homes whose band straddles a price limit and whose exact price passes it (fixed stays with limits). */
   passingStraddlers(): Promise<string[] | undefined> {
     this.passing ??= this.findStraddlers();
@@ -168,7 +179,7 @@ export class ExactSearch {
         offset,
         size,
         async (batchSize) => {
-          const res = await this.send(
+          const res = await this.sendCounted(
             buildSearchBody(p, {
               kind: 'price_stream',
               size: batchSize,
@@ -202,7 +213,7 @@ export class ExactSearch {
       );
       return { homes: this.priced(ordered.slice.map((s) => streamDoc(s.item))), total, aggregations };
     }
-    const res = await this.send(buildSearchBody(p, { kind: 'page', from: offset, size, passing, aggs }));
+    const res = await this.sendCounted(buildSearchBody(p, { kind: 'page', from: offset, size, passing, aggs }));
     return {
       homes: this.priced(res.hits.hits.map((h) => docOf(h) as unknown as D)),
       total: totalOf(res),

@@ -149,3 +149,21 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
       };
   }
 }
+
+/**
+ * A request whose aggregations are counted in a search of their own, sent beside it in one `_msearch`
+ * (docs/decisions.md, "Aggregations in a search of their own"): the hits' search keeps its query,
+ * sort and page, with no aggregations and no total; the counting search has the same query, no hits,
+ * the aggregations and the total. Elasticsearch runs the two at once, and a top-k without a total or
+ * aggregations skips the homes that cannot enter it. The total and the aggregations come from one
+ * search, so they count the same homes (a map's clusters add up to its total).
+ */
+export function aggregationsApart(body: estypes.SearchRequest): [hits: estypes.SearchRequest, counting: estypes.SearchRequest] {
+  const { aggs, track_total_hits, ...hits } = body;
+  if (aggs === undefined) throw new Error('a request without aggregations has none to send apart');
+  return [
+    { ...hits, track_total_hits: false },
+    { size: 0, track_total_hits: track_total_hits ?? false, ...(body.query ? { query: body.query } : {}), aggs },
+  ];
+}
+

@@ -73,7 +73,7 @@ describe('the map search body', () => {
 });
 
 describe('the map search, as sent', () => {
-  it("a fixed stay by price: the clusters ride on the first batch of the price stream, the one that counts, with each tile's cheapest heads", async () => {
+  it("a fixed stay by price: the clusters ride beside the first batch of the price stream, in a search of their own that counts, with each tile's cheapest heads", async () => {
     const trips: estypes.SearchRequest[][] = [];
     const empty = { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } as unknown as SearchResponse;
     const t: SearchTransport = {
@@ -84,14 +84,16 @@ describe('the map search, as sent', () => {
     const p: SearchParams = { ...viewportAlone, stay: fixed };
     await searchHomes(t, p, 0, 250, '2027-01-01', clusterAggs(fixed, boston));
     expect(trips).toHaveLength(1);
-    const [first] = trips[0];
+    const [first, counting] = trips[0];
     expect(first).toEqual(
       expect.objectContaining({
-        track_total_hits: true,
+        track_total_hits: false,
         sort: [{ 'price_lo.202703_30': { order: 'asc', missing: 0, unmapped_type: 'integer' } }, { home_id: 'asc' }],
       }),
     );
-    expect(first.aggs?.clusters?.aggs?.heads).toEqual({
+    expect(first.aggs).toBeUndefined();
+    expect(counting).toEqual({ size: 0, track_total_hits: true, query: first.query, aggs: clusterAggs(fixed, boston) });
+    expect(counting.aggs?.clusters?.aggs?.heads).toEqual({
       top_hits: {
         size: 8,
         sort: [{ 'price_lo.202703_30': { order: 'asc', missing: 0, unmapped_type: 'integer' } }, { home_id: 'asc' }],
@@ -103,7 +105,15 @@ describe('the map search, as sent', () => {
 
   it("a named market's map is routed to the market's shard; a viewport alone searches every shard", async () => {
     const sent: Array<Record<string, unknown>> = [];
-    const es = { search: async (request: Record<string, unknown>) => (sent.push(request), { hits: { total: { value: 0 }, hits: [] } }) };
+    const empty = { hits: { total: { value: 0 }, hits: [] } };
+    const es = {
+      search: async (request: Record<string, unknown>) => (sent.push(request), empty),
+      // One `_msearch`: each search's header (its routing) then its body.
+      msearch: async (request: { index: string; searches: Array<Record<string, unknown>> }) => {
+        for (let i = 0; i < request.searches.length; i += 2) sent.push({ index: request.index, ...request.searches[i], ...request.searches[i + 1] });
+        return { body: { responses: request.searches.filter((_, i) => i % 2 === 1).map(() => empty) } };
+      },
+    };
     const deps = {
       es,
       config: { homesAlias: 'homes' },
@@ -114,10 +124,13 @@ describe('the map search, as sent', () => {
       aggs: clusterAggs({ kind: 'undated' }, boston),
     });
     await searchApartments(deps, viewportAlone, 0, 250, '2027-01-01');
+    // The market's pins and, beside them, its clusters counted in a search of their own: both on its shard.
     expect(sent.map((r) => [r.index, r.routing])).toEqual([
+      ['homes', 'key-of-boston'],
       ['homes', 'key-of-boston'],
       ['homes', undefined],
     ]);
-    expect(sent[0].aggs).toEqual(clusterAggs({ kind: 'undated' }, boston));
+    expect(sent[0].aggs).toBeUndefined();
+    expect(sent[1].aggs).toEqual(clusterAggs({ kind: 'undated' }, boston));
   });
 });

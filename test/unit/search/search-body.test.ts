@@ -1,6 +1,6 @@
 /** buildSearchBody: the exact Elasticsearch request of each search step, pinned by its output (STYLE: Vendure). */
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
-import { buildSearchBody, matchClauses, pageSort } from '../../../services/search/shared/search-body';
+import { aggregationsApart, buildSearchBody, matchClauses, pageSort } from '../../../services/search/shared/search-body';
 import { displayLimits, type SearchParams } from '../../../services/search/shared/search-params';
 import { minimumKeys } from '../../../services/kernel/store/minimum-keys';
 import { toDayNumber } from '../../../services/kernel/engine/dates';
@@ -189,5 +189,28 @@ describe('displayLimits (price_unit)', () => {
     expect(displayLimits(100, 200, 'per_night', 'per_month')).toEqual({ min: 3000, max: 6000 });
     expect(displayLimits(3001, 6029, 'per_month', 'per_night')).toEqual({ min: 101, max: 200 });
     expect(displayLimits(undefined, 4000, 'per_month', 'per_month')).toEqual({ min: null, max: 4000 });
+  });
+});
+
+describe('aggregationsApart', () => {
+  const body = buildSearchBody(
+    { location: null, filters: {}, stay: { kind: 'undated' }, price: { min: null, max: null }, minRating: null, sort: 'price_asc' },
+    { kind: 'page', from: 0, size: 250, aggs: { cheapest: { min: { field: 'reference_price.with_discount' } } } },
+  );
+
+  it('keeps the page of hits in one search, without aggregations or total, and counts the same query in the other', () => {
+    const [hits, counting] = aggregationsApart(body);
+    const { aggs, ...rest } = body;
+    expect(hits).toEqual({ ...rest, track_total_hits: false });
+    expect(counting).toEqual({ size: 0, track_total_hits: true, query: body.query, aggs });
+  });
+
+  it('counts no total where the request asked none (a later batch of a stream)', () => {
+    expect(aggregationsApart({ ...body, track_total_hits: false })[1].track_total_hits).toBe(false);
+  });
+
+  it('refuses a request without aggregations', () => {
+    const { aggs: _aggs, ...plain } = body;
+    expect(() => aggregationsApart(plain)).toThrow();
   });
 });
