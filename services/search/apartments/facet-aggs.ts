@@ -1,6 +1,6 @@
 /**
- * The facet counts of a search (docs/contract.md, "Facets"), as aggregations that ride on the search's
- * own first request: a `global` bucket narrowed to the search's homes without its bedroom bounds,
+ * The facet counts of a search (docs/contract.md, "Facets"), as aggregations on the query of the
+ * search's own first request (counted beside it: ../shared/search-body.ts, aggregationsApart): a `global` bucket narrowed to the search's homes without its bedroom bounds,
  * rating threshold and price limits, then each facet with every condition but its own. So each count
  * is the total_count of the search with that one argument changed, counted by Elasticsearch over the
  * same clauses the search sends (the price limits of a fixed stay included: its straddlers that pass
@@ -68,7 +68,7 @@ export function priceSpreadAggs(p: SearchParams): SearchAggregations {
   }
 }
 
-/** The aggregations of every facet, under FACETS_AGG: to ride on the search's first request, whose query they rely on. */
+/** The aggregations of every facet, under FACETS_AGG: counted on the query of the search's first request, which they rely on. */
 export function facetAggs(p: SearchParams, passing: readonly string[] | undefined): SearchAggregations {
   const s = facetScope(p, passing);
   const flags = Object.fromEntries(Object.entries(FLAG_FIELDS).map(([arg, field]) => [arg, all(s.bedrooms, s.rating, s.price, [{ term: { [field]: true } }])]));

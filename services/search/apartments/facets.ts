@@ -1,7 +1,7 @@
 /**
  * The facets of a search (docs/contract.md, "Facets"): every boolean filter, bedroom count, guest
  * rating bucket and price bucket with the total_count the search would have with it. Counted by
- * Elasticsearch in the search's own first request (./facet-aggs.ts) and, for the price, one more
+ * Elasticsearch with the search's own first request, on its query (./facet-aggs.ts), and, for the price, one more
  * (./facet-price-counts.ts); a fixed stay's homes whose price bounds straddle a bucket edge are priced
  * exactly by the search's price book.
  */

@@ -46,7 +46,7 @@ export async function searchHomes(
   const priceIfAffordable = (home: PricedHome) => search.book.amountIfAffordable(home);
   if (startsInPast(p, today)) return { homes: [], total: 0, stats: search.stats, priceIfAffordable, ...(facets ? { facets: emptyFacets(facets) } : {}) };
   if (facets === undefined) return { ...(await search.homes(offset, size, undefined, aggs)), stats: search.stats, priceIfAffordable };
-  // The facets ride on the search's first request: they need its straddlers that pass, as the page does.
+  // The facets are counted on the search's first request's query: they need its straddlers that pass, as the page does.
   const withFacets = { ...aggs, ...facetAggs(p, await search.passingStraddlers()) };
   const found = await search.homes(offset, size, undefined, withFacets);
   return { ...found, facets: await readFacets(search, found.aggregations, facets), stats: search.stats, priceIfAffordable };

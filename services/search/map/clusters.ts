@@ -1,7 +1,7 @@
 /**
  * The map's clusters (docs/contract.md, search_apartments_on_map rule 3): a viewport's matches in web-map tiles by
  * Elasticsearch (`geotile_grid`), each with its count, centroid, its tile's bounds and its
- * cheapest all-in price, computed in the same request as the pins. `clusterAggs` builds the
+ * cheapest all-in price, counted with the total beside the pins, in the same round trip. `clusterAggs` builds the
  * aggregation, `readClusters` shapes the answer; both pure.
  *
  * The cheapest price is the quote's figure wherever the index holds it exactly (undated, move-in

@@ -187,7 +187,7 @@ export class ExactSearch {
               passing,
               withTotal: after === undefined,
               source: streamSource,
-              // The aggregations ride on the first batch, the one that counts the matching homes.
+              // The aggregations go with the first batch, the one that counts the matching homes (counted beside it: sendCounted).
               ...(after === undefined && aggs ? { aggs } : {}),
             }),
           );

@@ -166,4 +166,3 @@ export function aggregationsApart(body: estypes.SearchRequest): [hits: estypes.S
     { size: 0, track_total_hits: track_total_hits ?? false, ...(body.query ? { query: body.query } : {}), aggs },
   ];
 }
-
