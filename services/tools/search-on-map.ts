@@ -71,7 +71,10 @@ function inKeyOrder(v: unknown): unknown {
 /** A question's key: its arguments in one order, and the day (prices and windows are the day's). */
 const questionKey = (args: MapArgs, today: IsoDate): string => JSON.stringify([today, inKeyOrder(args)]);
 
-/** Bytes a kept answer takes, about, with its JSON once served (../transports/written-json.ts): a pin is ~1.1 kB as JSON, a cluster ~0.2 kB. */
+/**
+ * Bytes a kept answer takes, about, with its JSON once served by one transport (http/caching.ts keeps its bytes, ../transports/written-json.ts its
+ * string; served by both, it holds both): a pin is ~1.1 kB as JSON, a cluster ~0.2 kB.
+ */
 export const mapAnswerBytes = (a: Output): number => 4_000 + 2_400 * a.homes.length + 500 * (a.clusters?.length ?? 0);
 
 /**

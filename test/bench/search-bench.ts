@@ -73,12 +73,13 @@ const oneEdgeFloor: ShapeFloor = {
       .find((body) => body.size === UNCERTAIN_BATCH && body.search_after === undefined);
     const counted = (counting?.query as { bool?: { filter?: estypes.QueryDslQueryContainer[] } } | undefined)?.bool?.filter?.[0];
     if (typeof args.start_date !== 'string' || typeof args.end_date !== 'string' || args.end_date === 'indefinite') return { run: async () => {}, priced: 0 };
-    // A dated search whose requests are not where this floor reads them would measure nothing: say so.
-    if (!counted) throw new Error('the facet floor found no request counting the price buckets in the recorded round trips');
     const stay: StayDates = { kind: 'fixed', start_date: args.start_date, end_date: args.end_date, nights: daysBetween(args.start_date, args.end_date) };
     // The facets are counted in a search of their own beside the page's, in the first round trip.
     const counts = (await sendRoundTrip(ctx.es, ctx.config.homesAlias, q.requests[0])).find((r) => r.aggregations !== undefined);
+    // A search with facets always counts them (a market with no home for the stay too): without them the floor would measure nothing.
     if (!counts) throw new Error('the facet floor found no aggregations in the first recorded round trip');
+    // No home straddled a bucket edge: nothing was priced.
+    if (!counted) return { run: async () => {}, priced: 0 };
     const price = (counts.aggregations as SpreadAnswer | undefined)?.facets?.scope.price;
     const spread = bandSpread(price?.lo?.buckets ?? [], price?.hi?.buckets ?? [], spreadInterval(stay));
     if (!spread?.straddlers || !price?.lo) return { run: async () => {}, priced: 0 };

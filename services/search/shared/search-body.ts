@@ -24,7 +24,7 @@ import { availabilityClauses, bandCandidateClause, bandInsideClause, exactPriceC
 type Query = estypes.QueryDslQueryContainer;
 export type SortValues = estypes.SortResults;
 
-/** Aggregations a caller computes over the same matching homes in the same request (the map's clusters). */
+/** Aggregations a caller computes over the same matching homes (the map's clusters, the facets), counted beside the request's hits. */
 export type SearchAggregations = Record<string, estypes.AggregationsAggregationContainer>;
 
 export type SearchPhase =
@@ -161,8 +161,13 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
 export function aggregationsApart(body: estypes.SearchRequest): [hits: estypes.SearchRequest, counting: estypes.SearchRequest] {
   const { aggs, track_total_hits, ...hits } = body;
   if (aggs === undefined) throw new Error('a request without aggregations has none to send apart');
+  // Two searches would not count what one counts: a post_filter narrows the hits after the aggregations, a collapse groups them.
+  if (body.post_filter !== undefined || body.collapse !== undefined)
+    throw new Error('a request with a post_filter or a collapse cannot send its aggregations apart');
+  // The counting search keeps everything but what shapes the hits (their page, order and fields).
+  const { from: _from, size: _size, sort: _sort, search_after: _after, _source, stored_fields: _stored, docvalue_fields: _docvalues, ...matching } = hits;
   return [
     { ...hits, track_total_hits: false },
-    { size: 0, track_total_hits: track_total_hits ?? false, ...(body.query ? { query: body.query } : {}), aggs },
+    { ...matching, size: 0, track_total_hits: track_total_hits ?? false, aggs },
   ];
 }

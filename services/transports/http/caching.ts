@@ -52,8 +52,11 @@ const tagged = new WeakMap<object, { bytes: Buffer; tag: string }>();
 
 /** An answer's UTF-8 bytes and their ETag (the tag @koa/etag would give them). */
 function bytesOf(body: object): { bytes: Buffer; tag: string } {
-  // A frozen answer keeps its bytes here, not its string too (the tool server keeps that: ../written-json.ts).
-  const bytes = Buffer.from(JSON.stringify(body));
+  const json = JSON.stringify(body);
+  // A frozen answer keeps its bytes here (the tool server keeps its string: ../written-json.ts), in a buffer of
+  // its own: a small one from Buffer.from would hold Node's shared 8 KB pool slab for as long as it is kept.
+  const bytes = Object.isFrozen(body) ? Buffer.allocUnsafeSlow(Buffer.byteLength(json)) : Buffer.from(json);
+  if (Object.isFrozen(body)) bytes.write(json);
   return { bytes, tag: entityTag(bytes) };
 }
 

@@ -209,6 +209,16 @@ describe('aggregationsApart', () => {
     expect(aggregationsApart({ ...body, track_total_hits: false })[1].track_total_hits).toBe(false);
   });
 
+  it('keeps in the counting search whatever decides the matching homes, and leaves out only what shapes the hits', () => {
+    const [, counting] = aggregationsApart({ ...body, routing: 'key-of-boston', min_score: 1, search_after: [1, 'home-1'] });
+    expect(counting).toEqual({ query: body.query, routing: 'key-of-boston', min_score: 1, size: 0, track_total_hits: true, aggs: body.aggs });
+  });
+
+  it('refuses a request whose hits a post_filter or a collapse narrows after its aggregations', () => {
+    expect(() => aggregationsApart({ ...body, post_filter: { term: { bedrooms: 2 } } })).toThrow();
+    expect(() => aggregationsApart({ ...body, collapse: { field: 'property_id' } })).toThrow();
+  });
+
   it('refuses a request without aggregations', () => {
     const { aggs: _aggs, ...plain } = body;
     expect(() => aggregationsApart(plain)).toThrow();
