@@ -93,9 +93,17 @@ export function createMapView(element: HTMLElement, { onArea, onPin, onShape, ho
   for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart']) {
     element.addEventListener(type, () => (lastInput = performance.now()), { capture: true, passive: true });
   }
+  // The person's moves (a drag, the wheel, the keys, a cluster's zoom) begin with Leaflet's movestart; the
+  // pan Leaflet makes when its container is resized fires only move and a moveend 200 ms later, so a
+  // scrollbar appearing just after a click on the map is not taken for a move.
+  let personMoving = false;
+  map.on('movestart', () => {
+    if (!ownMove && performance.now() - lastInput <= 2_000) personMoving = true;
+  });
   let timer: number | undefined;
   map.on('moveend', () => {
-    if (ownMove || performance.now() - lastInput > 2_000) return;
+    if (ownMove || !personMoving) return;
+    personMoving = false;
     window.clearTimeout(timer);
     timer = window.setTimeout(() => {
       const b = map.getBounds();
