@@ -46,11 +46,9 @@ describe('attemptPolicy', () => {
     expect(attemptPolicy(1, 2_000)).toEqual({ requestTimeout: 2_000, maxRetries: 0 });
   });
 
-  it('retries a request on several nodes once, on another node, and both attempts fit in the deadline', () => {
+  it("retries a request on several nodes once, on another node, and gives an attempt the whole deadline (the connection pool's own timeouts follow it)", () => {
     for (const nodes of [2, 3, 5]) {
-      const p = attemptPolicy(nodes, 2_000);
-      expect(p.maxRetries).toBe(1);
-      expect(p.requestTimeout * (p.maxRetries + 1)).toBeLessThanOrEqual(2_000);
+      expect(attemptPolicy(nodes, 2_000)).toEqual({ requestTimeout: 2_000, maxRetries: 1 });
     }
   });
 

@@ -9,18 +9,17 @@ export type EsClient = Client;
 /**
  * How long one attempt may take, and how many other nodes a failed attempt is retried on.
  * Batch jobs (the indexer) wait long and retry on any node. The request path passes `{ deadlineMs }`:
- * on one node, one attempt of the whole deadline (a hanging Elasticsearch costs a request at most
- * that long, then a 503); on several nodes, a node that refuses the connection or does not answer
- * within half the deadline is marked down and the request is sent once more, to another node, so a
- * read survives the loss of a node and still ends within the deadline (docs/decisions.md, "Scale-out").
- * The client retries a refused connection itself; an attempt that timed out it does not retry (its
- * `retryOnTimeout` does not reach the transport in this client version), so the request path's
- * reads go through `onceMore`.
+ * an attempt of the whole deadline (a hanging Elasticsearch costs a request at most that long, then a
+ * 503); on several nodes, a refused connection is sent once more, at once, to another node. An
+ * attempt that timed out the client does not retry (its `retryOnTimeout` does not reach the transport
+ * in this client version), so the request path's reads go through `onceMore`, which hedges them at
+ * half the deadline (docs/decisions.md, "Scale-out"). The default timeout is the whole deadline
+ * because the connection pool (undici) ends a response slower than it whatever a call asks: at half
+ * the deadline it had cut the hedged read's first attempt there.
  */
 export function attemptPolicy(nodes: number, deadlineMs?: number): { requestTimeout: number; maxRetries: number } {
   if (!deadlineMs) return { requestTimeout: 30_000, maxRetries: Math.max(2, nodes) };
-  if (nodes <= 1) return { requestTimeout: deadlineMs, maxRetries: 0 };
-  return { requestTimeout: Math.floor(deadlineMs / 2), maxRetries: 1 };
+  return { requestTimeout: deadlineMs, maxRetries: nodes <= 1 ? 0 : 1 };
 }
 
 /** What one attempt of a read is given: its time, and a signal of its own that ends it. */
