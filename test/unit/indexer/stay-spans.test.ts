@@ -111,40 +111,46 @@ describe('stay spans', () => {
       width: fc.integer({ min: 0, max: 61 }),
       slack: fc.integer({ min: -3, max: 3 }),
     });
-    fc.assert(
-      fc.property(arbHomeWithFixedStays(0, START_HORIZON_DAYS), fc.array(aim, { minLength: 12, maxLength: 12 }), ({ today, home }, aims) => {
-        const doc = toHomeDocument(home, property, market, today);
-        const ruled = withBuildingRules(home, property);
-        const gapped = doc.stay_spans.filter((s) => s.gaps !== undefined);
-        if (gapped.length === 0) return;
-        for (const a of aims) {
-          const s = gapped[a.block % gapped.length];
-          const gaps = s.gaps ?? [];
-          const g = gaps[a.gap % gaps.length];
-          // From up to 20 days before the gap to its last day.
-          const first = g.gte - 20 + (a.before % (upper(g) - g.gte + 21));
-          // A length that takes the gap's first day, or its last, to the move-out run's start or end.
-          const targets = [s.ends.gte - g.gte, s.ends.gte - upper(g), upper(s.ends) - upper(g), upper(s.ends) - g.gte].filter(Number.isFinite);
-          const nights = Math.max(1, targets[(a.block + a.gap) % targets.length] + a.slack);
-          checkWindow(doc, ruled, today, first, a.width, nights);
-          // Which readings turned away a block whose hull's three ranges the window meets.
-          const last = first + a.width;
-          const hull = meets(s.starts, first, last) && meets(s.ends, first + nights, last + nights) && s.nights.gte <= nights && nights <= upper(s.nights);
-          const by = {
-            gaps: holds(s.gaps, first, last),
-            gaps_end: holds(s.gaps_end, first, GAP_SHIFT - nights),
-            gaps_out: holds(s.gaps_out, -nights, last),
-            gaps_out_end: holds(s.gaps_out_end, -nights, GAP_SHIFT - nights),
-          };
-          const only = Object.entries(by).filter(([, held]) => held);
-          if (hull && only.length === 1) decided[only[0][0] as keyof typeof decided] += 1;
-        }
-      }),
-      { numRuns: 1000 },
-    );
+    // The rarest reading (a gap of the move-out run's end) decides about 10 times in 1,000 runs: runs
+    // go on, 1,000 at a time and at most 4,000, until each has decided 5 times, so the count does not
+    // hang on the seed.
+    const enough = (): boolean => Object.values(decided).every((n) => n >= 5);
+    for (let round = 0; round < 4 && !enough(); round++) {
+      fc.assert(
+        fc.property(arbHomeWithFixedStays(0, START_HORIZON_DAYS), fc.array(aim, { minLength: 12, maxLength: 12 }), ({ today, home }, aims) => {
+          const doc = toHomeDocument(home, property, market, today);
+          const ruled = withBuildingRules(home, property);
+          const gapped = doc.stay_spans.filter((s) => s.gaps !== undefined);
+          if (gapped.length === 0) return;
+          for (const a of aims) {
+            const s = gapped[a.block % gapped.length];
+            const gaps = s.gaps ?? [];
+            const g = gaps[a.gap % gaps.length];
+            // From up to 20 days before the gap to its last day.
+            const first = g.gte - 20 + (a.before % (upper(g) - g.gte + 21));
+            // A length that takes the gap's first day, or its last, to the move-out run's start or end.
+            const targets = [s.ends.gte - g.gte, s.ends.gte - upper(g), upper(s.ends) - upper(g), upper(s.ends) - g.gte].filter(Number.isFinite);
+            const nights = Math.max(1, targets[(a.block + a.gap) % targets.length] + a.slack);
+            checkWindow(doc, ruled, today, first, a.width, nights);
+            // Which readings turned away a block whose hull's three ranges the window meets.
+            const last = first + a.width;
+            const hull = meets(s.starts, first, last) && meets(s.ends, first + nights, last + nights) && s.nights.gte <= nights && nights <= upper(s.nights);
+            const by = {
+              gaps: holds(s.gaps, first, last),
+              gaps_end: holds(s.gaps_end, first, GAP_SHIFT - nights),
+              gaps_out: holds(s.gaps_out, -nights, last),
+              gaps_out_end: holds(s.gaps_out_end, -nights, GAP_SHIFT - nights),
+            };
+            const only = Object.entries(by).filter(([, held]) => held);
+            if (hull && only.length === 1) decided[only[0][0] as keyof typeof decided] += 1;
+          }
+        }),
+        { numRuns: 1000 },
+      );
+    }
     // Each reading of a gap alone turned away, many times, a block the hull's ranges admit (each
     // fails this test when left out of the query).
-    expect(Object.values(decided).every((n) => n >= 5)).toBe(true);
+    expect(Object.entries(decided).filter(([, n]) => n < 5)).toEqual([]);
   });
 
   it('writes no span that no stay can come from', () => {
