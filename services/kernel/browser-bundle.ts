@@ -15,28 +15,24 @@ let building = 0;
 export async function bundleForBrowser(appDir: string, entry: string, loader: Record<string, Loader> = {}, plugins: Plugin[] = []): Promise<string> {
   building += 1;
   try {
-    return await bundleOnce(appDir, entry, loader, plugins);
+    const out = await build({
+      entryPoints: [path.join(appDir, entry)],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2020',
+      minify: true,
+      legalComments: 'none',
+      loader,
+      plugins,
+      outdir: 'out',
+      tsconfig: path.join(appDir, 'tsconfig.json'),
+      logLevel: 'silent',
+    });
+    return out.outputFiles[0].text;
   } finally {
     building -= 1;
     if (building === 0) await stop();
   }
-}
-
-async function bundleOnce(appDir: string, entry: string, loader: Record<string, Loader>, plugins: Plugin[]): Promise<string> {
-  const out = await build({
-    entryPoints: [path.join(appDir, entry)],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    legalComments: 'none',
-    loader,
-    plugins,
-    outdir: 'out',
-    tsconfig: path.join(appDir, 'tsconfig.json'),
-    logLevel: 'silent',
-  });
-  return out.outputFiles[0].text;
 }

@@ -39,8 +39,8 @@ interface Seen {
 
 /**
  * How often to probe and how long to wait, from the store deadline: a node that stops answering is
- * seen within `intervalMs + timeoutMs`, which must come before the first attempt of a read gives
- * up (half the deadline, ./es-client.ts), so that the second attempt avoids it.
+ * seen within `intervalMs + timeoutMs`, which must come before a read is hedged (at half the
+ * deadline, ./es-client.ts), so that the second attempt avoids it.
  */
 export function watchTiming(deadlineMs: number): { intervalMs: number; timeoutMs: number; deadlineMs: number } {
   return { intervalMs: Math.min(500, Math.floor(deadlineMs / 4)), timeoutMs: Math.min(400, Math.floor(deadlineMs / 5)), deadlineMs };
