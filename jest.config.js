@@ -1,5 +1,16 @@
-/** Unit tests need no server; integration and end-to-end tests share one real ES + Mongo-wire stack. */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
+/**
+ * Unit tests need no server; integration and end-to-end tests share one real ES + Mongo-wire stack.
+ * Tests are transpiled only (SWC): `npm run typecheck` is the one type check (docs/decisions.md,
+ * "The test loop").
+ */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -8,13 +19,13 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      transform: { '^.+\\.ts$': tsJest },
+      transform: { '^.+\\.ts$': swc },
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
     },
     {
       displayName: 'integration',
       testEnvironment: 'node',
-      transform: { '^.+\\.ts$': tsJest },
+      transform: { '^.+\\.ts$': swc },
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -6,6 +6,8 @@
  * with the image's CMD and ENV, the image's HEALTHCHECK command is run against it, and the worker
  * container's command is taken from docker-compose.yml, on the real stack: readiness, a search and an indexer run
  * are checked, and no development tool is there.
+ *
+ * @run-alone it replays `npm ci` and the build into temporary folders: minutes of processor and disk.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -130,7 +132,7 @@ describe('the runtime stage of the image', () => {
     ]) {
       expect({ f, exists: existsSync(path.join(stage, f)) }).toEqual({ f, exists: true });
     }
-    for (const dev of ['tsx', 'typescript', 'jest', 'ts-jest', 'playwright-core', 'testcontainers']) {
+    for (const dev of ['tsx', 'typescript', 'jest', '@swc/jest', 'playwright-core', 'testcontainers']) {
       expect({ dev, installed: existsSync(path.join(stage, 'node_modules', dev)) }).toEqual({ dev, installed: false });
     }
     expect(existsSync(path.join(stage, 'dist/test'))).toBe(false);
@@ -146,6 +148,8 @@ describe('the runtime stage of the image', () => {
     const port = await freePort();
     imageCommand(execFormOf(RUNTIME, 'CMD'), {
       PORT: String(port),
+      // A free admin port: a developer's `npm start` holds the default one.
+      ADMIN_PORT: String(await freePort()),
       HOST: '127.0.0.1',
       MONGO_DB: config.mongoDb,
       HOMES_ALIAS: config.homesAlias,

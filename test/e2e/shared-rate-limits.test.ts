@@ -5,6 +5,8 @@
  * other or all at once, in the default bucket and in the availability overview's. While MongoDB is
  * frozen (SIGSTOP, local stack only) each copy counts in memory and still refuses past the limit.
  * Each test is its own client (X-Forwarded-For, one trusted proxy hop), so their counts never mix.
+ *
+ * @run-alone it freezes the shared MongoDB that every other file reads.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -4,6 +4,8 @@
  * and Retry-After where the store was needed, /status names the degraded store, and after SIGCONT
  * the service answers fully again without a restart. Needs the local stack (its pids); with other
  * servers (ES_URL/MONGO_URL elsewhere, containers) there is nothing of ours to freeze.
+ *
+ * @run-alone it freezes the shared Elasticsearch and MongoDB that every other file reads.
  */
 import { startFixture, type Fixture } from '../support/fixture';
 import { localStackPids, withFrozen } from '../support/local-stack';

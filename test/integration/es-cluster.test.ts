@@ -5,6 +5,8 @@
  * ES_URL, keeps answering reads while one node is frozen (SIGSTOP) and while one is killed
  * (SIGKILL): every answer a 200 with the same homes as before. Needs the local stack's scripts (a JDK); with servers from elsewhere
  * (ES_URL/MONGO_URL not the local stack, containers) there is no cluster of ours to start.
+ *
+ * @run-alone it starts three more Elasticsearch nodes (heap, processor) and freezes and kills them under reads.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
