@@ -6,7 +6,6 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import entityTag from 'etag';
-import { chromium } from 'playwright-core';
 import { request } from 'undici';
 import { addDays } from '../../services/kernel/engine/dates';
 import { pageCsp, tileSource } from '../../services/transports/http/security-headers';
@@ -14,6 +13,7 @@ import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 import { startFixture, type Fixture } from '../support/fixture';
 import { rendered, waitUntil } from '../support/search-page';
 import { jsonRpcMessage } from '../support/json-rpc-answer';
+import { openBrowser } from '../support/browser';
 
 let fx: Fixture;
 let search: string;
@@ -178,7 +178,7 @@ describe('security headers', () => {
   it('lets the page work under its CSP in Chromium: a search renders its list, pins and basemap with no violation', async () => {
     const executablePath = findChromium();
     if (!executablePath) throw new Error(CHROMIUM_HINT);
-    const browser = await chromium.launch({ executablePath });
+    const browser = await openBrowser();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
       const violations: string[] = [];

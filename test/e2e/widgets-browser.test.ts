@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { startService, type RunningService } from '../../services/main';
 import { addDays } from '../../services/kernel/engine/dates';
 import { stayLabel, type ChosenStay } from '../../services/kernel/engine/stay-label';
@@ -17,6 +17,7 @@ import { seriousViolations } from '../support/axe';
 import { busiestCity, startFixture, type Fixture } from '../support/fixture';
 import { fullPageShot, hostMessages, showInHost, type HostedResult } from '../support/widget-host';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
+import { openBrowser } from '../support/browser';
 
 const CHROMIUM = findChromium();
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
@@ -36,7 +37,7 @@ beforeAll(async () => {
   // Enough homes that a viewport over the whole country passes the map's 250 pins (and is drawn as clusters).
   fx = await startFixture({ homes: 320, seed: 5 });
   city = await busiestCity(fx);
-  browser = await chromium.launch({ executablePath: CHROMIUM });
+  browser = await openBrowser();
 }, 180_000);
 
 afterAll(async () => {

@@ -6,12 +6,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { MAP_WIDGET } from '../../services/widgets/catalog';
 import { seriousViolations } from '../support/axe';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 import { busiestCity, startFixture, type Fixture } from '../support/fixture';
 import { FULL_HOST, PLAIN_HOST, showInHost, type HostedResult, type HostOffer } from '../support/widget-host';
+import { openBrowser } from '../support/browser';
 
 const CHROMIUM = findChromium();
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
@@ -33,7 +34,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   fx = await startFixture({ homes: 120, seed: 5 });
   city = await busiestCity(fx);
-  browser = await chromium.launch({ executablePath: CHROMIUM });
+  browser = await openBrowser();
 }, 180_000);
 
 afterAll(async () => {

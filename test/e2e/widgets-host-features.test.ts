@@ -7,13 +7,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { alignViewport } from '../../services/kernel/map-tiles';
 import { CARD_GRID_WIDGET, MAP_WIDGET } from '../../services/widgets/catalog';
 import { busiestCity, startFixture, type Fixture } from '../support/fixture';
 import { FULL_HOST, hostMessages, openedLinks, PLAIN_HOST, sentToHost, showInHost, type HostedResult, type HostOffer } from '../support/widget-host';
 import { CHROMIUM_HINT, findChromium } from '../support/chromium';
 import { mcpAppsErrors } from '../support/mcp-apps-schema';
+import { openBrowser } from '../support/browser';
 
 const CHROMIUM = findChromium();
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
@@ -40,7 +41,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   fx = await startFixture({ homes: 120, seed: 5 });
   city = await busiestCity(fx);
-  browser = await chromium.launch({ executablePath: CHROMIUM });
+  browser = await openBrowser();
 }, 180_000);
 
 afterAll(async () => {

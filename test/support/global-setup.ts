@@ -5,6 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import type { BrowserServer } from 'playwright-core';
+import { startBrowserServer } from './browser';
 
 interface Started {
   stop: () => Promise<void>;
@@ -12,6 +14,7 @@ interface Started {
 
 declare global {
   var __CATALOG_TEST_STACK__: Started | undefined;
+  var __CATALOG_TEST_BROWSER__: BrowserServer | undefined;
 }
 
 async function dockerAnswers(): Promise<boolean> {
@@ -57,7 +60,7 @@ function startLocalStack(): void {
   }
 }
 
-export default async function globalSetup(): Promise<void> {
+async function startStores(): Promise<void> {
   if (process.env.ES_URL && process.env.MONGO_URL) return;
   if (await dockerAnswers()) {
     globalThis.__CATALOG_TEST_STACK__ = await startContainers();
@@ -67,4 +70,9 @@ export default async function globalSetup(): Promise<void> {
   if (!process.env.ES_URL || !process.env.MONGO_URL) {
     throw new Error('stack/start.sh did not report ES_URL and MONGO_URL');
   }
+}
+
+export default async function globalSetup(): Promise<void> {
+  await startStores();
+  globalThis.__CATALOG_TEST_BROWSER__ = await startBrowserServer();
 }

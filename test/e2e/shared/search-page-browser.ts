@@ -6,12 +6,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { addDays } from '../../../services/kernel/engine/dates';
 import { checkState } from '../../support/axe';
 import { CHROMIUM_HINT, findChromium } from '../../support/chromium';
 import { startFixture, type Fixture } from '../../support/fixture';
 import { query, recordedPage, type Answer, type RecordedPage } from '../../support/search-page';
+import { openBrowser } from '../../support/browser';
 
 const CHROMIUM = findChromium();
 const ARTIFACTS = path.resolve(__dirname, '../../../test-artifacts');
@@ -56,7 +57,7 @@ export async function startSearchPageWorld(): Promise<SearchPageWorld> {
       if (a.total_count > best) [best, market] = [a.total_count, m.slug];
     }
     expect(best).toBeGreaterThan(PER_PAGE);
-    const browser = await chromium.launch({ executablePath: CHROMIUM });
+    const browser = await openBrowser();
     return { fx, browser, market, checkIn, checkOut };
   } catch (err) {
     await fx.close();
