@@ -27,12 +27,18 @@ const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const out = mkdtempSync(path.join(tmpdir(), 'catalog-tests-'));
 const alone = tier === 'unit' ? [] : aloneFiles(root);
 const runs: JestJson[] = [];
+// The unit tier is the quick loop: property tests run a quarter of their cases (test/support/property-runs.ts).
+const env = tier === 'unit' ? { ...process.env, PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? 'quick' } : process.env;
 let failed = false;
 
 function run(name: string, args: string[]): void {
   const file = path.join(out, `${name}.json`);
   const started = Date.now();
-  const res = spawnSync(process.execPath, [jest, ...projects[tier]!, ...args, '--json', `--outputFile=${file}`, ...extra], { cwd: root, stdio: 'inherit' });
+  const res = spawnSync(process.execPath, [jest, ...projects[tier]!, ...args, '--json', `--outputFile=${file}`, ...extra], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
   failed ||= res.status !== 0;
   try {
     runs.push(JSON.parse(readFileSync(file, 'utf8')) as JestJson);

@@ -4,8 +4,9 @@ import { computeAvailability } from '../../../services/kernel/engine/availabilit
 import { addDays, daysBetween } from '../../../services/kernel/engine/dates';
 import { arbHome } from '../../support/arbitraries';
 import { NaiveCalendar } from './naive-calendar';
+import { runs } from '../../support/property-runs';
 
-const RUNS = 1000;
+const RUNS = runs(1000);
 
 /** A today between mid-2026 and mid-2027 with a home generated around it. */
 const arbTodayAndHome: fc.Arbitrary<{ today: IsoDate; home: HomeRecord }> = fc

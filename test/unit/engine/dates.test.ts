@@ -13,6 +13,7 @@ import {
   todayIso,
   weekday,
 } from '../../../services/kernel/engine/dates';
+import { runs } from '../../support/property-runs';
 
 describe('parseIsoDate', () => {
   it('accepts real calendar dates, leap days included', () => {
@@ -57,7 +58,7 @@ describe('date arithmetic', () => {
         expect(toDayNumber(date)).toBe(day);
         expect(parseIsoDate(date)).toBe(date);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

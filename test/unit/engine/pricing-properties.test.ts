@@ -5,8 +5,9 @@ import { offeredTiers } from '../../../services/kernel/engine/flex';
 import { displayPrice, fixedStatements, priceStay } from '../../../services/kernel/engine/pricing';
 import type { Pets, StayRequest } from '../../../services/kernel/engine/types';
 import { arbHome, arbStay } from '../../support/arbitraries';
+import { runs } from '../../support/property-runs';
 
-const RUNS = 1000;
+const RUNS = runs(1000);
 const TODAY = '2026-11-22';
 
 type FixedStay = Extract<StayRequest, { kind: 'fixed' }>;

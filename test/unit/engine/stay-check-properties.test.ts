@@ -6,8 +6,9 @@ import { checkStay } from '../../../services/kernel/engine/stay-check';
 import type { Availability, StayRequest } from '../../../services/kernel/engine/types';
 import { arbHome, arbStay } from '../../support/arbitraries';
 import { NaiveCalendar } from './naive-calendar';
+import { runs } from '../../support/property-runs';
 
-const RUNS = 1000;
+const RUNS = runs(1000);
 const NO_PETS = { cats: 0, dogs: 0 };
 
 type FixedStay = Extract<StayRequest, { kind: 'fixed' }>;

@@ -10,6 +10,7 @@ import { checkStartOnly, checkStay } from '../../../services/kernel/engine/stay-
 import { inRuns, stayStarts, type StayStarts } from '../../../services/kernel/engine/stay-starts';
 import type { StayRequest } from '../../../services/kernel/engine/types';
 import { arbHome, arbStay, makeHome, openRange, closedRange } from '../../support/arbitraries';
+import { runs } from '../../support/property-runs';
 
 /** A day number, as the index's range fields hold dates. */
 const day = toDayNumber;
@@ -52,7 +53,7 @@ describe('stayStarts', () => {
           expect(spansAdmit(starts, home, stay)).toBe(checkStay(home, stay, NO_PETS, today).available);
         }
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -66,7 +67,7 @@ describe('stayStarts', () => {
           expect(admitted).toBe(checkStartOnly(home, stay.start_date, today).available);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 

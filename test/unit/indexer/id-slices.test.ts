@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { BASE_SLICES, idSlices, planSlices, SLICE_TARGET, type IdSlice, type SliceCensus } from '../../../indexer/id-slices';
+import { runs } from '../../support/property-runs';
 
 const asJs = (pattern: string): RegExp => new RegExp(pattern.replace(/\\z/g, '$'));
 const matching = (plan: IdSlice[], id: string): number => plan.filter((s) => asJs(s.pattern).test(id)).length;
@@ -44,7 +45,7 @@ describe('id slices', () => {
       fc.property(fc.oneof(fc.string(), fc.constantFrom(...ODD_IDS), fc.stringMatching(/^[0-9a-f]{24}$/)), (id) => {
         for (const plan of plans) expect(matching(plan, id)).toBe(1);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(2_000) },
     );
   });
 
@@ -61,7 +62,7 @@ describe('id slices', () => {
           expect(s.bases.reduce((n, b) => n + perBase[b], 0)).toBeLessThanOrEqual(SLICE_TARGET);
         }
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 

@@ -15,6 +15,7 @@ import { checkStay } from '../../../services/kernel/engine/stay-check';
 import { decodeSpans, GAP_SHIFT, spanCardStarts, startsIn, type ClosedRange, type StaySpan } from '../../../services/kernel/store/stay-spans';
 import { arbHomeWithFixedStays } from '../../support/arbitraries';
 import { makeMarket, makeProperty } from '../../support/records';
+import { expectCoverage, QUICK, runs } from '../../support/property-runs';
 
 const NO_PETS = { cats: 0, dogs: 0 };
 const property = makeProperty();
@@ -90,14 +91,16 @@ describe('stay spans', () => {
           if (outcome === 'partial') seen.admitted += 1;
         });
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     // Enough of each outcome: admitted, refused, and admitted from some of the window's days only.
-    expect({ admitted: seen.admitted > 300, refused: seen.refused > 300, partial: seen.partial > 100 }).toEqual({
-      admitted: true,
-      refused: true,
-      partial: true,
-    });
+    expectCoverage(() =>
+      expect({ admitted: seen.admitted > 300, refused: seen.refused > 300, partial: seen.partial > 100 }).toEqual({
+        admitted: true,
+        refused: true,
+        partial: true,
+      }),
+    );
   });
 
   it('decide by each reading of a gap: windows aimed at the gaps of a block, exact against checkStay', () => {
@@ -115,7 +118,7 @@ describe('stay spans', () => {
     // go on, 1,000 at a time and at most 4,000, until each has decided 5 times, so the count does not
     // hang on the seed.
     const enough = (): boolean => Object.values(decided).every((n) => n >= 5);
-    for (let round = 0; round < 4 && !enough(); round++) {
+    for (let round = 0; round < (QUICK ? 1 : 4) && !enough(); round++) {
       fc.assert(
         fc.property(arbHomeWithFixedStays(0, START_HORIZON_DAYS), fc.array(aim, { minLength: 12, maxLength: 12 }), ({ today, home }, aims) => {
           const doc = toHomeDocument(home, property, market, today);
@@ -145,12 +148,12 @@ describe('stay spans', () => {
             if (hull && only.length === 1) decided[only[0][0] as keyof typeof decided] += 1;
           }
         }),
-        { numRuns: 1000 },
+        { numRuns: runs(1000) },
       );
     }
     // Each reading of a gap alone turned away, many times, a block the hull's ranges admit (each
     // fails this test when left out of the query).
-    expect(Object.entries(decided).filter(([, n]) => n < 5)).toEqual([]);
+    expectCoverage(() => expect(Object.entries(decided).filter(([, n]) => n < 5)).toEqual([]));
   });
 
   it('writes no span that no stay can come from', () => {
@@ -164,7 +167,7 @@ describe('stay spans', () => {
           expect(upper(s.ends) - s.starts.gte).toBeGreaterThanOrEqual(s.nights.gte);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -11,6 +11,7 @@ import type { MarketRecord } from '../../../services/kernel/inventory/records';
 import { POLYGON_QUERY_PATTERN, polygonClause, polygonQuery, readPolygon, type PolygonVertex } from '../../../services/search/shared/polygon';
 import { buildSearchBody, matchClauses } from '../../../services/search/shared/search-body';
 import type { SearchParams } from '../../../services/search/shared/search-params';
+import { runs } from '../../support/property-runs';
 
 /** Vertices from [latitude, longitude] pairs. */
 const shape = (...pairs: Array<[number, number]>): PolygonVertex[] => pairs.map(([latitude, longitude]) => ({ latitude, longitude }));
@@ -139,7 +140,7 @@ describe('readPolygon', () => {
         const twiceArea = vs.reduce((sum, v, k) => sum + v.lon * vs[(k + 1) % vs.length].lat - vs[(k + 1) % vs.length].lon * v.lat, 0);
         expect(twiceArea).toBeGreaterThan(0);
       }),
-      { numRuns: 2_000, seed: 20261127 },
+      { numRuns: runs(2_000), seed: 20261127 },
     );
     expect(taken).toBeGreaterThan(100);
   });

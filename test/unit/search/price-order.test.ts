@@ -1,6 +1,7 @@
 /** The threshold algorithm returns exactly the slice a full sort by exact price would (docs/design.md, "Exact prices in search"). */
 import fc from 'fast-check';
 import { comparePriced, priceOrder, type StreamBatch } from '../../../services/search/shared/price-order';
+import { runs } from '../../support/property-runs';
 
 interface Home {
   id: string;
@@ -56,7 +57,7 @@ describe('priceOrder', () => {
             expect(result.priced).toBeLessThanOrEqual(s.fetched());
           },
         ),
-        { numRuns: 400 },
+        { numRuns: runs(400) },
       );
     });
   }

@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { BlockCounter, blockFor, MAX_BLOCK, type SharedCount } from '../../../services/transports/rate-blocks';
+import { runs } from '../../support/property-runs';
 
 class WindowCount implements SharedCount {
   calls = 0;
@@ -72,7 +73,7 @@ describe('BlockCounter', () => {
           if (order.length >= limit + copies * block) expect(granted).toBeGreaterThanOrEqual(limit - copies * (block - 1));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
