@@ -28,6 +28,7 @@ import { toolsList } from './transports/mcp/tool-list';
 import { createRateLimits } from './transports/rate-limit';
 import { trustedProxies } from './transports/client-address';
 import { requestBounds, scopeOf } from './transports/http/request-scope';
+import { unreadBodies } from './transports/http/unread-body';
 import { mountPage } from './web/routes';
 
 /** What a browser MCP client sends: 2025's session and version headers, and 2026-07-28's Mcp-Method and Mcp-Name. */
@@ -49,7 +50,9 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   const costOfRoute = new Map<string, number>(tools.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
   const PUBLIC = '/api/public';
 
-  // First: a request the copy cannot take is shed before anything else runs for it (no log line: the
+  // Outermost: whatever answers a request before its body was read, the body's rest does not stay on the connection.
+  app.use(unreadBodies());
+  // Then: a request the copy cannot take is shed before anything else runs for it (no log line: the
   // catalog_requests_bounded_total counter counts it), and the deadline covers all the rest.
   app.use(
     requestBounds(

@@ -4,6 +4,7 @@
  * goes away, Node's header timeout and connection cap; before the first index exists, 503 and one
  * warning; /metrics and the whole health report only on the admin port.
  */
+import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { startService, type RunningService } from '../../services/main';
 import { startFixture, testConfig, type Fixture } from '../support/fixture';
@@ -189,6 +190,54 @@ describe('a request Node cannot read', () => {
     });
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code).toBe('invalid_parameters');
+  });
+});
+
+describe('a request refused before its body is read', () => {
+  interface Answer {
+    status: number;
+    connection: string | undefined;
+    socket: Socket;
+  }
+  /** One request through `agent`, its answer read whole; an answer that does not come in 5 s fails it. */
+  const send = (agent: Agent, base: string, method: string, path: string, body?: Buffer): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(`${base}${path}`, { agent, method, headers: body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socket: req.socket! }));
+      });
+      req.setTimeout(5_000, () => req.destroy(new Error(`no answer to ${method} ${path} within 5 s`)));
+      req.once('error', reject);
+      req.end(body);
+    });
+  const OVERSIZED = Buffer.alloc(2 * 1024 * 1024, 0x20);
+
+  it.each([
+    ['POST', '/mcp/public', 413],
+    ['POST', '/api/public/markets', 405],
+  ])('answers the next request on the same keep-alive connection after %s %s with a 2 MiB body is refused', async (method, path, status) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const refused = await send(agent, fx.url, method, path, OVERSIZED);
+      expect(refused.status).toBe(status);
+      const next = await send(agent, fx.url, 'GET', '/api/public/markets');
+      expect(next.status).toBe(200);
+      expect(next.socket).toBe(refused.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('closes the connection of a refused body declared larger than it drains', async () => {
+    const s = connect(Number(new URL(fx.url).port), '127.0.0.1');
+    const text = await new Promise<string>((resolve) => {
+      let got = '';
+      s.on('data', (d: Buffer) => (got += d.toString()));
+      s.on('close', () => resolve(got));
+      s.write(`POST /mcp/public HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${1024 ** 3}\r\n\r\n{`);
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).toMatch(/^connection: close\r$/im);
   });
 });
 
