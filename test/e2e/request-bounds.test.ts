@@ -136,6 +136,67 @@ describe('the admin port', () => {
   });
 });
 
+describe('the admin port and the Host it answers', () => {
+  /** GET `path` on the admin port with `host` as its Host header (fetch may not set one). */
+  const adminGet = (adminUrl: string, path: string, host: string): Promise<{ status: number; body: string }> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(`${adminUrl}${path}`, { headers: { Host: host } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.once('error', reject);
+      req.end();
+    });
+  const port = (url: string): string => new URL(url).port;
+
+  it.each(['/metrics', '/status'])('refuses %s to a foreign Host (a rebound DNS name) with 421 and the error object', async (path) => {
+    for (const host of ['attacker.example', `attacker.example:${port(fx.adminUrl)}`, `127.0.0.1.attacker.example:${port(fx.adminUrl)}`]) {
+      const answer = await adminGet(fx.adminUrl, path, host);
+      expect(answer.status).toBe(421);
+      expect(JSON.parse(answer.body)).toEqual({ error: { code: 'misdirected_request', message: expect.stringContaining('ADMIN_ALLOWED_HOSTS') } });
+    }
+  });
+
+  it('answers a scrape by a loopback name with any port', async () => {
+    for (const host of [`127.0.0.1:${port(fx.adminUrl)}`, 'localhost', `[::1]:${port(fx.adminUrl)}`]) {
+      const answer = await adminGet(fx.adminUrl, '/metrics', host);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatch(/^# TYPE catalog_http_request_duration_seconds histogram$/m);
+    }
+  });
+
+  it('answers a host the operator lists in ADMIN_ALLOWED_HOSTS, and still refuses others', async () => {
+    const svc = await another({ ADMIN_ALLOWED_HOSTS: 'catalog-1.internal, metrics.example' });
+    expect((await adminGet(svc.adminUrl, '/metrics', 'catalog-1.internal:9464')).status).toBe(200);
+    expect((await adminGet(svc.adminUrl, '/status', 'METRICS.example')).status).toBe(200);
+    expect((await adminGet(svc.adminUrl, '/metrics', 'catalog-2.internal:9464')).status).toBe(421);
+  });
+
+  it('computes /status once for 20 callers at once: one round of store calls', async () => {
+    /** Store calls the service itself counted (its client's request events and the driver's command monitoring). */
+    const calls = async (): Promise<Record<string, number>> => {
+      const text = await (await fetch(`${fx.adminUrl}/metrics`)).text();
+      const count = (store: string, operation: string): number =>
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('catalog_store_call_duration_seconds_count{') && l.includes(`store="${store}"`) && l.includes(`operation="${operation}"`))
+          .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+      return { health: count('elasticsearch', 'health'), count: count('elasticsearch', 'count'), ping: count('mongodb', 'ping') };
+    };
+    // Past the second a report of an earlier test is reused for.
+    await new Promise((r) => setTimeout(r, 1_100));
+    const before = await calls();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${fx.adminUrl}/status`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    const after = await calls();
+    expect(after.health - before.health).toBe(1);
+    expect(after.count - before.count).toBe(1);
+    expect(after.ping - before.ping).toBe(1);
+  });
+});
+
 describe("Node's own bounds", () => {
   const open = (port: number): Promise<Socket> =>
     new Promise((resolve, reject) => {
