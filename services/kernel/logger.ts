@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import PinoPretty from 'pino-pretty';
 
 export type { DestinationStream, Logger };
 
@@ -9,8 +10,20 @@ export type { DestinationStream, Logger };
 const CONTACT_KEYS = ['email', 'phone', 'args', 'arguments', 'keyValue', 'keyPattern'];
 export const REDACTED_PATHS = [...CONTACT_KEYS, ...CONTACT_KEYS.map((k) => `*.${k}`)];
 
-/** One structured logger; JSON lines on stdout (pipe through pino-pretty to read by hand). */
-export function createLogger(level: string, name = 'catalog', destination?: DestinationStream): Logger {
-  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-  return destination ? pino(options, destination) : pino(options);
+/** Standard output as far as the choice of a log's form goes. */
+export type Output = NodeJS.WritableStream & { isTTY?: boolean };
+
+/**
+ * Where log lines go: a person at a terminal reads them through pino-pretty (one coloured line each,
+ * in the process itself: no worker thread); anything else (a pipe, a file, a collector) gets JSON
+ * lines, through pino's own writer (as pino writes by default) when the output is this process's stdout.
+ */
+export function logDestination(out: Output = process.stdout): DestinationStream {
+  if (out.isTTY) return PinoPretty({ destination: out, sync: true, colorize: true, ignore: 'pid,hostname' });
+  return out === process.stdout ? pino.destination({ dest: 1 }) : out;
+}
+
+/** One structured logger: `destination`, or standard output in the form logDestination chooses. */
+export function createLogger(level: string, name = 'catalog', destination: DestinationStream = logDestination()): Logger {
+  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
 }

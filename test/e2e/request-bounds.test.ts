@@ -103,18 +103,27 @@ describe('requests in flight', () => {
 });
 
 describe('before the first index exists', () => {
-  it('answers 503 with Retry-After and logs one warning, not an error per request', async () => {
+  it('answers 503 with Retry-After and logs one warning a minute for each kind, no error and no stack per request', async () => {
     const { sink, lines } = logSink();
     const svc = await another({ HOMES_ALIAS: `${fx.config.homesAlias}-not-built`, LOG_LEVEL: 'info' }, sink);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const answer = await timed(`${svc.url}${SEARCH}`);
       expect(answer.status).toBe(503);
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
       expect(answer.body.error?.code).toBe('service_unavailable');
+      // A balancer's probe of the same copy: not ready until the first index exists.
+      const ready = await timed(`${svc.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(ready.body.error?.code).toBe('service_unavailable');
     }
-    const entries = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+    await new Promise((r) => setTimeout(r, 50));
+    const entries = lines.flatMap((l) => l.split('\n').filter(Boolean)).map((l) => JSON.parse(l) as { level: number; msg: string });
     expect(entries.filter((e) => e.level >= 50)).toEqual([]);
     expect(entries.filter((e) => e.level === 40 && /no search index yet/.test(e.msg))).toHaveLength(1);
+    expect(entries.filter((e) => e.level === 40 && /Not ready/.test(e.msg))).toHaveLength(1);
+    // The access line of each 503 says its status; no line carries a stack.
+    expect(entries.filter((e) => e.msg === 'request failed')).toHaveLength(10);
+    expect(lines.join('')).not.toMatch(/"stack"/);
   });
 });
 
