@@ -309,6 +309,26 @@ describe('a request refused before its body is read', () => {
     expect(text).toMatch(/^HTTP\/1\.1 413 /);
     expect(text).toMatch(/^connection: close\r$/im);
   });
+
+  it('reads no more than its bound of a refused body of no declared length: past it the connection is cut', async () => {
+    const s = connect(Number(new URL(fx.url).port), '127.0.0.1');
+    let got = '';
+    s.on('data', (d: Buffer) => (got += d.toString()));
+    const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
+    s.on('error', () => undefined);
+    s.write('POST /mcp/public HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    const size = 256 * 1024;
+    const chunk = Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), Buffer.alloc(size, 0x20), Buffer.from('\r\n')]);
+    let sent = 0;
+    // Up to 64 MiB, far past the 8 MiB a refused body may cost: the copy must end it well before.
+    while (!s.destroyed && sent < 64 * 1024 * 1024) {
+      sent += size;
+      if (!s.write(chunk)) await Promise.race([new Promise((r) => s.once('drain', r)), closed]);
+    }
+    await closed;
+    expect(got).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
+  });
 });
 
 describe('paths as the bounds read them', () => {
