@@ -9,10 +9,10 @@ import { isLoopbackHostname } from '../mcp/origin-guard';
 
 /** The host name of a `Host` header value (`name:port`, `[v6]:port`), lower case, or null when it is not one. */
 export function hostnameOf(hostHeader: string): string | null {
+  // A user, a path or a query in `Host` is no host header at all.
+  if (/[/@?#\\\s]/.test(hostHeader)) return null;
   try {
-    const url = new URL(`http://${hostHeader}`);
-    // A user, a path or a query in `Host` is no host header at all.
-    return url.host.toLowerCase() === hostHeader.toLowerCase() ? url.hostname.replace(/\.$/, '') : null;
+    return new URL(`http://${hostHeader}`).hostname.replace(/\.$/, '');
   } catch {
     return null;
   }
