@@ -26,6 +26,14 @@ describe('logDestination', () => {
     expect(() => JSON.parse(text())).toThrow();
   });
 
+  it('prints an access line as one line on a terminal: method, route, status and time', () => {
+    const { out, text } = output(true);
+    const line = { reqId: 'r-1', req: { id: 'r-1', method: 'GET' }, route: '/api/public/search', res: { statusCode: 503 }, responseTime: 12 };
+    createLogger('info', 'service', logDestination(out)).info(line, 'request failed');
+    expect(text()).toMatch(/INFO.*\(service\):.*request failed GET \/api\/public\/search 503 12 ms.*\n$/);
+    expect(text().trim().split('\n')).toHaveLength(1);
+  });
+
   it('writes JSON lines when the output is not a terminal (a pipe, a file, a collector)', () => {
     const { out, text } = output(false);
     expect(logDestination(out)).toBe(out);
