@@ -19,7 +19,7 @@ import { compression } from './transports/http/compression';
 import { securityHeaders } from './transports/http/security-headers';
 import { getRoutes } from './transports/http/get-routes';
 import { publicStatus } from './transports/http/status';
-import { sharedReadiness, sharedStatus, type Readiness } from './transports/http/readiness-cache';
+import { sharedReadiness, sharedStatus, type Readiness, type SharedStatus } from './transports/http/readiness-cache';
 import { liveness } from './transports/http/health';
 import { requestLog } from './transports/http/request-log';
 import { mountMcp, MCP_PATH } from './transports/mcp/route';
@@ -28,12 +28,18 @@ import { toolsList } from './transports/mcp/tool-list';
 import { createRateLimits } from './transports/rate-limit';
 import { trustedProxies } from './transports/client-address';
 import { requestBounds, scopeOf } from './transports/http/request-scope';
+import { unreadBodies } from './transports/http/unread-body';
 import { mountPage } from './web/routes';
 
 /** What a browser MCP client sends: 2025's session and version headers, and 2026-07-28's Mcp-Method and Mcp-Name. */
 const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-ID'];
 
-export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Readiness = sharedReadiness(deps)): Koa {
+export function createApp(
+  deps: Deps,
+  tools: readonly Tool[] = TOOLS,
+  ready: Readiness = sharedReadiness(deps),
+  report: SharedStatus = sharedStatus(deps),
+): Koa {
   // The client's address comes from X-Forwarded-For only when a configured proxy sent it (request-scope.ts).
   const app = new Koa();
   // Counted in MongoDB, so every copy of the service shares one count per client.
@@ -49,7 +55,9 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   const costOfRoute = new Map<string, number>(tools.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
   const PUBLIC = '/api/public';
 
-  // First: a request the copy cannot take is shed before anything else runs for it (no log line: the
+  // Outermost: whatever answers a request before its body was read, the body's rest does not stay on the connection.
+  app.use(unreadBodies());
+  // Then: a request the copy cannot take is shed before anything else runs for it (no log line: the
   // catalog_requests_bounded_total counter counts it), and the deadline covers all the rest.
   app.use(
     requestBounds(
@@ -108,7 +116,6 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     }
     await next();
   });
-  const report = sharedStatus(deps);
   api.get('/status', async (ctx) => {
     ctx.body = publicStatus(await report());
   });

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { createApp } from './app';
 import { createAdminApp } from './admin-app';
 import { TOOLS } from './tools/registry';
-import { sharedReadiness } from './transports/http/readiness-cache';
+import { sharedReadiness, sharedStatus } from './transports/http/readiness-cache';
 import { esNodesOf, loadConfig, type Config } from './kernel/config';
 import type { Deps } from './deps';
 import { createLogger, type DestinationStream } from './kernel/logger';
@@ -86,8 +86,10 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     );
   }
   await deps.routingKeys.warm();
+  // One readiness check and one status report a second for both ports together.
   const ready = sharedReadiness(deps);
-  const app = createApp(deps, TOOLS, ready);
+  const status = sharedStatus(deps);
+  const app = createApp(deps, TOOLS, ready, status);
   app.on('error', (err: unknown) => log.error({ err }, 'unhandled app error'));
   // Node's own bounds, for a copy exposed directly: a slow client cannot hold a connection for the
   // default 300 s (its timers are checked every second, not every 30), and a flood of connections is
@@ -99,7 +101,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   await listen(server, config.port, config.host);
   // The admin port has the same bounds: it is private, not trusted to be.
-  const adminServer = createServer(bounds, listener(createAdminApp(deps, ready).callback()));
+  const adminServer = createServer(bounds, listener(createAdminApp(deps, ready, status).callback()));
   adminServer.maxConnections = 64;
   adminServer.on('clientError', answerClientError);
   const admin = await listen(adminServer, config.adminPort, config.adminHost);

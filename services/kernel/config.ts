@@ -26,6 +26,8 @@ export interface Config {
   /** The admin port (GET /metrics, the whole /status): loopback by default, never the public interface. */
   adminPort: number;
   adminHost: string;
+  /** Host names the admin port answers besides loopback ones (ADMIN_ALLOWED_HOSTS): the name Prometheus scrapes it by. */
+  adminAllowedHosts: string[];
   /** Open connections one copy accepts; past it, new ones are refused at once (its clients retry elsewhere). */
   maxConnections: number;
   /** Longest a client may take to send a request's headers, and the whole request, before it is cut off. */
@@ -199,6 +201,17 @@ function trustedProxyList(env: Env): string[] {
   return list(env, 'TRUSTED_PROXIES');
 }
 
+/** ADMIN_ALLOWED_HOSTS: host names (any port), lower case; a URL, a port or a pattern stops the start. */
+function adminAllowedHosts(env: Env): string[] {
+  return list(env, 'ADMIN_ALLOWED_HOSTS').map((raw) => {
+    const name = raw.toLowerCase().replace(/\.$/, '');
+    if (!/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/.test(name)) {
+      throw new Error(`ADMIN_ALLOWED_HOSTS: "${raw}" is not a host name (a name or an address, without scheme or port)`);
+    }
+    return name;
+  });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const publicBaseUrl = str(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/+$/, '');
@@ -207,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: str(env, 'HOST', '0.0.0.0'),
     adminPort: int(env, 'ADMIN_PORT', 9464),
     adminHost: str(env, 'ADMIN_HOST', '127.0.0.1'),
+    adminAllowedHosts: adminAllowedHosts(env),
     maxConnections: Math.max(1, int(env, 'MAX_CONNECTIONS', 1_024)),
     headersTimeoutMs: Math.max(1_000, int(env, 'HEADERS_TIMEOUT_MS', 10_000)),
     requestTimeoutMs: Math.max(1_000, int(env, 'REQUEST_TIMEOUT_MS', 30_000)),

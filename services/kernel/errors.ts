@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'headers_too_large'
+  | 'misdirected_request'
   | 'rate_limited'
   | 'service_unavailable'
   | 'internal_error';

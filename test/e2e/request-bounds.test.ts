@@ -4,6 +4,7 @@
  * goes away, Node's header timeout and connection cap; before the first index exists, 503 and one
  * warning; /metrics and the whole health report only on the admin port.
  */
+import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { startService, type RunningService } from '../../services/main';
 import { startFixture, testConfig, type Fixture } from '../support/fixture';
@@ -102,18 +103,27 @@ describe('requests in flight', () => {
 });
 
 describe('before the first index exists', () => {
-  it('answers 503 with Retry-After and logs one warning, not an error per request', async () => {
+  it('answers 503 with Retry-After and logs one warning a minute for each kind, no error and no stack per request', async () => {
     const { sink, lines } = logSink();
     const svc = await another({ HOMES_ALIAS: `${fx.config.homesAlias}-not-built`, LOG_LEVEL: 'info' }, sink);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const answer = await timed(`${svc.url}${SEARCH}`);
       expect(answer.status).toBe(503);
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
       expect(answer.body.error?.code).toBe('service_unavailable');
+      // A balancer's probe of the same copy: not ready until the first index exists.
+      const ready = await timed(`${svc.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(ready.body.error?.code).toBe('service_unavailable');
     }
-    const entries = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+    await new Promise((r) => setTimeout(r, 50));
+    const entries = lines.flatMap((l) => l.split('\n').filter(Boolean)).map((l) => JSON.parse(l) as { level: number; msg: string });
     expect(entries.filter((e) => e.level >= 50)).toEqual([]);
     expect(entries.filter((e) => e.level === 40 && /no search index yet/.test(e.msg))).toHaveLength(1);
+    expect(entries.filter((e) => e.level === 40 && /Not ready/.test(e.msg))).toHaveLength(1);
+    // The access line of each 503 says its status; no line carries a stack.
+    expect(entries.filter((e) => e.msg === 'request failed')).toHaveLength(10);
+    expect(lines.join('')).not.toMatch(/"stack"/);
   });
 });
 
@@ -132,6 +142,67 @@ describe('the admin port', () => {
     const { status, body } = await fx.get('/api/public/status');
     expect(status).toBe(200);
     expect(body).toEqual({ status: 'ok', time: expect.any(String), index: { loaded: true, updated_at: expect.any(String) } });
+  });
+});
+
+describe('the admin port and the Host it answers', () => {
+  /** GET `path` on the admin port with `host` as its Host header (fetch may not set one). */
+  const adminGet = (adminUrl: string, path: string, host: string): Promise<{ status: number; body: string }> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(`${adminUrl}${path}`, { headers: { Host: host } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.once('error', reject);
+      req.end();
+    });
+  const port = (url: string): string => new URL(url).port;
+
+  it.each(['/metrics', '/status'])('refuses %s to a foreign Host (a rebound DNS name) with 421 and the error object', async (path) => {
+    for (const host of ['attacker.example', `attacker.example:${port(fx.adminUrl)}`, `127.0.0.1.attacker.example:${port(fx.adminUrl)}`]) {
+      const answer = await adminGet(fx.adminUrl, path, host);
+      expect(answer.status).toBe(421);
+      expect(JSON.parse(answer.body)).toEqual({ error: { code: 'misdirected_request', message: expect.stringContaining('ADMIN_ALLOWED_HOSTS') } });
+    }
+  });
+
+  it('answers a scrape by a loopback name with any port', async () => {
+    for (const host of [`127.0.0.1:${port(fx.adminUrl)}`, 'localhost', `[::1]:${port(fx.adminUrl)}`]) {
+      const answer = await adminGet(fx.adminUrl, '/metrics', host);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatch(/^# TYPE catalog_http_request_duration_seconds histogram$/m);
+    }
+  });
+
+  it('answers a host the operator lists in ADMIN_ALLOWED_HOSTS, and still refuses others', async () => {
+    const svc = await another({ ADMIN_ALLOWED_HOSTS: 'catalog-1.internal, metrics.example' });
+    expect((await adminGet(svc.adminUrl, '/metrics', 'catalog-1.internal:9464')).status).toBe(200);
+    expect((await adminGet(svc.adminUrl, '/status', 'METRICS.example')).status).toBe(200);
+    expect((await adminGet(svc.adminUrl, '/metrics', 'catalog-2.internal:9464')).status).toBe(421);
+  });
+
+  it('computes /status once for 20 callers at once: one round of store calls', async () => {
+    /** Store calls the service itself counted (its client's request events and the driver's command monitoring). */
+    const calls = async (): Promise<Record<string, number>> => {
+      const text = await (await fetch(`${fx.adminUrl}/metrics`)).text();
+      const count = (store: string, operation: string): number =>
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('catalog_store_call_duration_seconds_count{') && l.includes(`store="${store}"`) && l.includes(`operation="${operation}"`))
+          .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+      return { health: count('elasticsearch', 'health'), count: count('elasticsearch', 'count'), ping: count('mongodb', 'ping') };
+    };
+    // Past the second a report of an earlier test is reused for.
+    await new Promise((r) => setTimeout(r, 1_100));
+    const before = await calls();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${fx.adminUrl}/status`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    const after = await calls();
+    expect(after.health - before.health).toBe(1);
+    expect(after.count - before.count).toBe(1);
+    expect(after.ping - before.ping).toBe(1);
   });
 });
 
@@ -189,6 +260,74 @@ describe('a request Node cannot read', () => {
     });
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code).toBe('invalid_parameters');
+  });
+});
+
+describe('a request refused before its body is read', () => {
+  interface Answer {
+    status: number;
+    connection: string | undefined;
+    socket: Socket;
+  }
+  /** One request through `agent`, its answer read whole; an answer that does not come in 5 s fails it. */
+  const send = (agent: Agent, base: string, method: string, path: string, body?: Buffer): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(`${base}${path}`, { agent, method, headers: body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socket: req.socket! }));
+      });
+      req.setTimeout(5_000, () => req.destroy(new Error(`no answer to ${method} ${path} within 5 s`)));
+      req.once('error', reject);
+      req.end(body);
+    });
+  const OVERSIZED = Buffer.alloc(2 * 1024 * 1024, 0x20);
+
+  it.each([
+    ['POST', '/mcp/public', 413],
+    ['POST', '/api/public/markets', 405],
+  ])('answers the next request on the same keep-alive connection after %s %s with a 2 MiB body is refused', async (method, path, status) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const refused = await send(agent, fx.url, method, path, OVERSIZED);
+      expect(refused.status).toBe(status);
+      const next = await send(agent, fx.url, 'GET', '/api/public/markets');
+      expect(next.status).toBe(200);
+      expect(next.socket).toBe(refused.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('closes the connection of a refused body declared larger than it drains', async () => {
+    const s = connect(Number(new URL(fx.url).port), '127.0.0.1');
+    const text = await new Promise<string>((resolve) => {
+      let got = '';
+      s.on('data', (d: Buffer) => (got += d.toString()));
+      s.on('close', () => resolve(got));
+      s.write(`POST /mcp/public HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${1024 ** 3}\r\n\r\n{`);
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).toMatch(/^connection: close\r$/im);
+  });
+
+  it('reads no more than its bound of a refused body of no declared length: past it the connection is cut', async () => {
+    const s = connect(Number(new URL(fx.url).port), '127.0.0.1');
+    let got = '';
+    s.on('data', (d: Buffer) => (got += d.toString()));
+    const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
+    s.on('error', () => undefined);
+    s.write('POST /mcp/public HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    const size = 256 * 1024;
+    const chunk = Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), Buffer.alloc(size, 0x20), Buffer.from('\r\n')]);
+    let sent = 0;
+    // Up to 64 MiB, far past the 8 MiB a refused body may cost: the copy must end it well before.
+    while (!s.destroyed && sent < 64 * 1024 * 1024) {
+      sent += size;
+      if (!s.write(chunk)) await Promise.race([new Promise((r) => s.once('drain', r)), closed]);
+    }
+    await closed;
+    expect(got).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
   });
 });
 

@@ -41,6 +41,19 @@ describe('loadConfig', () => {
   });
 });
 
+describe('ADMIN_ALLOWED_HOSTS', () => {
+  it('allows no host besides loopback ones by default, reads a comma list of names in lower case, and refuses a URL or a port', () => {
+    expect(loadConfig({}).adminAllowedHosts).toEqual([]);
+    expect(loadConfig({ ADMIN_ALLOWED_HOSTS: 'Catalog-1.internal, 10.0.0.7,[fd00::7],' }).adminAllowedHosts).toEqual([
+      'catalog-1.internal',
+      '10.0.0.7',
+      '[fd00::7]',
+    ]);
+    expect(() => loadConfig({ ADMIN_ALLOWED_HOSTS: 'http://catalog-1.internal' })).toThrow(/ADMIN_ALLOWED_HOSTS/);
+    expect(() => loadConfig({ ADMIN_ALLOWED_HOSTS: 'catalog-1.internal:9464' })).toThrow(/ADMIN_ALLOWED_HOSTS/);
+  });
+});
+
 describe('attemptPolicy', () => {
   it('gives a request on one node the whole store deadline and no retry, as before', () => {
     expect(attemptPolicy(1, 2_000)).toEqual({ requestTimeout: 2_000, maxRetries: 0 });

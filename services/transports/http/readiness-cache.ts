@@ -12,15 +12,21 @@ export type Readiness = () => ReturnType<typeof readiness>;
 
 const REUSE_MS = 1_000;
 
-/** `produce`'s outcome, asked at most once per `reuseMs` (a failure is reused too, never left unhandled). */
+/**
+ * `produce`'s outcome, asked at most once per `reuseMs` and never twice at once: a call still running
+ * past `reuseMs` (a slow store) is shared until it settles. A failure is reused too, never left unhandled.
+ */
 export function sharedFor<T>(produce: () => Promise<T>, reuseMs = REUSE_MS, now: () => number = Date.now): () => Promise<T> {
-  let last: { at: number; outcome: Promise<T> } | null = null;
+  let last: { at: number; outcome: Promise<T>; settled: boolean } | null = null;
   return () => {
     const t = now();
-    if (!last || t - last.at >= reuseMs) {
-      const outcome = produce();
-      outcome.catch(() => undefined);
-      last = { at: t, outcome };
+    if (!last || (last.settled && t - last.at >= reuseMs)) {
+      const entry = { at: t, outcome: produce(), settled: false };
+      const settle = (): void => {
+        entry.settled = true;
+      };
+      entry.outcome.then(settle, settle);
+      last = entry;
     }
     return last.outcome;
   };
@@ -30,7 +36,10 @@ export function sharedReadiness(deps: Deps, now: () => number = Date.now): Readi
   return sharedFor(() => readiness(deps), REUSE_MS, now);
 }
 
-/** The whole status report behind the public one, shared the same way. */
-export function sharedStatus(deps: Deps): () => ReturnType<typeof statusReport> {
+/** The whole status report (the admin port's /status, and the public one made from it), shared the same way. */
+export type SharedStatus = () => ReturnType<typeof statusReport>;
+
+/** Four Elasticsearch calls and a MongoDB ping: asked once a second at most, whoever asks. */
+export function sharedStatus(deps: Deps): SharedStatus {
   return sharedFor(() => statusReport(deps));
 }

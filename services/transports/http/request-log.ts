@@ -2,8 +2,8 @@
  * The outermost middleware: a request id (X-Request-Id accepted when it looks like one, else a new
  * UUID; echoed on the answer), one access-log line per request through pino-http, and the request
  * duration histogram. Both carry the method, the route template (never the raw URL: a path or a
- * query can name a home, a place or a person), the status and the duration; never a header or a
- * body.
+ * query can name a home, a place or a person), the status and the duration; never a header, a body
+ * or a stack.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -54,6 +54,12 @@ export function requestLog(log: Logger, metrics: ServiceMetrics) {
     },
     customSuccessMessage: () => 'request',
     customErrorMessage: () => 'request failed',
+    // A 5xx access line names its status only: pino-http would add an error of its own making, with a
+    // stack that says nothing (the cause, when it is a fault, is logged once by ../failure-log.ts).
+    customErrorObject: (_req, _res, _err, line: Record<string, unknown>) => {
+      const { err: _made, ...rest } = line;
+      return rest;
+    },
     quietReqLogger: true,
   });
   return async function logRequest(ctx: Context, next: Next): Promise<void> {

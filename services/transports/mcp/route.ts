@@ -95,7 +95,8 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     }
     let body: unknown;
     try {
-      const raw = await getRawBody(ctx.req, { limit: deps.config.bodyLimitBytes, encoding: 'utf8' });
+      // The declared length too: a body declared past the limit is refused before a byte of it is read.
+      const raw = await getRawBody(ctx.req, { limit: deps.config.bodyLimitBytes, length: ctx.get('Content-Length') || undefined, encoding: 'utf8' });
       body = JSON.parse(raw);
     } catch (err) {
       const tooLarge = (err as { type?: string }).type === 'entity.too.large';
