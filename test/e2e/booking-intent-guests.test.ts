@@ -1,0 +1,68 @@
+/**
+ * booking_intent_tool when someone else writes first for a guest's email (docs/contract.md,
+ * booking_intent_tool rules 1-3): each call's own phone and name are kept with that call while the
+ * answer follows rule 3; strangers spending the email's budget do not lock the guest out; a
+ * confirmation's requestState lets one write through. Through the SDK's MCP client (each client its
+ * own address, X-Forwarded-For from a trusted loopback proxy) and raw JSON-RPC posts, on the real
+ * MongoDB-wire server.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startFixture, type Fixture } from '../support/fixture';
+import { eraseGuest } from '../../services/booking-intents/erase';
+
+const EMAIL_POINTS = 3;
+let fx: Fixture;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  fx = await startFixture({ homes: 20, env: { TRUSTED_PROXIES: 'loopback', BOOKING_INTENT_EMAIL_POINTS: String(EMAIL_POINTS) } });
+});
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  await fx?.close();
+});
+
+/** booking_intent_tool through the SDK client, as a client at `address`. */
+async function intentFrom(address: string, args: Record<string, unknown>) {
+  const client = new Client({ name: 'catalog-tests', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${fx.url}/mcp/public`), { requestInit: { headers: { 'X-Forwarded-For': address } } });
+  await client.connect(transport);
+  clients.push(client);
+  const res = await client.callTool({ name: 'booking_intent_tool', arguments: { guest_consent: true, ...args } });
+  if (res.isError) throw new Error(`refused: ${(res.content as Array<{ text: string }>)[0].text}`);
+  return res.structuredContent as Record<string, unknown>;
+}
+
+const recordOf = (email: string) => fx.mongo.collections.bookingIntents.findOne({ email });
+
+describe('a stranger writes first for a guest’s email', () => {
+  const email = 'victim@example.com';
+  const stranger = { phone: '+1 212 555 0199', name: 'Mallory Stranger' };
+  const guest = { phone: '+1 415 555 0142', name: 'Vera Guest' };
+
+  it('keeps both calls’ own phone and name in the record, while the guest’s answer follows rule 3', async () => {
+    const first = await intentFrom('198.51.100.7', { email, ...stranger });
+    const own = await intentFrom('203.0.113.42', { email: 'Victim@Example.com', ...guest });
+    // Rule 3: the same intent, phone and name omitted from the answer, no warning.
+    expect(own).toEqual({ checkout_url: first.checkout_url, intent_id: first.intent_id, email });
+    const record = await recordOf(email);
+    // The record's own details are the first call's, not overwritten...
+    expect(record).toMatchObject({ phone: '+12125550199', name: 'Mallory Stranger' });
+    // ...and the guest's own call keeps the details it sent.
+    expect(record?.calls.map((c) => ({ phone: c.phone, name: c.name }))).toEqual([
+      { phone: '+12125550199', name: 'Mallory Stranger' },
+      { phone: '+14155550142', name: 'Vera Guest' },
+    ]);
+  });
+
+  it('erases every call’s phone and name with the email', async () => {
+    const erased = await eraseGuest(fx.mongo.collections, email);
+    expect(erased).toMatchObject({ intents: 1, calls: 2, callContacts: 2 });
+    const anywhere = {
+      $or: [{ phone: { $in: ['+12125550199', '+14155550142'] } }, { 'calls.phone': { $in: ['+12125550199', '+14155550142'] } }, { 'calls.name': 'Vera Guest' }],
+    };
+    expect(await fx.mongo.collections.bookingIntents.countDocuments(anywhere)).toBe(0);
+    expect(await recordOf(email)).toBeNull();
+  });
+});
