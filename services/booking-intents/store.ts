@@ -55,6 +55,16 @@ export function keepIntent(deps: Pick<Deps, 'mongo' | 'config'>, input: IntentIn
   return saveIntent(deps.mongo, input, now, deps.config.bookingIntents.retentionDays);
 }
 
+/**
+ * The email's kept record as a repeat call sees it, with nothing written (a call past the email's
+ * budget, ./budget.ts): its intent id, no contact details echoed (rule 3). Null when there is none.
+ */
+export async function recordedIntent(deps: Pick<Deps, 'mongo' | 'config'>, email: string, now: Date): Promise<SavedIntent | null> {
+  const cutoff = retentionCutoff(now, deps.config.bookingIntents.retentionDays);
+  const record = await deps.mongo.bookingIntents.findOne({ email, updated_at: { $gte: cutoff } }, { projection: { _id: 1 } });
+  return record ? { intentId: record._id, contactSaved: false } : null;
+}
+
 export async function saveIntent(c: Collections, input: IntentInput, now: Date, retentionDays: number): Promise<SavedIntent> {
   const { email, phone, name } = input;
   const cutoff = retentionCutoff(now, retentionDays);

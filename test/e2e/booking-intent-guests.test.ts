@@ -10,13 +10,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFixture, type Fixture } from '../support/fixture';
 import { eraseGuest } from '../../services/booking-intents/erase';
+import { emailCountKey } from '../../services/booking-intents/budget';
+import { RATE_LIMITS_COLLECTION } from '../../services/kernel/store/collections';
+import type { HomeRecord } from '../../services/kernel/inventory/records';
 
 const EMAIL_POINTS = 3;
 let fx: Fixture;
+let home: HomeRecord;
 const clients: Client[] = [];
 
 beforeAll(async () => {
   fx = await startFixture({ homes: 20, env: { TRUSTED_PROXIES: 'loopback', BOOKING_INTENT_EMAIL_POINTS: String(EMAIL_POINTS) } });
+  home = (await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null })) as HomeRecord;
 });
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
@@ -64,5 +69,25 @@ describe('a stranger writes first for a guest’s email', () => {
     };
     expect(await fx.mongo.collections.bookingIntents.countDocuments(anywhere)).toBe(0);
     expect(await recordOf(email)).toBeNull();
+  });
+});
+
+describe('strangers spend an email’s daily budget from many addresses', () => {
+  it('answers the guest’s own call as a repeat (same intent_id and checkout_url), saving nothing new, instead of refusing', async () => {
+    const email = 'budget-victim@example.com';
+    const sent = { email, home_slug: home.slug, phone: '+1 212 555 0177', name: 'Flood Stranger' };
+    const floods = [];
+    for (let i = 1; i <= EMAIL_POINTS + 2; i++) floods.push(await intentFrom(`198.51.100.${20 + i}`, sent));
+    const first = floods[0];
+    for (const answer of floods) expect(answer).toMatchObject({ intent_id: first.intent_id, checkout_url: first.checkout_url });
+    const before = await recordOf(email);
+    expect(before?.calls).toHaveLength(EMAIL_POINTS);
+
+    const own = await intentFrom('203.0.113.99', { email, home_slug: home.slug, phone: '+1 415 555 0143', name: 'Budget Guest' });
+    expect(own).toEqual({ checkout_url: first.checkout_url, intent_id: first.intent_id, email, home_slug: home.slug });
+    // Nothing new saved: the record as it was, the email's count not spent further.
+    expect(await recordOf(email)).toEqual(before);
+    const count = await fx.mongo.db.collection<{ key: string; points: number }>(RATE_LIMITS_COLLECTION).findOne({ key: emailCountKey(email) });
+    expect(count?.points).toBe(EMAIL_POINTS);
   });
 });
