@@ -13,6 +13,8 @@ import { eraseGuest } from '../../services/booking-intents/erase';
 import { emailCountKey } from '../../services/booking-intents/budget';
 import { RATE_LIMITS_COLLECTION } from '../../services/kernel/store/collections';
 import type { HomeRecord } from '../../services/kernel/inventory/records';
+import { REQUEST_STATE_LIFETIME_SECONDS } from '../../services/kernel/limits/request-state';
+import { MODERN, envelope, mcpWire } from './shared/mcp-wire';
 
 const EMAIL_POINTS = 3;
 let fx: Fixture;
@@ -89,5 +91,72 @@ describe('strangers spend an email’s daily budget from many addresses', () => 
     expect(await recordOf(email)).toEqual(before);
     const count = await fx.mongo.db.collection<{ key: string; points: number }>(RATE_LIMITS_COLLECTION).findOne({ key: emailCountKey(email) });
     expect(count?.points).toBe(EMAIL_POINTS);
+  });
+});
+
+describe('the confirmation’s requestState', () => {
+  const { post } = mcpWire(() => fx);
+  const headers = (address: string) => ({
+    'mcp-protocol-version': MODERN,
+    'mcp-method': 'tools/call',
+    'mcp-name': 'booking_intent_tool',
+    'X-Forwarded-For': address,
+  });
+  const accept = { action: 'accept', content: { confirm: true } };
+
+  /** Asks the question for `args` and answers the requestState it carries. */
+  async function ask(args: Record<string, unknown>): Promise<string> {
+    const res = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'booking_intent_tool', arguments: args, _meta: envelope({ elicitation: {} }) } },
+      headers('192.0.2.10'),
+    );
+    expect(res.json.result.resultType).toBe('input_required');
+    return res.json.result.requestState as string;
+  }
+
+  const answer = (args: Record<string, unknown>, state: string, address: string) =>
+    post(
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'booking_intent_tool',
+          arguments: args,
+          _meta: envelope({ elicitation: {} }),
+          inputResponses: { guest_confirmation: accept },
+          requestState: state,
+        },
+      },
+      headers(address),
+    );
+
+  it('is accepted once: a replay from another address is refused with the error object and saves nothing', async () => {
+    const email = 'replay@example.com';
+    const args = { email, phone: '+1 415 555 0144', guest_consent: true };
+    const state = await ask(args);
+    const first = await answer(args, state, '192.0.2.10');
+    expect(first.json.result.structuredContent).toMatchObject({ email, phone: '+14155550144' });
+    const replay = await answer(args, state, '192.0.2.66');
+    expect(replay.json.result.isError).toBe(true);
+    expect(JSON.parse(replay.json.result.content[0].text)).toEqual({ error: { code: 'consent_declined', message: expect.stringMatching(/already used/) } });
+    expect((await recordOf(email))?.calls).toHaveLength(1);
+    // Kept as long as the state could still verify, shared by every copy through MongoDB.
+    const used = fx.mongo.collections.usedRequestStates;
+    expect(await used.indexes()).toContainEqual(expect.objectContaining({ key: { used_at: 1 }, expireAfterSeconds: REQUEST_STATE_LIFETIME_SECONDS }));
+    expect(await used.countDocuments({ _id: state })).toBe(0);
+  });
+
+  it('lets exactly one of two concurrent uses through', async () => {
+    const email = 'replay-race@example.com';
+    const args = { email, guest_consent: true };
+    const state = await ask(args);
+    const both = await Promise.all([answer(args, state, '192.0.2.11'), answer(args, state, '192.0.2.12')]);
+    const through = both.filter((r) => !r.json.result.isError);
+    expect(through).toHaveLength(1);
+    expect(through[0].json.result.structuredContent.email).toBe(email);
+    const refused = both.find((r) => r.json.result.isError);
+    expect(JSON.parse(refused?.json.result.content[0].text).error.code).toBe('consent_declined');
+    expect((await recordOf(email))?.calls).toHaveLength(1);
   });
 });
