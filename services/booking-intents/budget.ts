@@ -4,7 +4,10 @@
  * (BOOKING_INTENT_* in kernel/config.ts). Counted in MongoDB (rate-limiter-flexible's Mongo limiter,
  * collection `rate_limits`, whose indexes ensureIndexes makes), so every copy of the service shares
  * one count; with RATE_LIMIT_SHARED=false each process counts alone. The email's count is kept under
- * a hash of the normalised email, never the email itself. A write refused here saves nothing.
+ * a hash of the normalised email, never the email itself. Past the address's budget a write is
+ * refused and saves nothing; past the email's, the call is answered from the record as a repeat
+ * (docs/contract.md, booking_intent_tool rule 3) and saves nothing: strangers spending an email's
+ * budget cannot lock its guest out, and a flood for one email costs reads, not writes.
  */
 import { createHash } from 'node:crypto';
 import type { MongoClient } from 'mongodb';
@@ -28,9 +31,15 @@ export function emailCountKey(normalisedEmail: string): string {
   return `${EMAIL_PREFIX}:${emailBudgetKey(normalisedEmail)}`;
 }
 
+/** What a call may do: save (both budgets had room), or only read (the email's budget is spent). */
+export type BudgetVerdict = 'write' | 'read_only';
+
 export interface IntentBudget {
-  /** Takes one intent from the address's and the email's budgets, or throws ApiError rate_limited (429, Retry-After). */
-  spend(clientKey: string, normalisedEmail: string): Promise<void>;
+  /**
+   * Takes one intent from the address's budget, or throws ApiError rate_limited (429, Retry-After);
+   * then one from the email's, or answers `read_only` when it has none left (its count untouched).
+   */
+  spend(clientKey: string, normalisedEmail: string): Promise<BudgetVerdict>;
 }
 
 export function createIntentBudget(cfg: BookingIntentConfig, store?: { client: MongoClient; dbName: string }): IntentBudget {
@@ -52,13 +61,23 @@ export function createIntentBudget(cfg: BookingIntentConfig, store?: { client: M
     async spend(clientKey, normalisedEmail) {
       try {
         await address.consume(clientKey);
-        await email.consume(emailBudgetKey(normalisedEmail));
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
         const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-        throw new ApiError('rate_limited', `Too many booking intents from this address or for this email; nothing was saved. Retry in ${seconds} s.`, 429, {
+        throw new ApiError('rate_limited', `Too many booking intents from this address; nothing was saved. Retry in ${seconds} s.`, 429, {
           'Retry-After': String(seconds),
         });
+      }
+      const key = emailBudgetKey(normalisedEmail);
+      // A spent budget is read, not consumed again: a flood past it writes nothing to the count either.
+      const counted = await email.get(key);
+      if (counted && counted.consumedPoints >= cfg.emailPoints) return 'read_only';
+      try {
+        await email.consume(key);
+        return 'write';
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+        return 'read_only';
       }
     },
   };

@@ -1,6 +1,6 @@
 /**
- * Erasing one guest: every record the service keeps of an email (its booking intent, with every call
- * and consent it holds, and the email's write-budget count, kept under a hash of the email). Used by
+ * Erasing one guest: every record the service keeps of an email (its booking intent, with every call's
+ * stay, consent, phone and name, and the email's write-budget count, kept under a hash of the email). Used by
  * `npm run erase-guest` (./erase-cli.ts).
  */
 import type { Collections } from '../kernel/store/collections';
@@ -12,6 +12,8 @@ export interface Erased {
   intents: number;
   /** Calls those records held (each call's stay and consent). */
   calls: number;
+  /** Those calls that held a phone or a name of their own. */
+  callContacts: number;
   /** Write-budget counts removed (the email's, keyed by its hash). */
   budgetCounts: number;
 }
@@ -25,16 +27,19 @@ export async function eraseGuest(c: Collections, rawEmail: string): Promise<Eras
   const email = normaliseEmail(rawEmail);
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new Error('not an email address');
   const records = await c.bookingIntents.find({ email }, { projection: { calls: 1 } }).toArray();
-  const calls = records.reduce((n, r) => n + (Array.isArray(r.calls) ? r.calls.length : 0), 0);
+  const held = records.flatMap((r) => (Array.isArray(r.calls) ? r.calls : []));
+  const calls = held.length;
+  const callContacts = held.filter((call) => Boolean(call.phone ?? call.name)).length;
   const intents = (await c.bookingIntents.deleteMany({ email })).deletedCount;
   const counts = c.homes.db.collection<{ key: string }>(RATE_LIMITS_COLLECTION);
   const budgetCounts = (await counts.deleteMany({ key: emailCountKey(email) })).deletedCount;
-  return { intents, calls, budgetCounts };
+  return { intents, calls, callContacts, budgetCounts };
 }
 
 export function describeErased(e: Erased): string {
   return (
     `erased: ${e.intents} booking-intent record(s) holding ${e.calls} call(s) (stays and consents), ` +
+    `${e.callContacts} of them with a phone or name, ` +
     `${e.budgetCounts} write-budget count(s)` +
     (e.intents + e.budgetCounts === 0 ? ' - nothing was kept for this email' : '')
   );

@@ -1,9 +1,10 @@
 /**
  * Booking intents in MongoDB (docs/contract.md, booking_intent_tool rules 2-3): one record per email, made by
  * an upsert on the unique email index, so concurrent first calls for one email leave one record.
- * Each call appends its stay and consent to the record's bounded `calls`; nothing an earlier call
- * saved is rewritten or erased. Contact details saved within the last 30 days are neither
- * overwritten nor echoed; past that a call may add new ones but never blanks one it did not send.
+ * Each call appends its stay, consent, phone and name to the record's bounded `calls`; nothing an
+ * earlier call saved is rewritten or erased. The record's own contact details, saved within the last
+ * 30 days, are neither overwritten nor echoed; past that a call may add new ones but never blanks one
+ * it did not send. So whoever calls first for an email cannot make the guest's own details vanish.
  * A record whose email has not called for the retention period counts as absent (MongoDB's TTL
  * index removes it; the write path removes it too, for a store that does not expire documents).
  * No contact detail ever reaches an error message or log.
@@ -26,8 +27,8 @@ export interface IntentInput {
   email: string;
   phone: string | null;
   name: string | null;
-  /** This call's stay and consent; `at` is the call's time. */
-  call: Omit<IntentCall, 'at'>;
+  /** This call's stay and consent; `at` is the call's time, `phone` and `name` are the ones above. */
+  call: Omit<IntentCall, 'at' | 'phone' | 'name'>;
 }
 
 export interface SavedIntent {
@@ -54,10 +55,20 @@ export function keepIntent(deps: Pick<Deps, 'mongo' | 'config'>, input: IntentIn
   return saveIntent(deps.mongo, input, now, deps.config.bookingIntents.retentionDays);
 }
 
+/**
+ * The email's kept record as a repeat call sees it, with nothing written (a call past the email's
+ * budget, ./budget.ts): its intent id, no contact details echoed (rule 3). Null when there is none.
+ */
+export async function recordedIntent(deps: Pick<Deps, 'mongo' | 'config'>, email: string, now: Date): Promise<SavedIntent | null> {
+  const cutoff = retentionCutoff(now, deps.config.bookingIntents.retentionDays);
+  const record = await deps.mongo.bookingIntents.findOne({ email, updated_at: { $gte: cutoff } }, { projection: { _id: 1 } });
+  return record ? { intentId: record._id, contactSaved: false } : null;
+}
+
 export async function saveIntent(c: Collections, input: IntentInput, now: Date, retentionDays: number): Promise<SavedIntent> {
   const { email, phone, name } = input;
   const cutoff = retentionCutoff(now, retentionDays);
-  const call: IntentCall = { at: now, ...input.call };
+  const call: IntentCall = { at: now, ...input.call, phone, name };
   for (let attempt = 0; attempt < 3; attempt++) {
     const id = `bi_${randomBytes(8).toString('hex')}`;
     try {

@@ -6,7 +6,7 @@ import { checkFlexTier, checkStay } from '../kernel/engine/stay-check';
 import { committedNightsSchema, endDateSchema, isoDateSchema } from '../kernel/inventory/schema-pieces';
 import { intentBudgetOf } from '../booking-intents/budget';
 import { consentOf, wordingVersion } from '../booking-intents/consent';
-import { keepIntent, REPEAT_WINDOW_DAYS } from '../booking-intents/store';
+import { keepIntent, recordedIntent, REPEAT_WINDOW_DAYS } from '../booking-intents/store';
 import { reservationLink, type LinkDates } from '../homes/links';
 import { loadHome } from '../homes/repository';
 import { readStay } from '../stays/read-stay';
@@ -145,8 +145,9 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
   },
   async handler(args, ctx) {
     const { email, phone, name, dates, link, requested } = await prepareIntent(args, ctx);
-    // The write's own budget, per address and per email: a refusal saves nothing.
-    await intentBudgetOf(ctx.deps).spend(ctx.request.clientKey, email);
+    // The write's own budget: past the address's a refusal saves nothing; past the email's the call is
+    // answered as a repeat from the kept record and saves nothing (a record gone meanwhile is written anew).
+    const budget = await intentBudgetOf(ctx.deps).spend(ctx.request.clientKey, email);
     const call = {
       home_slug: args.home_slug ?? null,
       start_date: args.start_date ?? null,
@@ -154,7 +155,8 @@ export const bookingIntentTool = defineTool<IntentArgs, IntentResult>({
       committed_nights: dates.kind === 'flex' ? dates.committed_nights : null,
       consent: consentOf(ctx.request.transport, ctx.request.confirmed, CONSENT_STATEMENT),
     };
-    const saved = await keepIntent(ctx.deps, { email, phone, name, call }, ctx.now);
+    const saved =
+      (budget === 'read_only' ? await recordedIntent(ctx.deps, email, ctx.now) : null) ?? (await keepIntent(ctx.deps, { email, phone, name, call }, ctx.now));
     return {
       data: {
         checkout_url: link,

@@ -61,6 +61,9 @@ export interface IntentConsent {
 /** One call's intent, appended to its email's record; the record keeps the latest BOOKING_INTENT_CALLS_KEPT. */
 export interface IntentCall {
   at: Date;
+  /** The phone (E.164) and name this call sent, kept with the call whatever the record's own details (rule 3 leaves those alone). */
+  phone: string | null;
+  name: string | null;
   home_slug: string | null;
   start_date: IsoDate | null;
   end_date: IsoDate | 'indefinite' | null;
@@ -71,9 +74,10 @@ export interface IntentCall {
 export interface BookingIntentRecord {
   _id: string; // intent id, e.g. "bi_..."
   email: string; // lower-cased, unique
+  /** The record's contact details: the first call's, replaced only by a call past the 30-day window. */
   phone: string | null;
   name: string | null;
-  /** Every call's stay and consent, oldest first, bounded (a repeat appends; nothing earlier is rewritten). */
+  /** Every call's stay, consent, phone and name, oldest first, bounded (a repeat appends; nothing earlier is rewritten). */
   calls: IntentCall[];
   guest_consent: true;
   created_at: Date;

@@ -2,6 +2,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { BookingIntentRecord, HomeRecord, MarketRecord, PropertyRecord } from '../inventory/records';
 import type { InventoryChangeRecord } from './inventory-changes';
+import { ensureUsedStatesIndex, USED_REQUEST_STATES_COLLECTION, type UsedRequestStateRecord } from './used-request-states';
 
 export interface PhotoBlobRecord {
   _id: string; // photo id
@@ -35,6 +36,8 @@ export interface Collections {
   indexerState: Collection<IndexerStateRecord>;
   /** What writers changed and the indexer has not applied yet (inventory-changes.ts). */
   inventoryChanges: Collection<InventoryChangeRecord>;
+  /** Guest-confirmation states already used: each lets one write through (used-request-states.ts). */
+  usedRequestStates: Collection<UsedRequestStateRecord>;
 }
 
 /** Where the service's copies share their rate-limit counts (transports/rate-limit.ts, rate-limiter-flexible's Mongo limiter). */
@@ -50,6 +53,7 @@ export function collections(db: Db): Collections {
     bookingIntents: db.collection<BookingIntentRecord>('booking_intents'),
     indexerState: db.collection<IndexerStateRecord>('indexer_state'),
     inventoryChanges: db.collection<InventoryChangeRecord>('inventory_changes'),
+    usedRequestStates: db.collection<UsedRequestStateRecord>(USED_REQUEST_STATES_COLLECTION),
   };
 }
 
@@ -70,6 +74,7 @@ export async function ensureIndexes(c: Collections, opts: { bookingIntentRetenti
   const limits = c.homes.db.collection(RATE_LIMITS_COLLECTION);
   await limits.createIndex({ key: 1 }, { unique: true });
   await limits.createIndex({ expire: -1 }, { expireAfterSeconds: 0 });
+  await ensureUsedStatesIndex(c.usedRequestStates);
 }
 
 export const RETENTION_INDEX = 'retention';

@@ -5,12 +5,14 @@
  * accepted, ticked answer to the question asked for this very call lets the write run; anything else
  * saves nothing. Clients without elicitation that send no answer (and every 2025 client) are served as
  * before: guest_consent decides. The question's requestState is signed and expires (./request-state.ts):
- * a client cannot make up, alter or reuse one for other arguments.
+ * a client cannot make up, alter or reuse one for other arguments; and it is used once (a replay of an
+ * accepted answer, from anywhere, is refused).
  */
 import { createHash } from 'node:crypto';
 import { inputRequired, inputResponse, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { wordingVersion, type ConfirmedWording } from '../../booking-intents/consent';
 import { ApiError } from '../../kernel/errors';
+import { useStateOnce } from '../../kernel/store/used-request-states';
 import type { Tool, ToolContext } from '../../tools/tool';
 import { signRequestState, verifyRequestState } from './request-state';
 
@@ -30,6 +32,9 @@ const DECLINED = 'The guest did not confirm the details to be saved, so nothing 
 const NOT_THIS_CALL =
   'The confirmation sent is not one given for this call (other arguments, no request state from the question, or ' +
   'one older than 10 minutes): nothing was saved; call again without inputResponses to ask the guest.';
+const USED =
+  'This confirmation was already used for a saved call, and each is used once: nothing more was saved; call again ' +
+  'without inputResponses to ask the guest.';
 
 /** Binds an answer to the call it was given for (every argument): a retry about anything else is refused. */
 function callDigest(args: unknown): string {
@@ -89,12 +94,15 @@ export async function askGuestToConfirm(tool: Tool, rawArgs: unknown, ctx: Serve
     };
   }
   const confirmed = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true;
-  if (confirmed && verifyRequestState(ctx.mcpReq.requestState(), claims, toolCtx.now, secrets) === 'valid') {
+  const state = ctx.mcpReq.requestState();
+  const valid = confirmed && typeof state === 'string' && verifyRequestState(state, claims, toolCtx.now, secrets) === 'valid';
+  // Spent here, before the write: of two uses, concurrent or not, on any copy, exactly one goes on.
+  if (valid && (await useStateOnce(toolCtx.deps.mongo.usedRequestStates, state, toolCtx.now))) {
     // What the person saw: the question with its details, and the box they ticked.
     const wording = `${confirmation.message}\n[x] ${CONFIRM_TITLE}`;
     return { kind: 'proceed', confirmed: { wording, version: wordingVersion(confirmation.wordingVersion, CONFIRM_TITLE) } };
   }
-  const reason = confirmed ? NOT_THIS_CALL : DECLINED;
+  const reason = valid ? USED : confirmed ? NOT_THIS_CALL : DECLINED;
   return {
     kind: 'answer',
     result: { isError: true, content: [{ type: 'text', text: JSON.stringify(new ApiError('consent_declined', reason, 400).toBody()) }] },

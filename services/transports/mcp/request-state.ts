@@ -8,17 +8,15 @@
  * What 2026-07-28 asks of a request state that decides a write (multi round-trip requests): integrity
  * (the HMAC; a state failing it is refused), a short expiry, and the originating request (the tool,
  * which only tools/call reaches, and a digest of its arguments). There is no authenticated principal
- * to bind: the endpoint is public. A replay within the expiry saves nothing new: the intent is one
- * record per email, and the replayed call is recorded on it again.
+ * to bind: the endpoint is public. Each state carries a random id and is accepted once
+ * (kernel/store/used-request-states.ts): a replay, from any address and on any copy, is refused.
  *
  * Format: `v1.<base64url JSON payload>.<base64url HMAC of "v1." + payload>`.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { REQUEST_STATE_CLOCK_SKEW_MS as CLOCK_SKEW_MS, REQUEST_STATE_MAX_AGE_MS } from '../../kernel/limits/request-state';
 
-/** How long the guest has to answer the question before the call must be asked again. */
-export const REQUEST_STATE_MAX_AGE_MS = 10 * 60_000;
-/** How far ahead of this copy's clock an issue time may be (another copy's clock may run a little fast). */
-const CLOCK_SKEW_MS = 60_000;
+export { REQUEST_STATE_MAX_AGE_MS };
 const VERSION = 'v1';
 
 export interface StateClaims {
@@ -30,6 +28,8 @@ export interface StateClaims {
 
 interface Payload extends StateClaims {
   iat: number;
+  /** Random: no two states are alike, so a used one is told apart from a fresh one for the same call. */
+  jti?: string;
 }
 
 function mac(secret: string, signed: string): Buffer {
@@ -38,7 +38,7 @@ function mac(secret: string, signed: string): Buffer {
 
 export function signRequestState(claims: StateClaims, now: Date, secrets: readonly string[]): string {
   if (secrets.length === 0) throw new Error('no request-state key configured');
-  const payload: Payload = { tool: claims.tool, digest: claims.digest, iat: now.getTime() };
+  const payload: Payload = { tool: claims.tool, digest: claims.digest, iat: now.getTime(), jti: randomBytes(12).toString('base64url') };
   const body = `${VERSION}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   return `${body}.${mac(secrets[0], body).toString('base64url')}`;
 }

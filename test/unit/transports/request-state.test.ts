@@ -18,6 +18,11 @@ describe('a signed request state', () => {
     expect(verifyRequestState(state, claims, at(REQUEST_STATE_MAX_AGE_MS - 1_000), [NEW_KEY])).toBe('valid');
   });
 
+  it('is unlike any other state, even one issued for the same call at the same instant (a used one is told apart)', () => {
+    const states = new Set(Array.from({ length: 50 }, () => signRequestState(claims, t0, [NEW_KEY])));
+    expect(states.size).toBe(50);
+  });
+
   it('is refused as stale after ten minutes, and when issued far in the future', () => {
     const state = signRequestState(claims, t0, [NEW_KEY]);
     expect(verifyRequestState(state, claims, at(REQUEST_STATE_MAX_AGE_MS + 1_000), [NEW_KEY])).toBe('expired');
