@@ -102,7 +102,7 @@ claim_port() {
 
 # ---- Elasticsearch -------------------------------------------------------------
 
-# The DESIGN's fallbacks, said once for both servers.
+# The other ways to the two servers (docs/design.md, "Real parts, and how they start"), said once for both.
 ALTERNATIVES="Alternatively: set ES_URL and MONGO_URL to servers you already have, or, on a machine with a Docker engine, run 'docker compose up'."
 
 ensure_es_user() {

@@ -69,6 +69,16 @@ describe('validators and Cache-Control on the public API', () => {
     }
   });
 
+  it('tags a text body its handler leaves untagged (the page) by its bytes, and answers 304 to that tag', async () => {
+    const html = { Accept: 'text/html' };
+    const first = await raw('/', html);
+    expect(first.headers['content-type']).toMatch(/^text\/html/);
+    expect(first.headers.etag).toBe(entityTag(first.bytes));
+    const again = await raw('/', { ...html, 'If-None-Match': first.headers.etag });
+    expect({ status: again.status, length: again.bytes.length }).toEqual({ status: 304, length: 0 });
+    expect((await raw('/', { ...html, 'If-None-Match': '"0-stale"' })).status).toBe(200);
+  });
+
   it('tells caches to keep no error answer: no-store on a 400, a 404 and a 405', async () => {
     for (const [path, status] of [
       ['/api/public/markets?colour=blue', 400],

@@ -1,7 +1,7 @@
 /**
- * One price per stay ("Quote" rules; DESIGN "The stay engine is pure"): search, apartment detail and
- * quote all call these, so a home and a stay show the same figure everywhere. Pricing depends on the
- * stay only; whether the stay can be booked is `checkStay`'s question.
+ * One price per stay ("Quote" rules; docs/design.md, "The stay engine": pure, today a parameter):
+ * search, apartment detail and quote all call these, so a home and a stay show the same figure
+ * everywhere. Pricing depends on the stay only; whether the stay can be booked is `checkStay`'s question.
  */
 import type { HomeRecord, IsoDate } from '../inventory/records';
 import { earliestAvailableDate } from './availability';

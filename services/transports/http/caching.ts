@@ -1,7 +1,8 @@
 /**
  * What a cache may keep of a GET answer (docs/operations.md, "HTTP caching and compression"):
- * - a strong ETag, the hash of the body's bytes (@koa/etag), and 304 without a body to an
- *   If-None-Match that names it (koa-conditional-get);
+ * - a strong ETag, the hash of the body's bytes (`etag`), and 304 without a body to an
+ *   If-None-Match that names it (Koa's `ctx.fresh`; docs/decisions.md, "HTTP caching, compression and
+ *   security headers");
  * - under /api/public, `Cache-Control: public, max-age=N, stale-while-revalidate=M` on a success
  *   (N and M from the config: the index changes at most once per incremental run), `no-cache` on the
  *   status report, and `no-store` on every error answer of any path.
@@ -9,9 +10,9 @@
  * (`fixedDocument`), so their 304 costs a header comparison; a search is answered, then hashed (an
  *   answer kept per index generation, once).
  */
+import { stat } from 'node:fs/promises';
+import { Stream } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
-import conditional from 'koa-conditional-get';
-import etag from '@koa/etag';
 import entityTag from 'etag';
 
 export interface CachePolicy {
@@ -30,10 +31,10 @@ export interface FixedDocument {
 
 export function fixedDocument(value: unknown, type = 'application/json; charset=utf-8'): FixedDocument {
   const body = typeof value === 'string' ? value : JSON.stringify(value);
-  return { body, type, etag: entityTag(body) }; // the tag @koa/etag would give the same bytes
+  return { body, type, etag: entityTag(body) }; // the tag tagBody would give the same bytes
 }
 
-/** Answers a fixed document: @koa/etag leaves an ETag already set alone, so nothing is hashed. */
+/** Answers a fixed document: tagBody leaves an ETag already set alone, so nothing is hashed. */
 export function sendFixed(ctx: Context, doc: FixedDocument): void {
   ctx.type = doc.type;
   ctx.body = doc.body;
@@ -50,7 +51,7 @@ function validated(ctx: Context): boolean {
 /** The bytes and ETags of frozen answers (kept per index generation, ../written-json.ts), each made once. */
 const tagged = new WeakMap<object, { bytes: Buffer; tag: string }>();
 
-/** An answer's UTF-8 bytes and their ETag (the tag @koa/etag would give them). */
+/** An answer's UTF-8 bytes and their ETag (the tag tagBody would give them). */
 function bytesOf(body: object): { bytes: Buffer; tag: string } {
   const json = JSON.stringify(body);
   // A frozen answer keeps its bytes here (the tool server keeps its string: ../written-json.ts), in a buffer of
@@ -63,7 +64,7 @@ function bytesOf(body: object): { bytes: Buffer; tag: string } {
 /**
  * A plain JSON value as Koa would write it, encoded once: the ETag, the length, the compressor and the
  * socket read the same bytes (a string would be encoded for each; a map of 250 pins is about 275 kB).
- * A frozen answer's bytes and ETag are made once for every request it serves (@koa/etag leaves an
+ * A frozen answer's bytes and ETag are made once for every request it serves (tagBody leaves an
  * ETag already set alone).
  */
 function serializeJson(ctx: Context): void {
@@ -91,23 +92,30 @@ function cacheControl(ctx: Context, policy: CachePolicy): void {
   );
 }
 
+/** A success the handler left untagged: a string or bytes by their hash, a file stream by its size and time. */
+async function tagBody(ctx: Context): Promise<void> {
+  const body: unknown = ctx.body;
+  if (!body || ctx.status < 200 || ctx.status >= 300 || ctx.response.get('ETag')) return;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) ctx.etag = entityTag(body);
+  else if (body instanceof Stream && 'path' in body && typeof body.path === 'string') ctx.etag = entityTag(await stat(body.path));
+}
+
 /** Outside the error middleware (it sees error answers as written), inside the compressor (it hashes the identity bytes). */
 export function httpCaching(policy: CachePolicy): Middleware {
-  const conditionalGet = conditional();
-  const tagBody = etag();
   return async function cacheHeaders(ctx: Context, next: Next): Promise<void> {
     if (!validated(ctx)) {
       await next();
       if (ctx.status >= 400) ctx.set('Cache-Control', 'no-store');
       return;
     }
-    // koa-conditional-get answers 304 once @koa/etag has tagged the body the handler left.
-    await conditionalGet(ctx, () =>
-      tagBody(ctx, async () => {
-        await next();
-        if (ctx.status < 300) serializeJson(ctx);
-        cacheControl(ctx, policy);
-      }),
-    );
+    await next();
+    if (ctx.status < 300) serializeJson(ctx);
+    cacheControl(ctx, policy);
+    await tagBody(ctx);
+    // Koa's `fresh` compares If-None-Match (and If-Modified-Since) with the validators just set.
+    if (ctx.fresh) {
+      ctx.status = 304;
+      ctx.body = null;
+    }
   };
 }
