@@ -103,10 +103,12 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     const template = routes[routes.length - 1]?.path;
     const route = typeof template === 'string' ? template.replace(/^\/api\/public/, '') : undefined;
     const clientKey = scopeOf(ctx, 'http').clientKey;
-    const points = (route !== undefined && costOfRoute.get(route)) || 1;
+    const weight = route === undefined ? undefined : costOfRoute.get(route);
+    const points = weight || 1;
     try {
       await limits.consume(clientKey, 'default', points);
-      noteAdmitted(ctx, { clientKey, bucket: 'default', points });
+      // A tool's answer is settled on its bytes; a fixed document (tools.json, openapi.json…) is written once at start.
+      if (weight !== undefined) noteAdmitted(ctx, { clientKey, bucket: 'default', points });
     } catch (err) {
       // Only a refused request needs its route named here (the router names the others).
       ctx.state.routeTemplate = template;

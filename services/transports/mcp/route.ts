@@ -117,11 +117,11 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
       ctx.set(refusal.headers);
       return jsonRpcError(ctx, 429, -32000, refusal.message, requestId(body));
     }
-    // Admitted at 1 before its body was read: it now holds its tool's weight of the copy (or is shed),
-    // and its answer is settled against that weight (../settled-cost.ts).
+    // Admitted at 1 before its body was read: it now holds its tool's weight of the copy (or is shed).
     if (!refusal) {
       admissionOf(ctx).grow(cost.points - 1);
-      noteAdmitted(ctx, { clientKey: scope.clientKey, bucket: cost.bucket, points: cost.points });
+      // A tool call's answer is settled on its bytes; the other messages' answers are the same for everyone.
+      if (cost.tool) noteAdmitted(ctx, { clientKey: scope.clientKey, bucket: cost.bucket, points: cost.points });
     }
 
     // Params that do not fit their method are the client's fault: -32602 in one line on both eras (the
