@@ -26,6 +26,7 @@ import { mountMcp, MCP_PATH } from './transports/mcp/route';
 import { CAPABILITIES } from './transports/mcp/server';
 import { toolsList } from './transports/mcp/tool-list';
 import { createRateLimits } from './transports/rate-limit';
+import { noteAdmitted, settleCost } from './transports/settled-cost';
 import { trustedProxies } from './transports/client-address';
 import { requestBounds, scopeOf } from './transports/http/request-scope';
 import { unreadBodies } from './transports/http/unread-body';
@@ -76,6 +77,8 @@ export function createApp(
   app.use(requestLog(deps.log, deps.metrics));
   app.use(securityHeaders(deps.config));
   app.use(compression());
+  // Outside the JSON writer: an admitted request's answer is settled on its bytes as written (transports/settled-cost.ts).
+  app.use(settleCost(limits));
   app.use(httpCaching(deps.config.httpCache));
   app.use(errorMiddleware(deps.log, (store) => deps.metrics.storeUnavailable.inc({ store })));
   app.use(
@@ -107,8 +110,13 @@ export function createApp(
     const routes = api.match(ctx.path, ctx.method).pathAndMethod.filter((layer) => layer.methods.length > 0);
     const template = routes[routes.length - 1]?.path;
     const route = typeof template === 'string' ? template.replace(/^\/api\/public/, '') : undefined;
+    const clientKey = scopeOf(ctx, 'http').clientKey;
+    const weight = route === undefined ? undefined : costOfRoute.get(route);
+    const points = weight || 1;
     try {
-      await limits.consume(scopeOf(ctx, 'http').clientKey, 'default', (route !== undefined && costOfRoute.get(route)) || 1);
+      await limits.consume(clientKey, 'default', points);
+      // A tool's answer is settled on its bytes; a fixed document (tools.json, openapi.json…) is written once at start.
+      if (weight !== undefined) noteAdmitted(ctx, { clientKey, bucket: 'default', points });
     } catch (err) {
       // Only a refused request needs its route named here (the router names the others).
       ctx.state.routeTemplate = template;

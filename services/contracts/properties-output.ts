@@ -1,4 +1,5 @@
 /** Output schema of search_properties_tool (docs/contract.md, "search_properties_tool": the card of rule 9 and its envelope). */
+import { PROPERTIES_MAX_BYTES } from '../kernel/limits/pages';
 import { displayCitySchema, propertyBlockSchema, ratingSchema } from './output-pieces';
 
 /** The building facts a card shares with the apartment read's property block. */
@@ -135,6 +136,11 @@ export const propertiesOutputSchema = {
     total_pages: { type: 'integer' },
     total_properties: { type: 'integer', description: 'Buildings over all pages.' },
     total_homes: { type: 'integer', description: 'Matching units over all pages.' },
+    omitted_properties: {
+      type: 'integer',
+      minimum: 0,
+      description: `Buildings of this page left out to keep its cards under ${PROPERTIES_MAX_BYTES / 1024} KiB (0 when none); a smaller per_page shows them.`,
+    },
     additional_properties: {
       type: 'array',
       items: propertyCardSchema,
@@ -157,6 +163,7 @@ export const propertiesOutputSchema = {
     'total_pages',
     'total_properties',
     'total_homes',
+    'omitted_properties',
     'additional_properties',
     'additional_type',
   ],

@@ -127,6 +127,7 @@ export const searchPropertiesTool = defineTool<BuildingArgs, Output>({
         total_pages: Math.ceil(found.totalProperties / perPage),
         total_properties: found.totalProperties,
         total_homes: found.totalHomes,
+        omitted_properties: found.omitted,
         additional_properties: relaxed?.cards ?? [],
         additional_type: relaxed?.type ?? null,
       },

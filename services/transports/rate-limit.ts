@@ -19,6 +19,11 @@ export type RateBucket = 'default' | 'overview';
 export interface RateLimits {
   /** Takes `points` (a request's weight, ../tools/tool.ts `cost`) from the client's bucket, or throws the 429 ApiError. */
   consume(clientKey: string, bucket: RateBucket, points?: number): Promise<void>;
+  /**
+   * Adds what an answered request owes beyond its admitted weight (./settled-cost.ts): the points are
+   * counted even past the limit, so the client's next request is the one refused; never throws a refusal.
+   */
+  settle(clientKey: string, bucket: RateBucket, points: number): Promise<void>;
 }
 
 /** How long a request waits for the shared count before it is counted in memory instead. */
@@ -76,6 +81,14 @@ export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = 
   }
 
   return {
+    async settle(clientKey, bucket, points) {
+      if (points <= 0) return;
+      try {
+        await take(bucket, clientKey, points);
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+      }
+    },
     async consume(clientKey, bucket, points = 1) {
       try {
         await take(bucket, clientKey, points);

@@ -25,6 +25,7 @@ import { viewportBench } from './viewport-bench';
 import { rateLimitBench } from './rate-limit-bench';
 import { toolServerBench } from './tool-server-bench';
 import { httpBench } from './http-bench';
+import { amplificationBench } from './amplification-bench';
 import { startServiceProcess } from './service-process';
 
 interface Options {
@@ -59,6 +60,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'tool-server', run: (ctx, o) => toolServerBench(ctx, o.seconds) },
   { name: 'http', run: (ctx, o) => httpBench(ctx, o.seconds) },
   { name: 'rate-limits', run: (ctx, o) => rateLimitBench(ctx, o.seconds) },
+  { name: 'amplification', run: (ctx) => amplificationBench(ctx) },
   { name: 'market-tools', run: (ctx, o) => marketToolsBench(ctx, o.seconds) },
   { name: 'search', run: (ctx, o) => searchBench(ctx, o.seconds) },
   { name: 'viewport', run: (ctx, o) => viewportBench(ctx, o.seconds) },

@@ -19,6 +19,13 @@ export const OVERVIEW_PAGE = { default: 50, max: 250 } as const;
 /** search_properties_tool: buildings per page. */
 export const BUILDING_PAGE = { default: 10, max: 1_000 } as const;
 
+/**
+ * search_properties_tool: the bytes (JSON) of one page's building cards. A page of per_page buildings
+ * keeps its first cards that fit and names how many it left out: a country of 1,000 cards is ~2 MB,
+ * and the tool server sends the page twice (structured and as text) to hosts that cap a result near 1 MiB.
+ */
+export const PROPERTIES_MAX_BYTES = 384 * 1024;
+
 /** Buildings a search pages through (far past any market's): a page reaching past it is refused unless it is past the last. */
 export const BUILDING_WINDOW = 10_000;
 

@@ -1,7 +1,9 @@
 /**
- * The facet counts of a search (docs/contract.md, "Facets"), as aggregations on the query of the
- * search's own first request (counted beside it: ../shared/search-body.ts, aggregationsApart): a `global` bucket narrowed to the search's homes without its bedroom bounds,
- * rating threshold and price limits, then each facet with every condition but its own. So each count
+ * The facet counts of a search (docs/contract.md, "Facets"), as aggregations on a query of the search's
+ * clauses without its bedroom bounds, rating threshold and price limits (the facets' scope), then each
+ * facet with every condition but its own: on the search's own counting request when it has none of
+ * the three (../shared/search-body.ts, aggregationsApart), else on a search of their own sent beside
+ * it (facetCountBody). So each count
  * is the total_count of the search with that one argument changed, counted by Elasticsearch over the
  * same clauses the search sends (the price limits of a fixed stay included: its straddlers that pass
  * are named, as in the page). The price facet's first half is here too: the spread of the stay's
@@ -68,28 +70,34 @@ export function priceSpreadAggs(p: SearchParams): SearchAggregations {
   }
 }
 
-/** The aggregations of every facet, under FACETS_AGG: counted on the query of the search's first request, which they rely on. */
-export function facetAggs(p: SearchParams, passing: readonly string[] | undefined): SearchAggregations {
-  const s = facetScope(p, passing);
+/** Without bedroom bounds, rating threshold or price limits the search's own query is every facet's scope. */
+export function countedOnOwnQuery(s: FacetScope): boolean {
+  return s.bedrooms.length + s.rating.length + s.price.length === 0;
+}
+
+/** The aggregations of every facet, under FACETS_AGG, each with the conditions of the others: counted over the query they ride on, the facets' scope. */
+export function facetAggs(p: SearchParams, s: FacetScope): SearchAggregations {
   const flags = Object.fromEntries(Object.entries(FLAG_FIELDS).map(([arg, field]) => [arg, all(s.bedrooms, s.rating, s.price, [{ term: { [field]: true } }])]));
   const ratings = Object.fromEntries(GUEST_RATING_NAMES.map((name) => [name, all(ratingClauses(GUEST_RATING_BUCKETS[name]))]));
-  // Without bedroom bounds, rating threshold or price limits the search's own query is the facets' scope:
-  // counted over its hits, with no second pass over the shard.
-  const own = s.bedrooms.length + s.rating.length + s.price.length === 0;
   return {
     [FACETS_AGG]: {
-      ...(own ? { filter: { match_all: {} } } : { global: {} }),
+      filter: { match_all: {} },
       aggs: {
-        scope: {
-          filter: own ? { match_all: {} } : all(s.base),
-          aggs: {
-            filters: { filters: { filters: flags } },
-            bedrooms: { filter: all(s.rating, s.price), aggs: { counts: { histogram: { field: 'bedrooms', interval: 1, min_doc_count: 1 } } } },
-            guest_rating: { filter: all(s.bedrooms, s.price), aggs: { counts: { filters: { filters: ratings } } } },
-            price: { filter: all(s.bedrooms, s.rating), aggs: priceSpreadAggs(p) },
-          },
-        },
+        filters: { filters: { filters: flags } },
+        bedrooms: { filter: all(s.rating, s.price), aggs: { counts: { histogram: { field: 'bedrooms', interval: 1, min_doc_count: 1 } } } },
+        guest_rating: { filter: all(s.bedrooms, s.price), aggs: { counts: { filters: { filters: ratings } } } },
+        price: { filter: all(s.bedrooms, s.rating), aggs: priceSpreadAggs(p) },
       },
     },
   };
+}
+
+/**
+ * The facets' own search, when the search has conditions a facet drops: its query is the search's
+ * clauses without them (the facets' scope), so each clause (a polygon among them) runs once, as a
+ * query, beside the search's; no hits, no total. A `global` bucket narrowed to the scope ran the
+ * polygon again over every home of the index (docs/decisions.md, "Facet counts").
+ */
+export function facetCountBody(p: SearchParams, s: FacetScope): estypes.SearchRequest {
+  return { size: 0, track_total_hits: false, query: all(s.base), aggs: facetAggs(p, s) };
 }

@@ -29,8 +29,10 @@ function bucketFilters(p: SearchParams, buckets: readonly PriceBucket[]): Record
 
 /**
  * The request of the counts. Exact prices: the buckets' counts alone. A fixed stay: the counts of the
- * homes whose bounds lie inside a bucket (over every home of the facet, hence `global`), and as hits,
- * in batches, the homes whose bounds do not, with what pricing them needs.
+ * homes whose bounds lie inside a bucket, over the facet's homes (the query), and as hits, in batches,
+ * the homes whose bounds do not (a post_filter, which narrows the hits after the counts), with what
+ * pricing them needs. The facet's clauses (a polygon among them) run once, as the query: no `global`
+ * bucket running them again over the whole index (docs/decisions.md, "Facet counts").
  */
 export function priceCountBody(p: SearchParams, scope: FacetScope, buckets: readonly PriceBucket[], after?: SortValues): estypes.SearchRequest {
   const counted = all(scope.base, scope.bedrooms, scope.rating);
@@ -42,19 +44,17 @@ export function priceCountBody(p: SearchParams, scope: FacetScope, buckets: read
     size: UNCERTAIN_BATCH,
     track_total_hits: false,
     ...hitFields(STRADDLER_SOURCE),
-    query: { bool: { filter: [counted], must_not: Object.values(filters) } },
+    query: counted,
+    post_filter: { bool: { must_not: Object.values(filters) } },
     sort: [{ home_id: 'asc' }],
-    ...(after
-      ? { search_after: after }
-      : { aggs: { inside: { global: {}, aggs: { scope: { filter: counted, aggs: { buckets: { filters: { filters } } } } } } } }),
+    ...(after ? { search_after: after } : { aggs: { buckets: { filters: { filters } } } }),
   };
 }
 
 /** The counts Elasticsearch gave each bucket, in order, from the answer of priceCountBody (its first batch, for a fixed stay). */
 export function bucketCounts(aggregations: Record<string, unknown> | undefined, buckets: readonly PriceBucket[]): number[] {
   type Filters = { buckets: Record<string, { doc_count: number }> };
-  const a = aggregations as { buckets?: Filters; inside?: { scope: { buckets: Filters } } } | undefined;
-  const counts = a?.buckets ?? a?.inside?.scope.buckets;
+  const counts = (aggregations as { buckets?: Filters } | undefined)?.buckets;
   return buckets.map((_, i) => counts?.buckets[key(i)]?.doc_count ?? 0);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The facets of a search (docs/contract.md, "Facets"): every boolean filter, bedroom count, guest
  * rating bucket and price bucket with the total_count the search would have with it. Counted by
- * Elasticsearch with the search's own first request, on its query (./facet-aggs.ts), and, for the price, one more
+ * Elasticsearch on the facets' scope (./facet-aggs.ts), and, for the price, one more
  * (./facet-price-counts.ts); a fixed stay's homes whose price bounds straddle a bucket edge are priced
  * exactly by the search's price book.
  */
@@ -30,23 +30,21 @@ export interface Facets {
 type Count = { doc_count: number };
 type Stat = { value: number | null };
 interface FacetAnswer {
-  scope: {
-    doc_count: number;
-    filters: { buckets: Record<string, Count> };
-    bedrooms: { counts: { buckets: Array<{ key: number; doc_count: number }> } };
-    guest_rating: { counts: { buckets: Record<string, Count> } };
-    price: Count & {
-      low?: Stat;
-      high?: Stat;
-      nested?: { held: { low: Stat; high: Stat } };
-      lo?: { buckets: HistogramBucket[] };
-      hi?: { buckets: HistogramBucket[] };
-    };
+  doc_count: number;
+  filters: { buckets: Record<string, Count> };
+  bedrooms: { counts: { buckets: Array<{ key: number; doc_count: number }> } };
+  guest_rating: { counts: { buckets: Record<string, Count> } };
+  price: Count & {
+    low?: Stat;
+    high?: Stat;
+    nested?: { held: { low: Stat; high: Stat } };
+    lo?: { buckets: HistogramBucket[] };
+    hi?: { buckets: HistogramBucket[] };
   };
 }
 
 /** The least and greatest price (a fixed stay: bounds) of the homes the price facet counts; null when there are none. */
-function spreadOf(search: ExactSearch, price: FacetAnswer['scope']['price']): PriceSpread | null {
+function spreadOf(search: ExactSearch, price: FacetAnswer['price']): PriceSpread | null {
   const stay = search.p.stay;
   if (stay.kind === 'fixed') return bandSpread(price.lo?.buckets ?? [], price.hi?.buckets ?? [], spreadInterval(stay));
   const stats = price.nested?.held ?? { low: price.low, high: price.high };
@@ -94,11 +92,10 @@ export function emptyFacets(unit: PriceUnit): Facets {
   };
 }
 
-/** The facets, from the search's aggregations (its first request carried facetAggs) and one more request for the price. */
+/** The facets, from the aggregations facetAggs made (on the search's counting request or the facets' own) and one more request for the price. */
 export async function readFacets(search: ExactSearch, aggregations: Record<string, unknown> | undefined, unit: PriceUnit): Promise<Facets> {
-  const answer = aggregations?.[FACETS_AGG] as FacetAnswer | undefined;
-  if (!answer) throw new Error('the search did not carry the facet aggregations');
-  const { scope } = answer;
+  const scope = aggregations?.[FACETS_AGG] as FacetAnswer | undefined;
+  if (!scope) throw new Error('the search did not carry the facet aggregations');
   return {
     filters: (Object.keys(FLAG_FIELDS) as FacetFilter[]).map((filter) => ({ filter, count: scope.filters.buckets[filter]?.doc_count ?? 0 })),
     bedrooms: scope.bedrooms.counts.buckets.map((b) => ({ bedrooms: b.key, count: b.doc_count })),

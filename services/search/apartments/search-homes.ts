@@ -8,7 +8,7 @@ import { ExactSearch, startsInPast, type PricedHome, type SearchStats } from '..
 import type { ResultPrice } from '../shared/result-price';
 import type { ResultDocument, SearchAggregations } from '../shared/search-body';
 import type { PriceUnit, SearchParams } from '../shared/search-params';
-import { facetAggs } from './facet-aggs';
+import { countedOnOwnQuery, facetAggs, facetCountBody, facetScope } from './facet-aggs';
 import { emptyFacets, readFacets, type Facets } from './facets';
 import type { SearchTransport } from '../shared/search-transport';
 
@@ -46,8 +46,18 @@ export async function searchHomes(
   const priceIfAffordable = (home: PricedHome) => search.book.amountIfAffordable(home);
   if (startsInPast(p, today)) return { homes: [], total: 0, stats: search.stats, priceIfAffordable, ...(facets ? { facets: emptyFacets(facets) } : {}) };
   if (facets === undefined) return { ...(await search.homes(offset, size, undefined, aggs)), stats: search.stats, priceIfAffordable };
-  // The facets are counted on the search's first request's query: they need its straddlers that pass, as the page does.
-  const withFacets = { ...aggs, ...facetAggs(p, await search.passingStraddlers()) };
-  const found = await search.homes(offset, size, undefined, withFacets);
-  return { ...found, facets: await readFacets(search, found.aggregations, facets), stats: search.stats, priceIfAffordable };
+  // The facets' scope holds the search's straddlers that pass, as the page does.
+  const scope = facetScope(p, await search.passingStraddlers());
+  if (countedOnOwnQuery(scope)) {
+    const found = await search.homes(offset, size, undefined, { ...aggs, ...facetAggs(p, scope) });
+    return { ...found, facets: await readFacets(search, found.aggregations, facets), stats: search.stats, priceIfAffordable };
+  }
+  // Otherwise on a query of their own, sent at once beside the search's.
+  const [found, counted] = await Promise.all([search.homes(offset, size, undefined, aggs), search.send(facetCountBody(p, scope))]);
+  return {
+    ...found,
+    facets: await readFacets(search, counted.aggregations as Record<string, unknown> | undefined, facets),
+    stats: search.stats,
+    priceIfAffordable,
+  };
 }

@@ -13,8 +13,8 @@ import type { IsoDate } from '../../kernel/inventory/records';
 import { badRequest } from '../../kernel/errors';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { hitDocument } from '../shared/hit-fields';
-import { shapeCard, type OtherDates, type OtherDatesUnit, type PricedUnit, type PropertyCard, type UnitDocument } from './building-cards';
-import { BUILDING_WINDOW } from '../../kernel/limits/pages';
+import { shapeCard, type OtherDates, type PropertyCard, type OtherDatesUnit, type PricedUnit, type UnitDocument } from './building-cards';
+import { BUILDING_WINDOW, PROPERTIES_MAX_BYTES } from '../../kernel/limits/pages';
 import {
   buildingSortClauses,
   collapsedPageBody,
@@ -35,13 +35,15 @@ import { totalOf, type SearchResponse, type SearchTransport } from '../shared/se
 
 export interface BuildingPage {
   cards: PropertyCard[];
+  /** Buildings of the page left out to keep its cards under PROPERTIES_MAX_BYTES (docs/decisions.md, "Bounded answers"). */
+  omitted: number;
   totalProperties: number;
   totalHomes: number;
   /** Elasticsearch requests sent and units priced. */
   stats: { requests: number; priced: number };
 }
 
-const empty = (): BuildingPage => ({ cards: [], totalProperties: 0, totalHomes: 0, stats: { requests: 0, priced: 0 } });
+const empty = (): BuildingPage => ({ cards: [], omitted: 0, totalProperties: 0, totalHomes: 0, stats: { requests: 0, priced: 0 } });
 
 export async function searchBuildings(deps: Deps, t: SearchTransport, q: BuildingQuery, offset: number, size: number, today: IsoDate): Promise<BuildingPage> {
   const p = unitSearchParams(q);
@@ -69,7 +71,7 @@ export async function searchBuildings(deps: Deps, t: SearchTransport, q: Buildin
   const { totalProperties, unitsPerBuilding, byPrice } = readCounts(counts.aggregations as Record<string, unknown> | undefined);
   const totalHomes = totalOf(counts);
   const stats = () => ({ requests: search.stats.requests, priced: search.stats.priced });
-  if (offset >= totalProperties || size === 0) return { cards: [], totalProperties, totalHomes, stats: stats() };
+  if (offset >= totalProperties || size === 0) return { cards: [], omitted: 0, totalProperties, totalHomes, stats: stats() };
   if (beyondWindow) {
     throw badRequest(
       'invalid_parameters',
@@ -85,17 +87,43 @@ export async function searchBuildings(deps: Deps, t: SearchTransport, q: Buildin
   } else {
     ids = await fixedStayPriceOrder(search, order, unitsPerBuilding, offset, size, totalHomes);
   }
-  if (ids.length === 0) return { cards: [], totalProperties, totalHomes, stats: stats() };
+  if (ids.length === 0) return { cards: [], omitted: 0, totalProperties, totalHomes, stats: stats() };
+  const { cards, omitted } = await cardsWithinBytes(deps, search, q, filter, ids);
+  return { cards, omitted, totalProperties, totalHomes, stats: stats() };
+}
 
-  const [[units, other], byId] = await Promise.all([unitsAndOtherDates(search, q, filter, ids), deps.buildings.many(ids)]);
+/** Buildings whose cards are read and shaped at a time: a page stops reading once its cards pass the byte budget. */
+const CARD_BATCH = 100;
+
+/**
+ * The cards of the page's buildings in order, while their JSON stays under PROPERTIES_MAX_BYTES, read
+ * CARD_BATCH buildings at a time; `omitted`: the page's buildings left out (docs/decisions.md, "Bounded answers").
+ */
+async function cardsWithinBytes(
+  deps: Deps,
+  search: ExactSearch,
+  q: BuildingQuery,
+  filter: estypes.QueryDslQueryContainer[],
+  ids: readonly string[],
+): Promise<{ cards: PropertyCard[]; omitted: number }> {
   const ctx = { publicBaseUrl: deps.config.publicBaseUrl, near: nearPoint(q.filters) };
-  const cards = ids.flatMap((id) => {
-    const property = byId.get(id);
-    const matching = units.get(id) ?? [];
-    // A building removed from the store since the last index run is left out rather than shown half-known.
-    return property && matching.length > 0 ? [shapeCard(property, matching, other.get(id) ?? { count: 0, units: [] }, ctx)] : [];
-  });
-  return { cards, totalProperties, totalHomes, stats: stats() };
+  const cards: PropertyCard[] = [];
+  let bytes = 0;
+  for (let from = 0; from < ids.length; from += CARD_BATCH) {
+    const batch = ids.slice(from, from + CARD_BATCH);
+    const [[units, other], byId] = await Promise.all([unitsAndOtherDates(search, q, filter, batch), deps.buildings.many(batch)]);
+    for (const [i, id] of batch.entries()) {
+      const property = byId.get(id);
+      const matching = units.get(id) ?? [];
+      // A building removed from the store since the last index run is left out rather than shown half-known.
+      if (!property || matching.length === 0) continue;
+      const card = shapeCard(property, matching, other.get(id) ?? { count: 0, units: [] }, ctx);
+      bytes += Buffer.byteLength(JSON.stringify(card)) + 1;
+      if (bytes > PROPERTIES_MAX_BYTES) return { cards, omitted: ids.length - from - i };
+      cards.push(card);
+    }
+  }
+  return { cards, omitted: 0 };
 }
 
 /** What placing a building by its cheapest unit reads of each unit in the price stream: its building and price. */

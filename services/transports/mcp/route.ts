@@ -20,6 +20,7 @@ import type { PhotoStore } from '../../media/photos';
 import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
 import { admissionOf, scopeOf } from '../http/request-scope';
 import type { RateLimits } from '../rate-limit';
+import { noteAdmitted } from '../settled-cost';
 import type { ApiError } from '../../kernel/errors';
 import { admit, afterTheDoor, BATCH_REFUSED, DOOR_POINT, messageCost } from './admission';
 import { answerFastToolCall, fastToolCall } from './fast-tool-call';
@@ -118,7 +119,11 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
       return jsonRpcError(ctx, 429, -32000, refusal.message, requestId(body));
     }
     // Admitted at 1 before its body was read: it now holds its tool's weight of the copy (or is shed).
-    if (!refusal) admissionOf(ctx).grow(cost.points - 1);
+    if (!refusal) {
+      admissionOf(ctx).grow(cost.points - 1);
+      // A tool call's answer is settled on its bytes; the other messages' answers are the same for everyone.
+      if (cost.tool) noteAdmitted(ctx, { clientKey: scope.clientKey, bucket: cost.bucket, points: cost.points });
+    }
 
     // Params that do not fit their method are the client's fault: -32602 in one line on both eras (the
     // SDK answers some with its validator's dump, some as -32603). 2026-07-28 has no `initialize` (the

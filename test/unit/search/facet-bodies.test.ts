@@ -1,6 +1,6 @@
 /** The facets' Elasticsearch requests and their price buckets, pinned by their output (docs/contract.md, "Facets"). */
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
-import { facetAggs, facetScope } from '../../../services/search/apartments/facet-aggs';
+import { countedOnOwnQuery, facetAggs, facetCountBody, facetScope } from '../../../services/search/apartments/facet-aggs';
 import { bandSpread, drawEdges, edgeQuantum, priceBuckets } from '../../../services/search/apartments/facet-price-edges';
 import { MAX_PRICE_BUCKETS } from '../../../services/kernel/limits/facets';
 import { bucketOf, priceCountBody } from '../../../services/search/apartments/facet-price-counts';
@@ -31,16 +31,19 @@ describe('facetScope', () => {
   });
 });
 
-describe('facetAggs', () => {
-  it('counts each facet under a global bucket of the search without its own condition', () => {
-    const aggs = facetAggs(search, ['h9']);
+describe('facetCountBody', () => {
+  it("counts each facet on a query of the search's clauses without the three a facet drops, with no global bucket", () => {
     const s = facetScope(search, ['h9']);
-    const scope = (aggs.facets as { global: object; aggs: { scope: { filter: unknown; aggs: Record<string, { filter?: unknown }> } } }).aggs.scope;
-    expect((aggs.facets as { global: object }).global).toEqual({});
-    expect(scope.filter).toEqual({ bool: { filter: s.base } });
-    const sub = scope.aggs as unknown as Record<string, { filter: unknown; filters?: { filters: Record<string, unknown> } }>;
-    expect(Object.keys((sub.filters as unknown as { filters: { filters: object } }).filters.filters)).toHaveLength(13);
-    expect((sub.filters as unknown as { filters: { filters: Record<string, unknown> } }).filters.filters.pool).toEqual({
+    expect(countedOnOwnQuery(s)).toBe(false);
+    const body = facetCountBody(search, s);
+    expect(body.query).toEqual({ bool: { filter: s.base } });
+    expect(body).toMatchObject({ size: 0, track_total_hits: false });
+    expect(JSON.stringify(body)).not.toContain('"global"');
+    const facets = body.aggs!.facets as { filter: unknown; aggs: Record<string, { filter?: unknown; filters?: { filters: Record<string, unknown> } }> };
+    expect(facets.filter).toEqual({ match_all: {} });
+    const sub = facets.aggs;
+    expect(Object.keys(sub.filters.filters!.filters)).toHaveLength(13);
+    expect(sub.filters.filters!.filters.pool).toEqual({
       bool: { filter: [BEDROOMS, RATING, ...s.price, { term: { has_pool: true } }] },
     });
     expect(sub.bedrooms.filter).toEqual({ bool: { filter: [RATING, ...s.price] } });
@@ -52,10 +55,12 @@ describe('facetAggs', () => {
 describe('facetAggs of a search with no bedroom bounds, rating threshold or price limits', () => {
   it("count over the search's own hits: no global bucket, no second pass over the shard", () => {
     const plain: SearchParams = { ...search, filters: { parking: true }, price: { min: null, max: null }, minRating: null };
-    const facets = facetAggs(plain, undefined).facets as { filter?: unknown; global?: unknown; aggs: { scope: { filter: unknown } } };
+    const s = facetScope(plain, undefined);
+    expect(countedOnOwnQuery(s)).toBe(true);
+    const facets = facetAggs(plain, s).facets as { filter?: unknown; global?: unknown; aggs: Record<string, { filter?: unknown }> };
     expect(facets.global).toBeUndefined();
     expect(facets.filter).toEqual({ match_all: {} });
-    expect(facets.aggs.scope.filter).toEqual({ match_all: {} });
+    expect(facets.aggs.bedrooms.filter).toEqual({ bool: { filter: [] } });
   });
 });
 
@@ -164,13 +169,11 @@ describe('priceCountBody', () => {
         ],
       },
     });
-    expect(body.query).toEqual({ bool: { filter: [counted], must_not: [inside(2_000, 2_999), inside(3_000, 3_999)] } });
-    expect(body.aggs).toEqual({
-      inside: {
-        global: {},
-        aggs: { scope: { filter: counted, aggs: { buckets: { filters: { filters: { b0: inside(2_000, 2_999), b1: inside(3_000, 3_999) } } } } } },
-      },
-    });
+    // The facet's homes are the query, counted by bucket; the hits are those bounded across an edge (post_filter, after the counts).
+    expect(body.query).toEqual(counted);
+    expect(body.post_filter).toEqual({ bool: { must_not: [inside(2_000, 2_999), inside(3_000, 3_999)] } });
+    expect(body.aggs).toEqual({ buckets: { filters: { filters: { b0: inside(2_000, 2_999), b1: inside(3_000, 3_999) } } } });
+    expect(JSON.stringify(body)).not.toContain('"global"');
     expect(body.sort).toEqual([{ home_id: 'asc' }]);
     expect(priceCountBody(search, s, buckets, ['h5']).aggs).toBeUndefined();
   });

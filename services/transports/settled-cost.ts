@@ -1,0 +1,50 @@
+/**
+ * Cost-settled rate limits (docs/decisions.md, "Cost-settled rate limits"): a request is admitted on
+ * its estimated weight (its tool's `cost`), and once answered its real cost, the bytes of its answer,
+ * is settled on the same bucket: an answer heavier than its weight pays the difference, so a costly
+ * request spends more points than a cheap one, on GET and on the tool server alike.
+ */
+import type { Context, Middleware, Next } from 'koa';
+import type { RateBucket, RateLimits } from './rate-limit';
+
+/** Bytes of an answer one point pays for: a search page of 25 is well under it, a country of building cards about 6. */
+export const BYTES_PER_POINT = 64 * 1024;
+
+/** What a request was admitted with, kept on its context until its answer is written. */
+export interface Admitted {
+  clientKey: string;
+  bucket: RateBucket;
+  points: number;
+}
+
+const ADMITTED = Symbol('admitted weight');
+
+/** Notes that the request was admitted at `points` of `bucket`: its answer settles against them. */
+export function noteAdmitted(ctx: Context, admitted: Admitted): void {
+  (ctx.state as Record<symbol, Admitted | undefined>)[ADMITTED] = admitted;
+}
+
+/** The points an answer of `bytes` costs beyond the `admitted` ones (at least one point per started BYTES_PER_POINT). */
+export function owedPoints(bytes: number, admitted: number): number {
+  return Math.max(0, Math.ceil(bytes / BYTES_PER_POINT) - admitted);
+}
+
+/** The bytes of a written answer: a buffer or string; anything else (a stream, none) settles nothing. */
+function answerBytes(body: unknown): number {
+  if (Buffer.isBuffer(body)) return body.length;
+  return typeof body === 'string' ? Buffer.byteLength(body) : 0;
+}
+
+/**
+ * Settles each admitted request's answer. Placed outside the JSON writer (http/caching.ts), so it reads
+ * the answer's identity bytes as written; an answer refused or not admitted (no note) settles nothing.
+ */
+export function settleCost(limits: RateLimits): Middleware {
+  return async function settledCost(ctx: Context, next: Next): Promise<void> {
+    await next();
+    const admitted = (ctx.state as Record<symbol, Admitted | undefined>)[ADMITTED];
+    if (!admitted) return;
+    const owed = owedPoints(answerBytes(ctx.body), admitted.points);
+    if (owed > 0) await limits.settle(admitted.clientKey, admitted.bucket, owed);
+  };
+}
