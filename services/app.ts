@@ -16,6 +16,7 @@ import type { Tool } from './tools/tool';
 import { errorMiddleware } from './transports/http/errors';
 import { fixedDocument, httpCaching, sendFixed } from './transports/http/caching';
 import { compression } from './transports/http/compression';
+import { keptEncodings } from './transports/http/kept-encodings';
 import { securityHeaders } from './transports/http/security-headers';
 import { getRoutes } from './transports/http/get-routes';
 import { publicStatus } from './transports/http/status';
@@ -68,6 +69,7 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
   app.use(requestLog(deps.log, deps.metrics));
   app.use(securityHeaders(deps.config));
   app.use(compression());
+  app.use(keptEncodings());
   app.use(httpCaching(deps.config.httpCache));
   app.use(errorMiddleware(deps.log, (store) => deps.metrics.storeUnavailable.inc({ store })));
   app.use(

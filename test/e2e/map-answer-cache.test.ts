@@ -4,7 +4,9 @@
  * is never served stale once an indexer run has made it searchable. A copy with READ_CACHE=false on
  * the same world is the uncached path.
  */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { request } from 'undici';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixture, testConfig, type Fixture } from '../support/fixture';
 import { mcpClientAt } from '../support/mcp-at';
@@ -145,5 +147,24 @@ describe('the map search with answers kept per index generation', () => {
     await run();
     expect(await slugs()).toContain(home.slug);
     expect((await fx.get(pathOf(around))).body).toEqual(await (await fetch(uncached.url + pathOf(around))).json());
+  });
+
+  it('sends a kept answer in the encoding the compressor would choose, decoding to the uncached bytes, whatever the client accepts', async () => {
+    const args = { ...NATIONAL, start_date: addDays(fx.today, 12), end_date: addDays(fx.today, 40) };
+    const accepts = ['br', 'gzip', 'gzip, br', 'br;q=0.5, gzip', 'gzip;q=0.9, br;q=0.1', '*', '', 'identity', 'deflate', 'zstd, gzip', 'br;q=0, gzip'];
+    const asked = async (url: string, accept: string) => {
+      // undici's request decodes nothing: the encoding and the body are the ones sent.
+      const res = await request(url + pathOf(args), { headers: accept ? { 'accept-encoding': accept } : {} });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      const encoding = res.headers['content-encoding'];
+      const decoded = encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
+      return { status: res.statusCode, encoding, etag: res.headers.etag, vary: res.headers.vary, body: decoded.toString() };
+    };
+    for (const accept of accepts) {
+      const expected = await asked(uncached.url, accept);
+      // Asked twice: the first may keep the answer and its compressed bytes, the second is served them.
+      expect(await asked(fx.url, accept)).toEqual(expected);
+      expect(await asked(fx.url, accept)).toEqual(expected);
+    }
   });
 });
