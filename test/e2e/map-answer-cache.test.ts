@@ -14,6 +14,8 @@ import { startService, type RunningService } from '../../services/main';
 import { addDays } from '../../services/kernel/engine/dates';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { incrementalRun } from '../../indexer/incremental';
+import { EMPTY_STATE, mapSearchParams, type Area } from '../../services/web/app/state';
+import { alignViewport } from '../../services/kernel/map-tiles';
 
 let fx: Fixture;
 let uncached: RunningService;
@@ -166,5 +168,37 @@ describe('the map search with answers kept per index generation', () => {
       expect(await asked(fx.url, accept)).toEqual(expected);
       expect(await asked(fx.url, accept)).toEqual(expected);
     }
+  });
+
+  it("answers a small pan inside the page's viewport grid with the answer kept for the view before it", async () => {
+    const property = (await fx.mongo.collections.properties.findOne({}))!;
+    // A city view at zoom 12 around a building, and the same view panned by about 20 m east and north.
+    const shown: Area = {
+      swLatitude: property.latitude - 0.1,
+      swLongitude: property.longitude - 0.17,
+      neLatitude: property.latitude + 0.1,
+      neLongitude: property.longitude + 0.17,
+      zoom: 12,
+    };
+    // The pan stays inside the grid tiles of every edge (tiles of zoom 13: 0.044° wide), so it asks the same viewport.
+    const grid = alignViewport({ south: shown.swLatitude, west: shown.swLongitude, north: shown.neLatitude, east: shown.neLongitude }, shown.zoom);
+    const room = Math.min(shown.swLatitude - grid.south, shown.swLongitude - grid.west, grid.north - shown.neLatitude, grid.east - shown.neLongitude);
+    const step = Math.min(0.0002, room / 2);
+    expect(step).toBeGreaterThan(0);
+    const panned: Area = {
+      ...shown,
+      swLatitude: shown.swLatitude + step,
+      neLatitude: shown.neLatitude + step,
+      swLongitude: shown.swLongitude + step,
+      neLongitude: shown.neLongitude + step,
+    };
+    const path = (area: Area) => `/api/public/map-search?${new URLSearchParams(mapSearchParams({ ...EMPTY_STATE, area })).toString()}`;
+    expect(path(panned)).toBe(path(shown));
+    const first = await fetch(fx.url + path(shown));
+    const kept = fx.svc.deps.mapAnswers.size;
+    const again = await fetch(fx.url + path(panned));
+    expect(fx.svc.deps.mapAnswers.size).toBe(kept);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(await again.text()).toBe(await first.text());
   });
 });
