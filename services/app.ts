@@ -16,6 +16,7 @@ import type { Tool } from './tools/tool';
 import { errorMiddleware } from './transports/http/errors';
 import { fixedDocument, httpCaching, sendFixed } from './transports/http/caching';
 import { compression } from './transports/http/compression';
+import { keptEncodings } from './transports/http/kept-encodings';
 import { securityHeaders } from './transports/http/security-headers';
 import { getRoutes } from './transports/http/get-routes';
 import { publicStatus } from './transports/http/status';
@@ -77,6 +78,8 @@ export function createApp(
   app.use(requestLog(deps.log, deps.metrics));
   app.use(securityHeaders(deps.config));
   app.use(compression());
+  // Outside the settlement: a kept answer's compressed bytes replace its identity bytes on the way out.
+  app.use(keptEncodings());
   // Outside the JSON writer: an admitted request's answer is settled on its bytes as written (transports/settled-cost.ts).
   app.use(settleCost(limits));
   app.use(httpCaching(deps.config.httpCache));

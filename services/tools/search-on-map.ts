@@ -72,10 +72,18 @@ function inKeyOrder(v: unknown): unknown {
 const questionKey = (args: MapArgs, today: IsoDate): string => JSON.stringify([today, inKeyOrder(args)]);
 
 /**
- * Bytes a kept answer takes, about, with its JSON once served by one transport (http/caching.ts keeps its bytes, ../transports/written-json.ts its
- * string; served by both, it holds both): a pin is ~1.1 kB as JSON, a cluster ~0.2 kB.
+ * V8 heap bytes an answer object holds per byte of its JSON: pins are many small objects of numbers and short
+ * strings, whose names the JSON repeats and the objects share (measured on national answers:
+ * test/e2e/map-answer-memory.test.ts).
  */
-export const mapAnswerBytes = (a: Output): number => 4_000 + 2_400 * a.homes.length + 500 * (a.clusters?.length ?? 0);
+export const OBJECT_BYTES_PER_JSON_BYTE = 1.5;
+
+/**
+ * Bytes a kept answer's object holds, about: counted from its JSON's length (written here once, then let go).
+ * Its served forms (JSON, bytes, compressed bytes) are counted as each transport makes them
+ * (kernel/store/answer-forms.ts).
+ */
+export const mapAnswerBytes = (a: Output): number => Math.ceil(OBJECT_BYTES_PER_JSON_BYTE * JSON.stringify(a).length);
 
 /**
  * The map's answer to some arguments, kept per index generation (deps.mapAnswers); `record` sees each

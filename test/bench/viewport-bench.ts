@@ -7,6 +7,8 @@
  * asked its 50 questions again and again, as people panning the same places ask them; its first ask of
  * each is computed. Targets (docs/performance.md, "Map viewport"): p50 at most 10 ms at city zoom and
  * 15 ms at national zoom at concurrency 1, and 4 × the searches per second of the computed path at 16.
+ * Then panning sessions (./panning-bench.ts): a person's 50 small moves, each a new question unless the
+ * grid makes it one asked before (BENCH_SHAPES=panning runs them alone).
  */
 import type { MarketRecord } from '../../services/kernel/inventory/records';
 import { addDays } from '../../services/kernel/engine/dates';
@@ -15,6 +17,7 @@ import { sendRoundTrip, type RoundTrip } from '../../services/search/shared/sear
 import { request } from 'undici';
 import { drain, measured, percentile, row, runLoad, storeLoad, TABLE_HEAD } from './load';
 import type { BenchContext } from './store-bench';
+import { panningBench } from './panning-bench';
 
 /** Distinct queries per shape: the load cycles through them. */
 const QUERIES_PER_SHAPE = 50;
@@ -115,4 +118,5 @@ export async function viewportBench(ctx: BenchContext, seconds: number): Promise
   ctx.say('|---|---|---|---|---|');
   for (const line of sizes) ctx.say(line);
   ctx.say('');
+  if (measured('panning sessions')) await panningBench(ctx, markets);
 }

@@ -4,7 +4,9 @@
  * is never served stale once an indexer run has made it searchable. A copy with READ_CACHE=false on
  * the same world is the uncached path.
  */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { request } from 'undici';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixture, testConfig, type Fixture } from '../support/fixture';
 import { mcpClientAt } from '../support/mcp-at';
@@ -12,6 +14,8 @@ import { startService, type RunningService } from '../../services/main';
 import { addDays } from '../../services/kernel/engine/dates';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { incrementalRun } from '../../indexer/incremental';
+import { EMPTY_STATE, mapSearchParams, type Area } from '../../services/web/app/state';
+import { alignViewport } from '../../services/kernel/map-tiles';
 
 let fx: Fixture;
 let uncached: RunningService;
@@ -145,5 +149,56 @@ describe('the map search with answers kept per index generation', () => {
     await run();
     expect(await slugs()).toContain(home.slug);
     expect((await fx.get(pathOf(around))).body).toEqual(await (await fetch(uncached.url + pathOf(around))).json());
+  });
+
+  it('sends a kept answer in the encoding the compressor would choose, decoding to the uncached bytes, whatever the client accepts', async () => {
+    const args = { ...NATIONAL, start_date: addDays(fx.today, 12), end_date: addDays(fx.today, 40) };
+    const accepts = ['br', 'gzip', 'gzip, br', 'br;q=0.5, gzip', 'gzip;q=0.9, br;q=0.1', '*', '', 'identity', 'deflate', 'zstd, gzip', 'br;q=0, gzip'];
+    const asked = async (url: string, accept: string) => {
+      // undici's request decodes nothing: the encoding and the body are the ones sent.
+      const res = await request(url + pathOf(args), { headers: accept ? { 'accept-encoding': accept } : {} });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      const encoding = res.headers['content-encoding'];
+      const decoded = encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
+      return { status: res.statusCode, encoding, etag: res.headers.etag, vary: res.headers.vary, body: decoded.toString() };
+    };
+    for (const accept of accepts) {
+      const expected = await asked(uncached.url, accept);
+      // Asked twice: the first may keep the answer and its compressed bytes, the second is served them.
+      expect(await asked(fx.url, accept)).toEqual(expected);
+      expect(await asked(fx.url, accept)).toEqual(expected);
+    }
+  });
+
+  it("answers a small pan inside the page's viewport grid with the answer kept for the view before it", async () => {
+    const property = (await fx.mongo.collections.properties.findOne({}))!;
+    // A city view at zoom 12 around a building, and the same view panned by about 20 m east and north.
+    const shown: Area = {
+      swLatitude: property.latitude - 0.1,
+      swLongitude: property.longitude - 0.17,
+      neLatitude: property.latitude + 0.1,
+      neLongitude: property.longitude + 0.17,
+      zoom: 12,
+    };
+    // The pan stays inside the grid tiles of every edge (tiles of zoom 13: 0.044° wide), so it asks the same viewport.
+    const grid = alignViewport({ south: shown.swLatitude, west: shown.swLongitude, north: shown.neLatitude, east: shown.neLongitude }, shown.zoom);
+    const room = Math.min(shown.swLatitude - grid.south, shown.swLongitude - grid.west, grid.north - shown.neLatitude, grid.east - shown.neLongitude);
+    const step = Math.min(0.0002, room / 2);
+    expect(step).toBeGreaterThan(0);
+    const panned: Area = {
+      ...shown,
+      swLatitude: shown.swLatitude + step,
+      neLatitude: shown.neLatitude + step,
+      swLongitude: shown.swLongitude + step,
+      neLongitude: shown.neLongitude + step,
+    };
+    const path = (area: Area) => `/api/public/map-search?${new URLSearchParams(mapSearchParams({ ...EMPTY_STATE, area })).toString()}`;
+    expect(path(panned)).toBe(path(shown));
+    const first = await fetch(fx.url + path(shown));
+    const kept = fx.svc.deps.mapAnswers.size;
+    const again = await fetch(fx.url + path(panned));
+    expect(fx.svc.deps.mapAnswers.size).toBe(kept);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(await again.text()).toBe(await first.text());
   });
 });

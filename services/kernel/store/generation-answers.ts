@@ -8,16 +8,23 @@
  * joined it, under its own deadline.
  *
  * Kept answers are frozen: the transports read them, and a write to one would change what the next
- * request is served.
+ * request is served. What the bound counts of a kept answer is what it holds (docs/decisions.md, "The
+ * map's answers per generation"): its key, the answer itself (`sizeOf`, counted once when it is kept),
+ * and each form a transport keeps beside it (./answer-forms.ts), counted as it is made.
  */
 import { LRUCache } from 'lru-cache';
+import { formBytes, stringBytes, watchForms } from './answer-forms';
 import type { GenerationReader } from './generation-reader';
 
 export interface GenerationAnswersOptions<T> {
-  /** Bytes the kept answers may take (estimated by `sizeOf`); 0 keeps nothing. */
+  /** Bytes the kept answers may hold, with their keys and their served forms; 0 keeps nothing. */
   maxBytes: number;
+  /** The bytes of the answer object itself (its served forms are counted as they are made). */
   sizeOf: (answer: T) => number;
 }
+
+/** The cache's own entry of a key: the key twice (the LRU's map and its list) and the entry's slots. */
+const keyBytes = (key: string): number => stringBytes(key) + 64;
 
 /** Freezes the answer through and through, inside parts already frozen too (the transports write a frozen answer's JSON once). */
 function deepFreeze<T>(value: T): T {
@@ -30,6 +37,8 @@ function deepFreeze<T>(value: T): T {
 
 export class GenerationAnswers<T extends object> {
   private readonly kept: LRUCache<string, T> | null;
+  /** What each kept answer's object holds (sizeOf, once). */
+  private readonly own = new WeakMap<T, number>();
   private readonly computing = new Map<string, Promise<T>>();
   /** The generation the kept answers were computed under. */
   private generation = -1;
@@ -38,7 +47,26 @@ export class GenerationAnswers<T extends object> {
     private readonly reader: Pick<GenerationReader, 'read'>,
     private readonly opts: GenerationAnswersOptions<T>,
   ) {
-    this.kept = opts.maxBytes > 0 ? new LRUCache<string, T>({ maxSize: opts.maxBytes, sizeCalculation: (a) => Math.max(1, opts.sizeOf(a)) }) : null;
+    this.kept =
+      opts.maxBytes > 0
+        ? new LRUCache<string, T>({ maxSize: opts.maxBytes, sizeCalculation: (a, key) => keyBytes(key) + (this.own.get(a) ?? 0) + formBytes(a) })
+        : null;
+  }
+
+  /** The bytes the kept answers hold, as the bound counts them. */
+  get bytes(): number {
+    return this.kept?.calculatedSize ?? 0;
+  }
+
+  /** Keeps an answer, counted again each time a transport keeps a form of it (lru-cache recounts a key only when its value changes). */
+  private keep(key: string, value: T): void {
+    this.own.set(value, Math.max(1, this.opts.sizeOf(value)));
+    this.kept!.set(key, value);
+    watchForms(value, () => {
+      if (this.kept?.peek(key) !== value) return;
+      this.kept.delete(key);
+      this.kept.set(key, value);
+    });
   }
 
   /** Kept answers now (for tests and metrics). */
@@ -67,7 +95,7 @@ export class GenerationAnswers<T extends object> {
     try {
       const value = await mine;
       // Kept only when no newer generation was read meanwhile (which cleared what was being computed).
-      if (this.computing.get(key) === mine && this.generation === at.n) this.kept.set(key, value);
+      if (this.computing.get(key) === mine && this.generation === at.n) this.keep(key, value);
       return value;
     } finally {
       if (this.computing.get(key) === mine) this.computing.delete(key);

@@ -14,6 +14,7 @@ import { stat } from 'node:fs/promises';
 import { Stream } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import entityTag from 'etag';
+import { bufferBytes, formOf, stringBytes } from '../../kernel/store/answer-forms';
 
 export interface CachePolicy {
   /** Seconds a cache may serve a success of /api/public without asking again. */
@@ -48,16 +49,29 @@ function validated(ctx: Context): boolean {
   return p.startsWith('/api/public/') || p === '/' || p.startsWith('/app/') || p.startsWith('/.well-known/');
 }
 
-/** The bytes and ETags of frozen answers (kept per index generation, ../written-json.ts), each made once. */
-const tagged = new WeakMap<object, { bytes: Buffer; tag: string }>();
-
 /** An answer's UTF-8 bytes and their ETag (the tag tagBody would give them). */
-function bytesOf(body: object): { bytes: Buffer; tag: string } {
+interface Written {
+  bytes: Buffer;
+  tag: string;
+}
+
+/** The frozen answer whose kept bytes a body is (./kept-encodings.ts compresses those once per encoding). */
+const answerOfBytes = new WeakMap<Buffer, object>();
+
+/** The frozen answer a body is the kept bytes of, if it is. */
+export const keptAnswerOf = (body: unknown): object | undefined => (Buffer.isBuffer(body) ? answerOfBytes.get(body) : undefined);
+
+function bytesOf(body: object): Written {
   const json = JSON.stringify(body);
-  // A frozen answer keeps its bytes here (the tool server keeps its string: ../written-json.ts), in a buffer of
-  // its own: a small one from Buffer.from would hold Node's shared 8 KB pool slab for as long as it is kept.
-  const bytes = Object.isFrozen(body) ? Buffer.allocUnsafeSlow(Buffer.byteLength(json)) : Buffer.from(json);
-  if (Object.isFrozen(body)) bytes.write(json);
+  if (!Object.isFrozen(body)) {
+    const bytes = Buffer.from(json);
+    return { bytes, tag: entityTag(bytes) };
+  }
+  // A frozen answer keeps its bytes (the tool server keeps its string: ../written-json.ts), in a buffer of its
+  // own: a small one from Buffer.from would hold Node's shared 8 KB pool slab for as long as it is kept.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+  bytes.write(json);
+  answerOfBytes.set(bytes, body);
   return { bytes, tag: entityTag(bytes) };
 }
 
@@ -70,11 +84,13 @@ function bytesOf(body: object): { bytes: Buffer; tag: string } {
 function serializeJson(ctx: Context): void {
   const body: unknown = ctx.body;
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
-  let written = Object.isFrozen(body) ? tagged.get(body) : undefined;
-  if (written === undefined) {
-    written = bytesOf(body);
-    if (Object.isFrozen(body)) tagged.set(body, written);
-  }
+  // A frozen answer's bytes and tag are kept beside it and counted in the bound of the answers kept.
+  const written = formOf(
+    body,
+    'bytes',
+    () => bytesOf(body),
+    (w) => bufferBytes(w.bytes) + stringBytes(w.tag),
+  );
   ctx.body = written.bytes; // the Content-Type set with the object (application/json) stays
   ctx.etag = written.tag;
 }

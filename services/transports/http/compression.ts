@@ -6,9 +6,10 @@
  * Figures: docs/performance.md, "Compression".
  */
 import { constants } from 'node:zlib';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import compress from 'koa-compress';
 import compressible from 'compressible';
+import Negotiator from 'negotiator';
 
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 export const BROTLI_QUALITY = 4;
@@ -25,6 +26,21 @@ export function compression(): Middleware {
     // Only the two every client has; zstd (Node 24 has it) and deflate are not offered.
     zstd: false,
     deflate: false,
-    encodingPreference: ['br', 'gzip', 'identity'],
+    encodingPreference: [...ENCODINGS],
   });
+}
+
+/** The encodings offered, in the order preferred on a tie. */
+export const ENCODINGS = ['br', 'gzip', 'identity'] as const;
+export type Encoding = (typeof ENCODINGS)[number];
+
+/**
+ * The encoding the compressor gives a request, negotiated as koa-compress does: `*` is gzip, no
+ * Accept-Encoding is identity. A kept answer's compressed bytes (./kept-encodings.ts) are chosen by it.
+ */
+export function negotiatedEncoding(ctx: Context): Encoding {
+  const header = ctx.request.headers['accept-encoding'];
+  const accept = header === '*' ? 'gzip' : header || 'identity';
+  const chosen = new Negotiator({ headers: { 'accept-encoding': accept } }).encoding(ENCODINGS, { preferred: ENCODINGS });
+  return ENCODINGS.find((e) => e === chosen) ?? 'identity';
 }

@@ -135,4 +135,38 @@ describe('alignViewport', () => {
     const inside = { ...shown, west: asked.west + step, east: asked.east - step };
     expect(alignViewport(inside, 12)).toEqual(asked);
   });
+
+  it("asks at most one grid tile (128 pixels) beyond each edge of a map's view: a bounded share more than it shows", () => {
+    const view = fc.record({
+      lat: fc.double({ min: -80, max: 80, noNaN: true }),
+      lon: fc.double({ min: -170, max: 170, noNaN: true }),
+      zoom: fc.integer({ min: 3, max: 18 }),
+      width: fc.integer({ min: 300, max: 2_000 }),
+      height: fc.integer({ min: 300, max: 1_400 }),
+    });
+    fc.assert(
+      fc.property(view, ({ lat, lon, zoom, width, height }) => {
+        // The view in pixels of the map's zoom (256 to a tile), centred on (lat, lon).
+        const px = 2 ** zoom * 256;
+        const [cx, cy] = [gridX(lon, zoom) * 256, gridY(lat, zoom) * 256];
+        const shown: Rectangle = {
+          west: tileLongitude((cx - width / 2) / 256, zoom),
+          east: tileLongitude((cx + width / 2) / 256, zoom),
+          north: tileLatitude((cy - height / 2) / 256, zoom),
+          south: tileLatitude((cy + height / 2) / 256, zoom),
+        };
+        fc.pre(shown.west > -180 && shown.east < 180 && shown.north < MERCATOR_LIMIT && shown.south > -MERCATOR_LIMIT && px > width);
+        const asked = alignViewport(shown, zoom);
+        const askedWidth = (gridX(asked.east, zoom) - gridX(asked.west, zoom)) * 256;
+        const askedHeight = (gridY(asked.south, zoom) - gridY(asked.north, zoom)) * 256;
+        // Contains the view (to the six decimals an edge is written with, a few pixels at zoom 18)...
+        const slack = 1e-6 * 2 ** zoom * (256 / 360) * 4;
+        expect(askedWidth).toBeGreaterThanOrEqual(width - slack);
+        expect(askedHeight).toBeGreaterThanOrEqual(height - slack);
+        // ...and is at most 128 pixels wider on each side: (1 + 256 / width) × (1 + 256 / height) its area.
+        expect(askedWidth).toBeLessThanOrEqual(width + 256 + slack);
+        expect(askedHeight).toBeLessThanOrEqual(height + 256 + slack);
+      }),
+    );
+  });
 });
