@@ -6,7 +6,7 @@
  * cards is bounded in bytes whatever per_page asks; and a costly answer spends more of the client's
  * points than a cheap one at the same weight, on GET and on the tool server.
  */
-import type { DiagnosticResult } from '@elastic/transport';
+import type { DiagnosticResult } from '@elastic/elasticsearch';
 import { startService, type RunningService } from '../../services/main';
 import { PROPERTIES_MAX_BYTES } from '../../services/kernel/limits/pages';
 import { mulberry32 } from '../../stack/demo/prng';
