@@ -9,6 +9,7 @@
  * eras (test/e2e/mcp-fast-path.test.ts).
  */
 import { WIDGETS } from '../../widgets/catalog';
+import { rendersWidgets } from './client-support';
 import { plainRequest, type PlainRequest, type RequestHeaders } from './plain-request';
 
 /** The id the preparing request carries: found once in the SDK's answer and cut out there. */
@@ -40,7 +41,9 @@ export function preparedRequest(body: unknown, headers: RequestHeaders): Prepare
     resource = uri;
   }
   if (!plain) return null;
-  return { key: `${plain.era} ${method} ${resource}`, id: plain.id, preparing: { ...(body as object), id: PREPARING_ID } };
+  // tools/list is one list for a 2026-07-28 host of widgets and another for any other client (a 2025 host's session id is never plain).
+  const host = method === 'tools/list' && plain.era === 'modern' && rendersWidgets(plain.params._meta) ? 'host' : '';
+  return { key: `${plain.era} ${method} ${resource} ${host}`, id: plain.id, preparing: { ...(body as object), id: PREPARING_ID } };
 }
 
 /** An answer as the transport sends it: status, headers (lower-case names) and the body's bytes. */
