@@ -1,6 +1,7 @@
 /**
- * Answers that are the same for every caller, sent from a prepared buffer: `tools/list`,
- * `resources/list`, `resources/templates/list`, `prompts/list` and `resources/read` of a widget. Each
+ * Answers that are the same for every caller, sent from a prepared buffer: `tools/list` (two of it: for
+ * hosts declaring MCP Apps, and for every other client), `resources/list`, `resources/templates/list`,
+ * `prompts/list` and `resources/read` of a widget. Each
  * is what the SDK answered the first time it was asked on that era (JSON on 2026-07-28, an event
  * stream of one message on 2025), kept as its headers and the text before and after the request's id,
  * so later requests cost a string join instead of a server, a transport and the serialisation of

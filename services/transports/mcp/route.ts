@@ -7,7 +7,8 @@
  * message, this route counts it at the door and weighs it (./admission.ts), caps and parses its body,
  * checks Origin and Host (ours, then the SDK middleware's validators: ./origin-guard.ts), refuses batches and
  * params that do not fit their method (./request-params.ts), answers what every caller gets alike
- * from a prepared buffer (./prepared-answers.ts), and answers the plainest tool calls without an SDK
+ * from a prepared buffer (./prepared-answers.ts), gives a 2025 host of widgets a session id that says so
+ * (./apps-session.ts), and answers the plainest tool calls without an SDK
  * server (./fast-tool-call.ts: kept while the SDK path alone stays under 80 % of the GET's throughput
  * in the bench's tool-server section). GET, DELETE, PUT and PATCH answer 405.
  */
@@ -142,8 +143,8 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     const buffered = same ? await prepared.answer(same, (preparing) => sdkAnswer(request(), preparing, entry)) : null;
     const answer = buffered ?? (await sdkAnswer(request(), body, entry));
     // A 2025 host of widgets is told so on each later request by the session id it is given here.
-    if (!modernInitialize && answer.status === 200 && opensAppsSession(body)) answer.headers['mcp-session-id'] = appsSessionId();
-    send(ctx, answer, body);
+    const opened = !modernInitialize && answer.status === 200 && opensAppsSession(body);
+    send(ctx, opened ? { ...answer, headers: { ...answer.headers, 'mcp-session-id': appsSessionId() } } : answer, body);
   });
 }
 
