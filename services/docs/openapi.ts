@@ -15,6 +15,19 @@ function isRequired(tool: Tool, arg: string): boolean {
   return ((tool.inputSchema as { required?: string[] }).required ?? []).includes(arg) || (tool.get?.required ?? []).includes(arg);
 }
 
+/**
+ * When a query parameter of one of the route's requiredOneOf groups is required: it is optional on its own
+ * (another group may stand in), so its description says which. Empty for every other parameter.
+ */
+function requiredWhen(tool: Tool, param: string): string {
+  const groups = tool.get?.requiredOneOf ?? [];
+  const own = groups.find((g) => g.includes(param));
+  if (!own) return '';
+  const rest = own.filter((p) => p !== param);
+  const others = groups.filter((g) => g !== own).map((g) => g.join(' + '));
+  return ` Required${rest.length > 0 ? ` with ${rest.join(', ')}` : ''} unless ${others.join(' or ')} is given.`;
+}
+
 const errorResponse = (description: string): Schema => ({
   description,
   content: { 'application/json': { schema: errorSchema } },
@@ -32,13 +45,14 @@ function operation(tool: Tool): Schema {
       name: param,
       in: 'query',
       required: isRequired(tool, arg),
-      description: `${description ?? ''} (tool argument \`${arg}\`)`.trim(),
+      description: `${description ?? ''} (tool argument \`${arg}\`)${requiredWhen(tool, param)}`.trim(),
       schema,
     });
   }
   for (const arg of route.query) {
     const { description, ...schema } = argSchema(tool, arg);
-    parameters.push({ name: arg, in: 'query', required: isRequired(tool, arg), ...(description ? { description } : {}), schema });
+    const text = `${description ?? ''}${requiredWhen(tool, arg)}`.trim();
+    parameters.push({ name: arg, in: 'query', required: isRequired(tool, arg), ...(text ? { description: text } : {}), schema });
   }
   return {
     operationId: tool.name,

@@ -1,7 +1,8 @@
 /**
  * The one tool registry. Both transports and the three documents (tools.json, the tools
  * markdown, openapi.json) are derived from this list; nothing else names a tool. The documents
- * take the tools a model may call (modelTools): a widget's own tool is listed by the tool server only.
+ * take the tools a model may call (modelTools), which is also what tools/list lists a plain client; a
+ * widget's own tool is listed only to a host of widgets (listedTools).
  */
 import { availabilityOverviewTool } from './availability-overview';
 import { bookingIntentTool } from './booking-intent';
@@ -39,4 +40,12 @@ export const TOOLS: readonly Tool[] = [
 /** The tools a model may call: all but the widgets' own (appOnly). */
 export function modelTools(tools: readonly Tool[]): readonly Tool[] {
   return tools.filter((t) => !t.appOnly);
+}
+
+/**
+ * The tools tools/list lists a client: a host that declared the MCP Apps extension (it renders the
+ * widgets, whose own tools it keeps from the model) every tool; any other client those a model may call.
+ */
+export function listedTools(tools: readonly Tool[], hostsWidgets: boolean): readonly Tool[] {
+  return hostsWidgets ? tools : modelTools(tools);
 }

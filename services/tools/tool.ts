@@ -80,7 +80,7 @@ export interface RequestScope {
   signal: AbortSignal;
   /** When the person confirmed this call through the client's form (2026-07-28 elicitation): the words they accepted. */
   confirmed?: ConfirmedWording;
-  /** The client renders the results widgets, which show photos from their URLs (a 2026-07-28 client that declared MCP Apps). */
+  /** The client renders the results widgets, which show photos from their URLs (it declared MCP Apps: in a 2026-07-28 request's envelope, or at a 2025 initialize). */
   rendersWidgets?: boolean;
 }
 

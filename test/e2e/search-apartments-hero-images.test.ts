@@ -1,8 +1,8 @@
 /**
  * search_apartments_tool, rule 6: on a client whose results widget shows the photos from their URLs,
  * the hero photos are not embedded as well unless include_hero_images is true. A 2026-07-28 request
- * says so by declaring the MCP Apps extension in its client capabilities; a 2025 request carries no
- * capabilities and keeps the photos. Checked with the SDK clients on both eras, on the service as it
+ * says so by declaring the MCP Apps extension in its client capabilities; a 2025 client at initialize
+ * (its session id then says so on each request); a 2025 client without it keeps the photos. Checked with the SDK clients on both eras, on the service as it
  * runs (fast tool call on) and on a copy with the SDK path alone.
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
@@ -42,9 +42,9 @@ async function modernClient(url: string, capabilities: Record<string, unknown>):
   return client;
 }
 
-/** The SDK 1.x client on 2025-11-25 against `url`. */
-async function legacyClient(url: string): Promise<LegacyClient> {
-  const client = new LegacyClient({ name: 'hero-images-test', version: '1.0.0' });
+/** The SDK 1.x client on 2025-11-25 against `url`, declaring `capabilities` at initialize. */
+async function legacyClient(url: string, capabilities: Record<string, unknown> = {}): Promise<LegacyClient> {
+  const client = new LegacyClient({ name: 'hero-images-test', version: '1.0.0' }, { capabilities });
   await client.connect(new LegacyTransport(new URL(url + '/mcp/public')));
   clients.push(client);
   return client;
@@ -70,6 +70,12 @@ describe.each([
     const legacy = await legacyClient(url());
     expect((await heroImages(legacy)).length).toBeGreaterThan(0);
     expect(await heroImages(legacy, { include_hero_images: false })).toEqual([]);
+  });
+
+  it('a 2025 client that declared the MCP Apps extension at initialize gets none unless include_hero_images is true', async () => {
+    const host = await legacyClient(url(), WIDGET_HOST);
+    expect(await heroImages(host)).toEqual([]);
+    expect((await heroImages(host, { include_hero_images: true })).length).toBeGreaterThan(0);
   });
 
   it('a 2026-07-28 client without the MCP Apps extension gets them embedded by default', async () => {

@@ -76,14 +76,16 @@ describe('tools/list and GET /api/public/tools.json', () => {
     for (const { widget, tool } of WIDGETS) {
       expect(tools.find((t) => t.name === tool)?._meta).toEqual({ ui: { resourceUri: widget.uri }, 'openai/outputTemplate': widget.uri });
     }
-    // The map widget's own tool is listed for hosts, app-only (MCP Apps visibility), with no widget of its own.
-    expect(tools.find((t) => t.name === 'search_map_viewport')?._meta).toEqual({ ui: { visibility: ['app'] } });
-    const modelVisible = tools.filter((t) => t.name !== 'search_map_viewport');
-    const others = modelVisible.filter((t) => !WIDGETS.some((w) => w.tool === t.name));
+    const others = tools.filter((t) => !WIDGETS.some((w) => w.tool === t.name));
     expect(others.length).toBeGreaterThan(0);
     for (const t of others) expect(t._meta).toBeUndefined();
-    // tools.json is the list a model may be given: the app-only tool is not in it.
+    // tools.json is the list a model may be given, and what a plain client is listed.
     const json = await fx.get('/api/public/tools.json');
-    expect(json.body).toEqual({ tools: modelVisible });
+    expect(json.body).toEqual({ tools });
+    // The map widget's own tool is listed to a host of widgets, app-only (MCP Apps visibility), with no widget of its own.
+    const host = await fx.mcp({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [WIDGET_MIME_TYPE] } } });
+    const hosted = (await host.listTools()).tools;
+    expect(hosted.find((t) => t.name === 'search_map_viewport')?._meta).toEqual({ ui: { visibility: ['app'] } });
+    expect(hosted.filter((t) => t.name !== 'search_map_viewport')).toEqual(tools);
   });
 });

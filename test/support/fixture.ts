@@ -29,8 +29,8 @@ export interface Fixture {
   adminUrl: string;
   today: string;
   get(path: string): Promise<{ status: number; body: any; headers: Headers }>;
-  /** The SDK 1.x client, on 2025-11-25 (initialize). */
-  mcp(): Promise<McpClient>;
+  /** The SDK 1.x client, on 2025-11-25 (initialize, declaring `capabilities`). */
+  mcp(capabilities?: Record<string, unknown>): Promise<McpClient>;
   /** The SDK v2 client, pinned to 2026-07-28 (no handshake, `_meta` envelope). */
   mcpModern(capabilities?: Record<string, unknown>): Promise<ModernClient>;
   close(): Promise<void>;
@@ -106,8 +106,8 @@ export async function startFixture(
       }
       return { status: res.status, body, headers: res.headers };
     },
-    async mcp() {
-      const client = new McpClient({ name: 'catalog-tests', version: '1.0.0' });
+    async mcp(capabilities = {}) {
+      const client = new McpClient({ name: 'catalog-tests', version: '1.0.0' }, { capabilities });
       await client.connect(new StreamableHTTPClientTransport(new URL(svc.url + '/mcp/public')));
       clients.push(client);
       return client;

@@ -167,9 +167,10 @@ function limitsHold(price: DisplayPrice, args: ModelArgs): boolean {
   const shownMonthly = price.is_price_monthly;
   const unit = args.price_unit ?? (shownMonthly ? 'per_month' : 'per_night');
   const p = price.display_price_with_discount;
-  const inShown = (v: number): number => ((unit === 'per_month') === shownMonthly ? v : unit === 'per_night' ? v * 30 : v / 30);
-  if (args.min_price !== undefined && p < inShown(args.min_price)) return false;
-  if (args.max_price !== undefined && p > inShown(args.max_price)) return false;
+  // A nightly limit against a monthly price is on the price's thirtieth, cents dropped.
+  const compared = (unit === 'per_month') === shownMonthly ? p : unit === 'per_night' ? Math.floor(p / 30) : p * 30;
+  if (args.min_price !== undefined && compared < args.min_price) return false;
+  if (args.max_price !== undefined && compared > args.max_price) return false;
   return true;
 }
 

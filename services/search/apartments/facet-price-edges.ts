@@ -110,8 +110,9 @@ export interface PriceBucket {
 
 /**
  * The buckets of the edges, in `unit`. Per month against a nightly price, [30e, 30e' − 1] is exactly
- * [e, e' − 1] a night; per night against a monthly price, [e/30, e'/30 − 1] a night is [e, e' − 30] a
- * month, and a monthly price between two such buckets is in neither (each count stays the search's).
+ * [e, e' − 1] a night; per night against a monthly price, [e/30, e'/30 − 1] a night is [e, e' − 1] a
+ * month (a nightly limit is on a monthly price's thirtieth, cents dropped: search-params.ts,
+ * displayLimits). So every price of the spread is in exactly one bucket, in either unit.
  */
 export function priceBuckets(edges: readonly number[], unit: PriceUnit, shown: PriceUnit): PriceBucket[] {
   const toUnit = (e: number): number => (unit === shown ? e : unit === 'per_month' ? e * NIGHTS_PER_MONTH : e / NIGHTS_PER_MONTH);

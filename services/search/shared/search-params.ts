@@ -57,15 +57,18 @@ export function hasPriceLimits(p: PriceLimits): boolean {
 
 /**
  * min_price/max_price given in `unit`, as whole-dollar limits on the displayed figure: a monthly
- * limit against a nightly price is divided by 30, a nightly limit against a monthly price times 30.
+ * limit against a nightly price is divided by 30; against a monthly price, a nightly limit is on its
+ * thirtieth in whole dollars, cents dropped (a max of $100 a night admits up to $3,029 a month), so
+ * whole-dollar nightly ranges that meet leave no monthly price between them (docs/decisions.md, "Facet counts").
  */
 export function displayLimits(min: number | undefined, max: number | undefined, unit: PriceUnit, shown: PriceUnit): PriceLimits {
-  const convert = (value: number | undefined, round: (x: number) => number): number | null => {
+  const convert = (value: number | undefined, round: (x: number) => number, bound: 'min' | 'max'): number | null => {
     if (value === undefined) return null;
     if (unit === shown) return value;
-    return unit === 'per_night' ? value * NIGHTS_PER_MONTH : round(value / NIGHTS_PER_MONTH);
+    if (unit === 'per_month') return round(value / NIGHTS_PER_MONTH);
+    return value * NIGHTS_PER_MONTH + (bound === 'max' ? NIGHTS_PER_MONTH - 1 : 0);
   };
-  return { min: convert(min, Math.ceil), max: convert(max, Math.floor) };
+  return { min: convert(min, Math.ceil, 'min'), max: convert(max, Math.floor, 'max') };
 }
 
 /** Whether an exact display price meets the limits. */

@@ -1,7 +1,8 @@
 /**
- * What a 2026-07-28 request says its client supports, read from its `_meta` envelope
- * (`io.modelcontextprotocol/clientCapabilities`). A 2025 request carries no capabilities (the stateless
- * endpoint never keeps the handshake's), so a 2025 client is judged to support nothing here.
+ * What a client says it supports. A 2026-07-28 request carries it in its `_meta` envelope
+ * (`io.modelcontextprotocol/clientCapabilities`); a 2025 client declares it once, at `initialize`, and a
+ * host of widgets is then given a session id that says so on each later request (./apps-session.ts),
+ * the stateless endpoint keeping nothing of the handshake.
  */
 import { WIDGET_EXTENSION } from '../../widgets/catalog';
 
@@ -16,15 +17,20 @@ export function declaredCapabilities(envelope: unknown): Record<string, unknown>
 }
 
 /**
- * Whether the client renders this server's widgets: it declared the MCP Apps extension the server
- * offers, with the widgets' MIME type. Its results widget then shows the photos from their URLs.
+ * Whether client capabilities declare the MCP Apps extension the server offers, with the widgets' MIME
+ * type: the client is a host that renders this server's widgets.
  */
-export function rendersWidgets(envelope: unknown): boolean {
-  const extensions = declaredCapabilities(envelope).extensions;
+export function supportsWidgets(capabilities: unknown): boolean {
+  const extensions = isObject(capabilities) ? capabilities.extensions : undefined;
   if (!isObject(extensions)) return false;
   return Object.entries(WIDGET_EXTENSION).some(([id, offered]) => {
     const declared = extensions[id];
     const types = isObject(declared) ? declared.mimeTypes : undefined;
     return Array.isArray(types) && offered.mimeTypes.some((type) => types.includes(type));
   });
+}
+
+/** Whether a 2026-07-28 request's envelope declares a host of widgets: its results widget then shows the photos from their URLs. */
+export function rendersWidgets(envelope: unknown): boolean {
+  return supportsWidgets(declaredCapabilities(envelope));
 }

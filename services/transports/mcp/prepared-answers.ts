@@ -1,6 +1,7 @@
 /**
- * Answers that are the same for every caller, sent from a prepared buffer: `tools/list`,
- * `resources/list`, `resources/templates/list`, `prompts/list` and `resources/read` of a widget. Each
+ * Answers that are the same for every caller, sent from a prepared buffer: `tools/list` (two of it: for
+ * hosts declaring MCP Apps, and for every other client), `resources/list`, `resources/templates/list`,
+ * `prompts/list` and `resources/read` of a widget. Each
  * is what the SDK answered the first time it was asked on that era (JSON on 2026-07-28, an event
  * stream of one message on 2025), kept as its headers and the text before and after the request's id,
  * so later requests cost a string join instead of a server, a transport and the serialisation of
@@ -9,6 +10,7 @@
  * eras (test/e2e/mcp-fast-path.test.ts).
  */
 import { WIDGETS } from '../../widgets/catalog';
+import { rendersWidgets } from './client-support';
 import { plainRequest, type PlainRequest, type RequestHeaders } from './plain-request';
 
 /** The id the preparing request carries: found once in the SDK's answer and cut out there. */
@@ -40,7 +42,9 @@ export function preparedRequest(body: unknown, headers: RequestHeaders): Prepare
     resource = uri;
   }
   if (!plain) return null;
-  return { key: `${plain.era} ${method} ${resource}`, id: plain.id, preparing: { ...(body as object), id: PREPARING_ID } };
+  // tools/list is one list for a 2026-07-28 host of widgets and another for any other client (a 2025 host's session id is never plain).
+  const host = method === 'tools/list' && plain.era === 'modern' && rendersWidgets(plain.params._meta) ? 'host' : '';
+  return { key: `${plain.era} ${method} ${resource} ${host}`, id: plain.id, preparing: { ...(body as object), id: PREPARING_ID } };
 }
 
 /** An answer as the transport sends it: status, headers (lower-case names) and the body's bytes. */

@@ -7,7 +7,8 @@
  * message, this route counts it at the door and weighs it (./admission.ts), caps and parses its body,
  * checks Origin and Host (ours, then the SDK middleware's validators: ./origin-guard.ts), refuses batches and
  * params that do not fit their method (./request-params.ts), answers what every caller gets alike
- * from a prepared buffer (./prepared-answers.ts), and answers the plainest tool calls without an SDK
+ * from a prepared buffer (./prepared-answers.ts), gives a 2025 host of widgets a session id that says so
+ * (./apps-session.ts), and answers the plainest tool calls without an SDK
  * server (./fast-tool-call.ts: kept while the SDK path alone stays under 80 % of the GET's throughput
  * in the bench's tool-server section). GET, DELETE, PUT and PATCH answer 405.
  */
@@ -23,6 +24,7 @@ import type { RateLimits } from '../rate-limit';
 import { noteAdmitted } from '../settled-cost';
 import type { ApiError } from '../../kernel/errors';
 import { admit, afterTheDoor, BATCH_REFUSED, DOOR_POINT, messageCost } from './admission';
+import { appsSessionId, inAppsSession, opensAppsSession } from './apps-session';
 import { answerFastToolCall, fastToolCall } from './fast-tool-call';
 import { originAndHostGuard } from './origin-guard';
 import { PreparedAnswers, preparedRequest, type WireAnswer } from './prepared-answers';
@@ -69,9 +71,12 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
   const handler = createMcpHandler(
     ({ era, requestInfo }) => {
       const found = requestInfo ? admitted.get(requestInfo) : undefined;
-      if (!found) throw new Error('the tool server was built outside a request');
+      if (!requestInfo || !found) throw new Error('the tool server was built outside a request');
       const [scope, refusal] = found;
-      return createMcpServer(context, { ...scope, transport: era === 'modern' ? 'mcp-2026' : 'mcp-2025' }, refusal);
+      if (era === 'modern') return createMcpServer(context, { ...scope, transport: 'mcp-2026' }, refusal);
+      // A 2025 host of widgets said so at initialize; its session id carries it (./apps-session.ts).
+      const host = inAppsSession(requestInfo.headers) ? { rendersWidgets: true } : {};
+      return createMcpServer(context, { ...scope, ...host, transport: 'mcp-2025' }, refusal);
     },
     { onerror: (err) => deps.log.debug({ err }, 'tool server refused a request') },
   );
@@ -142,7 +147,10 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     const same = deps.config.mcpFastToolCalls ? preparedRequest(body, ctx.headers) : null;
     const entry: Admitted = [scope, refusal];
     const buffered = same ? await prepared.answer(same, (preparing) => sdkAnswer(request(), preparing, entry)) : null;
-    send(ctx, buffered ?? (await sdkAnswer(request(), body, entry)), body);
+    const answer = buffered ?? (await sdkAnswer(request(), body, entry));
+    // A 2025 host of widgets is told so on each later request by the session id it is given here.
+    const opened = !modernInitialize && answer.status === 200 && opensAppsSession(body);
+    send(ctx, opened ? { ...answer, headers: { ...answer.headers, 'mcp-session-id': appsSessionId() } } : answer, body);
   });
 }
 

@@ -8,6 +8,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { toolContext } from '../../tools/invoke';
+import { listedTools } from '../../tools/registry';
 import { PROMPTS, promptMessages } from '../../tools/prompts';
 import { SERVER_INFO } from '../../tools/server-identity';
 import type { RequestScope, Tool } from '../../tools/tool';
@@ -35,7 +36,8 @@ export const CAPABILITIES = {
 
 /**
  * Caching hints of 2026-07-28 results: the lists, the widgets and discovery change only with a new
- * release, and are the same for every caller, so any cache may keep them for five minutes.
+ * release, and are the same for every caller declaring the same capabilities (tools/list lists a host
+ * of widgets one tool more, by what its own request declares), so any cache may keep them for five minutes.
  */
 const FIVE_MINUTES_PUBLIC = { ttlMs: 300_000, cacheScope: 'public' } as const;
 const CACHE_HINTS = {
@@ -47,11 +49,13 @@ const CACHE_HINTS = {
   'server/discover': FIVE_MINUTES_PUBLIC,
 };
 
-/** tools/list is the same for every request of a process: derived once per registry. */
-const LISTED = new WeakMap<readonly Tool[], ReturnType<typeof toolsList>>();
-function listedOnce(tools: readonly Tool[], diagnostics: boolean): ReturnType<typeof toolsList> {
-  let listed = LISTED.get(tools);
-  if (!listed) LISTED.set(tools, (listed = toolsList(tools)));
+/** tools/list is one of two lists (a host of widgets', any other client's): each derived once per registry. */
+type Listed = ReturnType<typeof toolsList>;
+const LISTED = new WeakMap<readonly Tool[], { plain: Listed; host: Listed }>();
+function listedOnce(tools: readonly Tool[], diagnostics: boolean, hostsWidgets: boolean): Listed {
+  let lists = LISTED.get(tools);
+  if (!lists) LISTED.set(tools, (lists = { plain: toolsList(listedTools(tools, false)), host: toolsList(listedTools(tools, true)) }));
+  const listed = hostsWidgets ? lists.host : lists.plain;
   return diagnostics ? { tools: [...listed.tools, ...DIAGNOSTIC_TOOLS] } : listed;
 }
 
@@ -61,7 +65,10 @@ export function createMcpServer(context: ToolServerContext, scope: RequestScope,
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   registerWidgetResources(server, deps.config.publicBaseUrl);
   const diagnostics = deps.config.mcpConformanceTools;
-  server.setRequestHandler('tools/list', async () => listedOnce(tools, diagnostics));
+  // A 2025 host of widgets is known by its session (scope), a 2026-07-28 one by the request's envelope.
+  server.setRequestHandler('tools/list', async (_request, ctx: ServerContext) =>
+    listedOnce(tools, diagnostics, scope.rendersWidgets === true || rendersWidgets(ctx.mcpReq.envelope)),
+  );
   server.setRequestHandler('prompts/list', async () => ({
     prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })),
   }));

@@ -117,7 +117,7 @@ describe('price buckets', () => {
     expect([capped[0], capped[capped.length - 1]]).toEqual([all[0], all[all.length - 1]]);
   });
 
-  it('in the unit of the limits: per month against a nightly price tiles it, per night against a monthly price leaves gaps', () => {
+  it('in the unit of the limits: per month against a nightly price and per night against a monthly price both tile it', () => {
     const nightly = { kind: 'fixed', start_date: '2027-03-01', end_date: '2027-03-08', nights: 7 } as const;
     expect(priceBuckets([100, 150, 200], 'per_month', 'per_night')).toEqual([
       { min: 3_000, max: 4_499, limits: { min: 100, max: 149 } },
@@ -125,10 +125,11 @@ describe('price buckets', () => {
     ]);
     expect(edgeQuantum(nightly, 'per_month')).toBe(5);
     expect(edgeQuantum(fixed, 'per_night')).toBe(150);
-    expect(priceBuckets([3_000, 4_500], 'per_night', 'per_month')).toEqual([{ min: 100, max: 149, limits: { min: 3_000, max: 4_470 } }]);
+    expect(priceBuckets([3_000, 4_500], 'per_night', 'per_month')).toEqual([{ min: 100, max: 149, limits: { min: 3_000, max: 4_499 } }]);
     const buckets = priceBuckets([3_000, 4_500, 6_000], 'per_night', 'per_month');
     expect(bucketOf(4_470, buckets)).toBe(0);
-    expect(bucketOf(4_480, buckets)).toBe(-1);
+    // $149.33 a night is $149 in whole dollars: the first bucket's, not between the two.
+    expect(bucketOf(4_480, buckets)).toBe(0);
     expect(bucketOf(4_500, buckets)).toBe(1);
   });
 });

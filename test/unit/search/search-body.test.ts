@@ -184,9 +184,10 @@ describe('buildSearchBody', () => {
 });
 
 describe('displayLimits (price_unit)', () => {
-  it('keeps limits in the unit the price is shown in, converts the other by 30 (rounding inward)', () => {
+  it('keeps limits in the unit the price is shown in, converts the other by 30 (a monthly limit rounded inward)', () => {
     expect(displayLimits(100, 200, 'per_night', 'per_night')).toEqual({ min: 100, max: 200 });
-    expect(displayLimits(100, 200, 'per_night', 'per_month')).toEqual({ min: 3000, max: 6000 });
+    // A nightly limit against a monthly price is on its thirtieth, cents dropped: $200 a night admits $6,029 a month.
+    expect(displayLimits(100, 200, 'per_night', 'per_month')).toEqual({ min: 3000, max: 6029 });
     expect(displayLimits(3001, 6029, 'per_month', 'per_night')).toEqual({ min: 101, max: 200 });
     expect(displayLimits(undefined, 4000, 'per_month', 'per_month')).toEqual({ min: null, max: 4000 });
   });

@@ -1,5 +1,5 @@
 /** The registry is the one source: every derived surface must agree with it. */
-import { TOOLS } from '../../../services/tools/registry';
+import { modelTools, TOOLS } from '../../../services/tools/registry';
 import { openApiDocument } from '../../../services/docs/openapi';
 import { toolsMarkdown } from '../../../services/docs/tools-markdown';
 import { toolsList } from '../../../services/transports/mcp/tool-list';
@@ -44,6 +44,19 @@ describe('tool registry', () => {
       const names = (op.parameters ?? []).map((p) => p.name).sort();
       expect(names).toEqual([...Object.keys(t.get!.pathParams ?? {}), ...Object.keys(t.get!.renames ?? {}), ...t.get!.query].sort());
     }
+  });
+
+  it('marks market optional on the GET searches, its description saying what stands in for it', () => {
+    type Op = { parameters: { name: string; required: boolean; description?: string }[] };
+    const doc = openApiDocument(modelTools(TOOLS), 'http://localhost:3000') as { paths: Record<string, { get: Op }> };
+    const market = (path: string) => doc.paths[path].get.parameters.find((p) => p.name === 'market');
+    expect(market('/api/public/search')).toMatchObject({ required: false, description: expect.stringMatching(/Required unless polygon is given\.$/) });
+    expect(market('/api/public/map-search')).toMatchObject({
+      required: false,
+      description: expect.stringMatching(/Required unless sw_latitude \+ sw_longitude \+ ne_latitude \+ ne_longitude \+ zoom or polygon is given\.$/),
+    });
+    const polygon = doc.paths['/api/public/search'].get.parameters.find((p) => p.name === 'polygon');
+    expect(polygon?.description).toMatch(/Required unless market is given\.$/);
   });
 
   it('lists every tool in tools/list and in the markdown catalog', () => {

@@ -1,0 +1,48 @@
+/**
+ * The price facet's buckets (services/search/apartments/facet-price-edges.ts): whatever the spread of
+ * prices, the unit of the search and the unit the price is shown in, every whole-dollar price of the
+ * spread falls in exactly one bucket (by the limits its count is taken with), so the counts add up to the
+ * total_count without price limits (docs/contract.md, search_apartments_tool rule 11).
+ */
+import fc from 'fast-check';
+import { drawEdges, edgeQuantum, priceBuckets, type PriceSpread } from '../../../services/search/apartments/facet-price-edges';
+import { bucketOf } from '../../../services/search/apartments/facet-price-counts';
+import { displayUnit, withinLimits, type PriceUnit } from '../../../services/search/shared/search-params';
+import type { StayDates } from '../../../services/stays/stay-dates';
+
+const UNITS: PriceUnit[] = ['per_night', 'per_month'];
+
+/** A stay of each kind the facet prices: short and long fixed stays, Flex, undated. */
+const stays = fc.oneof(
+  fc.integer({ min: 1, max: 400 }).map((nights): StayDates => ({ kind: 'fixed', start_date: '2027-01-01', end_date: '2027-01-02', nights })),
+  fc.constant<StayDates>({ kind: 'flex', start_date: '2027-01-01', committed_nights: 90 }),
+  fc.constant<StayDates>({ kind: 'undated' }),
+);
+
+/** Whole-dollar prices in the shown unit (nightly or monthly figures, up to a mansion's month). */
+const prices = fc.array(fc.integer({ min: 0, max: 120_000 }), { minLength: 1, maxLength: 60 });
+
+describe('priceBuckets over drawEdges', () => {
+  it('puts every price of the spread in exactly one bucket, for every unit of the search and of the shown price', () => {
+    fc.assert(
+      fc.property(stays, fc.constantFrom(...UNITS), prices, fc.boolean(), fc.integer({ min: 0, max: 2_000 }), (stay, unit, values, straddled, budget) => {
+        const shown = displayUnit(stay);
+        const spread: PriceSpread = { min: Math.min(...values), max: Math.max(...values) };
+        // A fixed stay's inner edges move to where fewer bounds straddle them, and some go: any straddler count.
+        if (straddled) spread.straddlers = (edge) => (edge * 7919) % 13;
+        const buckets = priceBuckets(drawEdges(spread, edgeQuantum(stay, unit), budget), unit, shown);
+        for (const price of values) {
+          const holding = buckets.filter((b) => withinLimits(price, b.limits));
+          expect({ price, holding: holding.length }).toEqual({ price, holding: 1 });
+          expect(bucketOf(price, buckets)).toBe(buckets.indexOf(holding[0]));
+        }
+        // Whole dollars, ascending, not overlapping, in the search's unit.
+        for (const [i, b] of buckets.entries()) {
+          expect(Number.isInteger(b.min) && Number.isInteger(b.max) && b.min <= b.max).toBe(true);
+          if (i > 0) expect(b.min).toBe(buckets[i - 1].max + 1);
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
