@@ -17,6 +17,7 @@ import { errorMiddleware } from './transports/http/errors';
 import { fixedDocument, httpCaching, sendFixed } from './transports/http/caching';
 import { compression } from './transports/http/compression';
 import { securityHeaders } from './transports/http/security-headers';
+import { reportStaticCompressions } from './transports/http/static-files';
 import { getRoutes } from './transports/http/get-routes';
 import { publicStatus } from './transports/http/status';
 import { sharedReadiness, sharedStatus, type Readiness } from './transports/http/readiness-cache';
@@ -31,6 +32,9 @@ import { requestBounds, scopeOf } from './transports/http/request-scope';
 import { mountPage } from './web/routes';
 
 /** What a browser MCP client sends: 2025's session and version headers, and 2026-07-28's Mcp-Method and Mcp-Name. */
+/** The page, its files and the photos: bounded and counted like the API, in a bucket of their own. */
+const isStaticPath = (path: string): boolean => path === '/' || path.startsWith('/app/') || path.startsWith('/media/');
+
 const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-ID'];
 
 export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Readiness = sharedReadiness(deps)): Koa {
@@ -43,9 +47,10 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
     onStoreFailure: (err) => deps.log.debug({ err }, 'rate limits counted in memory: MongoDB did not answer in time'),
   });
   const photos = new PhotoStore(deps.mongo);
+  reportStaticCompressions(deps.metrics.registry);
   // Each GET route's weight, its tool's cost, by route template under /api/public: the rate limit reads
   // it by the route the router matched, the bounds (before routing) by the path itself, which finds
-  // the routes without parameters (the heavy ones: searches); the others weigh 1.
+  // the routes without parameters (the heavy ones: searches); the others (a file, a photo) weigh 1.
   const costOfRoute = new Map<string, number>(tools.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
   const PUBLIC = '/api/public';
 
@@ -60,7 +65,7 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
         maxPerClient: deps.config.maxInFlightPerClient,
         onBounded: (outcome) => deps.metrics.boundedRequests.inc({ outcome }),
       },
-      (path) => path.startsWith('/api/public') || path === MCP_PATH,
+      (path) => path.startsWith('/api/public') || path === MCP_PATH || isStaticPath(path),
       // A GET of a search route holds its tool's weight; the tool server's message grows to its own once read.
       (ctx) => ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(PUBLIC) ? (costOfRoute.get(ctx.path.slice(PUBLIC.length)) ?? 1) : 1),
     ),
@@ -87,6 +92,12 @@ export function createApp(deps: Deps, tools: readonly Tool[] = TOOLS, ready: Rea
         throw new ApiError('method_not_allowed', 'The public API is read-only: use GET.', 405);
       }
     }
+    await next();
+  });
+  // A file or photo takes one point of the static bucket: a page load (the page, 4 files, 25 photos)
+  // spends none of the API's budget, and a flood of them is refused like a flood of reads.
+  app.use(async (ctx, next) => {
+    if (isStaticPath(ctx.path)) await limits.consume(scopeOf(ctx, 'http').clientKey, 'static');
     await next();
   });
 

@@ -12,6 +12,11 @@ export interface RateLimitConfig {
   points: number;
   /** Requests per window per client for availability_overview_tool (docs/contract.md, availability_overview_tool rule 5: more heavily limited). */
   overviewPoints: number;
+  /**
+   * Requests per window per client for the page's files and photos (/, /app/*, /media/*): a bucket of
+   * its own, so a person's page loads spend nothing of their API budget (docs/decisions.md, "Rate limits").
+   */
+  staticPoints: number;
   windowSeconds: number;
   /** Counted in MongoDB and shared by every copy (default), or in each process's memory (one copy only). */
   shared: boolean;
@@ -239,6 +244,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: {
       points: int(env, 'RATE_LIMIT_POINTS', 300),
       overviewPoints: int(env, 'RATE_LIMIT_OVERVIEW_POINTS', 20),
+      staticPoints: int(env, 'RATE_LIMIT_STATIC_POINTS', 1200),
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
       shared: bool(env, 'RATE_LIMIT_SHARED', true),
     },

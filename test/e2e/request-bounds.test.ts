@@ -99,6 +99,23 @@ describe('requests in flight', () => {
     // The two held searches were admitted: they end at their deadline, not shed.
     for (const answer of await Promise.all(held)) expect(answer.body.error?.message).toMatch(/did not finish within 3 s/);
   });
+
+  it("counts the page's files and photos toward the client's share (MAX_IN_FLIGHT_PER_CLIENT)", async () => {
+    const svc = await another({ MAX_IN_FLIGHT: '8', MAX_IN_FLIGHT_PER_CLIENT: '2', REQUEST_DEADLINE_MS: '3000' });
+    // Built before the client's share is taken, so the files answer at once once it is free.
+    expect((await fetch(`${svc.url}/app/page.js`)).status).toBe(200);
+    es.hold(true);
+    const held = timed(`${svc.url}${SEARCH}`); // a search weighs 2: the whole share
+    await new Promise((r) => setTimeout(r, 200));
+    for (const path of ['/app/page.js', '/app/us-states.json', '/media/no-such-photo.jpg', '/']) {
+      const refused = await timed(`${svc.url}${path}`);
+      expect({ path, status: refused.status, retryAfter: refused.retryAfter }).toEqual({ path, status: 429, retryAfter: '1' });
+      expect(refused.body.error).toEqual({ code: 'rate_limited', message: expect.stringMatching(/at once/) });
+    }
+    expect((await held).status).toBe(503);
+    es.hold(false);
+    expect((await fetch(`${svc.url}/app/page.js`)).status).toBe(200);
+  });
 });
 
 describe('before the first index exists', () => {

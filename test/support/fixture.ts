@@ -50,6 +50,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     HOMES_ALIAS: `test-${id}-homes`,
     RATE_LIMIT_POINTS: '1000000',
     RATE_LIMIT_OVERVIEW_POINTS: '1000000',
+    RATE_LIMIT_STATIC_POINTS: '1000000',
     BOOKING_INTENT_ADDRESS_POINTS: '1000000',
     BOOKING_INTENT_EMAIL_POINTS: '1000000',
     LOG_LEVEL: 'silent',
