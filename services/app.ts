@@ -18,6 +18,7 @@ import { fixedDocument, httpCaching, sendFixed } from './transports/http/caching
 import { compression } from './transports/http/compression';
 import { keptEncodings } from './transports/http/kept-encodings';
 import { securityHeaders } from './transports/http/security-headers';
+import { reportStaticCompressions } from './transports/http/static-files';
 import { getRoutes } from './transports/http/get-routes';
 import { publicStatus } from './transports/http/status';
 import { sharedReadiness, sharedStatus, type Readiness, type SharedStatus } from './transports/http/readiness-cache';
@@ -34,6 +35,9 @@ import { unreadBodies } from './transports/http/unread-body';
 import { mountPage } from './web/routes';
 
 /** What a browser MCP client sends: 2025's session and version headers, and 2026-07-28's Mcp-Method and Mcp-Name. */
+/** The page, its files and the photos: bounded and counted like the API, in a bucket of their own. */
+const isStaticPath = (path: string): boolean => path === '/' || path.startsWith('/app/') || path.startsWith('/media/');
+
 const MCP_CORS_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-ID'];
 
 export function createApp(
@@ -51,9 +55,10 @@ export function createApp(
     onStoreFailure: (err) => deps.log.debug({ err }, 'rate limits counted in memory: MongoDB did not answer in time'),
   });
   const photos = new PhotoStore(deps.mongo);
+  reportStaticCompressions(deps.metrics.registry);
   // Each GET route's weight, its tool's cost, by route template under /api/public: the rate limit reads
   // it by the route the router matched, the bounds (before routing) by the path itself, which finds
-  // the routes without parameters (the heavy ones: searches); the others weigh 1.
+  // the routes without parameters (the heavy ones: searches); the others (a file, a photo) weigh 1.
   const costOfRoute = new Map<string, number>(tools.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
   const PUBLIC = '/api/public';
 
@@ -61,18 +66,28 @@ export function createApp(
   app.use(unreadBodies());
   // Then: a request the copy cannot take is shed before anything else runs for it (no log line: the
   // catalog_requests_bounded_total counter counts it), and the deadline covers all the rest.
+  const trust = trustedProxies(deps.config.trustedProxies);
+  const onBounded = (outcome: 'shed' | 'deadline' | 'client_gone'): void => deps.metrics.boundedRequests.inc({ outcome });
   app.use(
     requestBounds(
-      {
-        trust: trustedProxies(deps.config.trustedProxies),
-        deadlineMs: deps.config.requestDeadlineMs,
-        maxInFlight: deps.config.maxInFlight,
-        maxPerClient: deps.config.maxInFlightPerClient,
-        onBounded: (outcome) => deps.metrics.boundedRequests.inc({ outcome }),
-      },
+      { trust, deadlineMs: deps.config.requestDeadlineMs, maxInFlight: deps.config.maxInFlight, maxPerClient: deps.config.maxInFlightPerClient, onBounded },
       (path) => path.startsWith('/api/public') || path === MCP_PATH,
       // A GET of a search route holds its tool's weight; the tool server's message grows to its own once read.
       (ctx) => ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(PUBLIC) ? (costOfRoute.get(ctx.path.slice(PUBLIC.length)) ?? 1) : 1),
+    ),
+  );
+  // The page, its files and photos in a bound of their own: a browser asks for a page's photos while its
+  // searches run, and a client's searches must not refuse them (docs/decisions.md, "Facing the open internet").
+  app.use(
+    requestBounds(
+      {
+        trust,
+        deadlineMs: deps.config.requestDeadlineMs,
+        maxInFlight: deps.config.maxInFlightStatic,
+        maxPerClient: deps.config.maxInFlightStaticPerClient,
+        onBounded,
+      },
+      isStaticPath,
     ),
   );
   app.use(requestLog(deps.log, deps.metrics));
@@ -101,6 +116,12 @@ export function createApp(
         throw new ApiError('method_not_allowed', 'The public API is read-only: use GET.', 405);
       }
     }
+    await next();
+  });
+  // A file or photo takes one point of the static bucket: a page load (the page, 4 files, 25 photos)
+  // spends none of the API's budget, and a flood of them is refused like a flood of reads.
+  app.use(async (ctx, next) => {
+    if (isStaticPath(ctx.path)) await limits.consume(scopeOf(ctx, 'http').clientKey, 'static');
     await next();
   });
 

@@ -12,6 +12,11 @@ export interface RateLimitConfig {
   points: number;
   /** Requests per window per client for availability_overview_tool (docs/contract.md, availability_overview_tool rule 5: more heavily limited). */
   overviewPoints: number;
+  /**
+   * Requests per window per client for the page's files and photos (/, /app/*, /media/*): a bucket of
+   * its own, so a person's page loads spend nothing of their API budget (docs/decisions.md, "Rate limits").
+   */
+  staticPoints: number;
   windowSeconds: number;
   /** Counted in MongoDB and shared by every copy (default), or in each process's memory (one copy only). */
   shared: boolean;
@@ -85,6 +90,9 @@ export interface Config {
   maxInFlight: number;
   /** The part of it one client may hold at once: a single address cannot take the whole copy. */
   maxInFlightPerClient: number;
+  /** The page, its files and photos, bounded apart (each weighs 1): what one copy serves at once, and one client. */
+  maxInFlightStatic: number;
+  maxInFlightStaticPerClient: number;
   /** Bulk request size and parallelism of the indexer (sized for a 2-core node). */
   indexerFlushBytes: number;
   indexerConcurrency: number;
@@ -243,6 +251,8 @@ export function loadConfig(env: Env = process.env): Config {
     requestDeadlineMs: Math.max(100, int(env, 'REQUEST_DEADLINE_MS', 5_000)),
     maxInFlight: Math.max(1, int(env, 'MAX_IN_FLIGHT', 8)),
     maxInFlightPerClient: Math.max(1, int(env, 'MAX_IN_FLIGHT_PER_CLIENT', 6)),
+    maxInFlightStatic: Math.max(1, int(env, 'MAX_IN_FLIGHT_STATIC', 32)),
+    maxInFlightStaticPerClient: Math.max(1, int(env, 'MAX_IN_FLIGHT_STATIC_PER_CLIENT', 12)),
     indexerFlushBytes: int(env, 'INDEXER_FLUSH_BYTES', INDEXER_BULK_DEFAULTS.flushBytes),
     indexerConcurrency: Math.max(1, int(env, 'INDEXER_CONCURRENCY', INDEXER_BULK_DEFAULTS.concurrency)),
     indexerWorkers: Math.max(0, int(env, 'INDEXER_WORKERS', 0)),
@@ -253,6 +263,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: {
       points: int(env, 'RATE_LIMIT_POINTS', 300),
       overviewPoints: int(env, 'RATE_LIMIT_OVERVIEW_POINTS', 20),
+      staticPoints: int(env, 'RATE_LIMIT_STATIC_POINTS', 1200),
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
       shared: bool(env, 'RATE_LIMIT_SHARED', true),
     },

@@ -2,6 +2,7 @@
  * Photos the service serves itself, stored in MongoDB so every stateless copy can serve them.
  * URLs: `/media/<id>.jpg` (full) and `/media/<id>-800.jpg` (800 px widget variant).
  */
+import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import type { Collections, PhotoBlobRecord } from '../kernel/store/collections';
 
@@ -40,9 +41,18 @@ export function parseMediaFile(file: string): { id: string; variant: 'full' | 'w
   return { id: m[1], variant: m[2] ? 'widget' : 'full' };
 }
 
-/** A small in-process cache: the demo pool is ~100 photos, production would sit behind a CDN. */
+/** How long a photo MongoDB did not have is answered 404 without asking again: a photo stored later shows within it. */
+export const PHOTO_MISS_TTL_MS = 60_000;
+/** Ids remembered as missing: a bound on the memory a scan of made-up names can take (about 1 MB). */
+export const PHOTO_MISSES_KEPT = 10_000;
+
+/**
+ * A small in-process cache: the demo pool is ~100 photos, production would sit behind a CDN. A miss
+ * is remembered for PHOTO_MISS_TTL_MS, so a scan of made-up names costs MongoDB one read per name.
+ */
 export class PhotoStore {
   private readonly cache = new Map<string, PhotoBlobRecord>();
+  private readonly misses = new LRUCache<string, true>({ max: PHOTO_MISSES_KEPT, ttl: PHOTO_MISS_TTL_MS });
   private readonly embeds = new Map<string, Promise<Buffer | null>>();
 
   constructor(
@@ -53,8 +63,12 @@ export class PhotoStore {
   async get(id: string): Promise<PhotoBlobRecord | null> {
     const hit = this.cache.get(id);
     if (hit) return hit;
+    if (this.misses.has(id)) return null;
     const doc = await this.c.photos.findOne({ _id: id });
-    if (!doc) return null;
+    if (!doc) {
+      this.misses.set(id, true);
+      return null;
+    }
     const blob: PhotoBlobRecord = { ...doc, full: toBuffer(doc.full), widget: toBuffer(doc.widget) };
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(id, blob);

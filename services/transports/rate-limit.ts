@@ -14,7 +14,8 @@ import { RATE_LIMITS_COLLECTION } from '../kernel/store/collections';
 import { within } from '../kernel/within';
 import { BlockCounter, blockFor } from './rate-blocks';
 
-export type RateBucket = 'default' | 'overview';
+/** `static`: the page's files and photos, apart from the API's budget (../kernel/config.ts, staticPoints). */
+export type RateBucket = 'default' | 'overview' | 'static';
 
 export interface RateLimits {
   /** Takes `points` (a request's weight, ../tools/tool.ts `cost`) from the client's bucket, or throws the 429 ApiError. */
@@ -38,7 +39,7 @@ export interface RateLimitOptions {
 }
 
 function limiters<L>(cfg: RateLimitConfig, make: (keyPrefix: string, points: number) => L): Record<RateBucket, L> {
-  return { default: make('default', cfg.points), overview: make('overview', cfg.overviewPoints) };
+  return { default: make('default', cfg.points), overview: make('overview', cfg.overviewPoints), static: make('static', cfg.staticPoints) };
 }
 
 export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = {}): RateLimits {

@@ -10,16 +10,21 @@ import path from 'node:path';
 import { bundleForBrowser } from '../kernel/browser-bundle';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
+import { StaticFile } from '../transports/http/static-files';
 
 const APP_DIR = path.join(__dirname, 'app');
 
+/** Each file with its bytes, ETag, content hash and kept encodings (../transports/http/static-files.ts). */
 export interface PageAssets {
-  script: string;
-  css: string;
-  basemap: string;
-  drawScript: string;
-  drawCss: string;
+  script: StaticFile;
+  css: StaticFile;
+  basemap: StaticFile;
+  drawScript: StaticFile;
+  drawCss: StaticFile;
 }
+
+const SCRIPT = 'application/javascript; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
 
 // Leaflet's CSS names its control images; they travel inside the stylesheet.
 const bundle = (entry: string): Promise<string> => bundleForBrowser(APP_DIR, entry, { '.png': 'dataurl', '.svg': 'dataurl' });
@@ -32,7 +37,13 @@ function basemapGeoJson(): string {
 
 async function buildAll(): Promise<PageAssets> {
   const [script, css, drawScript, drawCss] = await Promise.all([bundle('main.ts'), bundle('page.css'), bundle('draw.ts'), bundle('draw.css')]);
-  return { script, css, basemap: basemapGeoJson(), drawScript, drawCss };
+  return {
+    script: new StaticFile(script, SCRIPT),
+    css: new StaticFile(css, CSS),
+    basemap: new StaticFile(basemapGeoJson(), 'application/json'),
+    drawScript: new StaticFile(drawScript, SCRIPT),
+    drawCss: new StaticFile(drawCss, CSS),
+  };
 }
 
 let assets: Promise<PageAssets> | undefined;

@@ -42,6 +42,11 @@ export function measured(title: string): boolean {
   return words.length === 0 || words.some((w) => title.toLowerCase().includes(w.toLowerCase()));
 }
 
+/** What browsers, fetch and every MCP client send: each row is asked as clients ask (a probe may say otherwise). */
+export const CLIENT_ACCEPT_ENCODING = { 'accept-encoding': 'gzip, deflate, br' } as const;
+/** A row asked without compression, beside a compressed one. */
+export const IDENTITY = { 'accept-encoding': 'identity' } as const;
+
 export async function runLoad(baseUrl: string, next: () => Probe, opts: { connections: number; seconds: number; slowMs?: number }): Promise<LoadResult> {
   const agent = new Agent({ connections: opts.connections, keepAliveTimeout: 30_000 });
   const latencies: number[] = [];
@@ -60,7 +65,11 @@ export async function runLoad(baseUrl: string, next: () => Probe, opts: { connec
           dispatcher: agent,
           method: probe.method ?? 'GET',
           body: probe.body,
-          headers: { ...(probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}), ...probe.headers },
+          headers: {
+            ...CLIENT_ACCEPT_ENCODING,
+            ...(probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}),
+            ...probe.headers,
+          },
         });
         await drain(res.body);
         key = `${Math.floor(res.statusCode / 100)}xx`;

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_POINTS: '1000000000',
     RATE_LIMIT_OVERVIEW_POINTS: '1000000000',
+    RATE_LIMIT_STATIC_POINTS: '1000000000',
     // A viewport's profile is of the computed path: every answer computed, none kept.
     ...(process.argv[4]?.startsWith('viewport') ? { MAP_CACHE_MB: '0' } : {}),
   };

@@ -96,6 +96,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_POINTS: '1000000000',
     RATE_LIMIT_OVERVIEW_POINTS: '1000000000',
+    RATE_LIMIT_STATIC_POINTS: '1000000000',
     // The sections measure what a copy can serve at concurrency 16 and more: no shedding under them.
     // The overload section runs a copy with the default bound.
     MAX_IN_FLIGHT: '100000',

@@ -14,7 +14,7 @@ import { planSlices, readSliceCensus } from '../../indexer/id-slices';
 import { shardCopies, type CompactionOutcome } from '../../indexer/compaction';
 import { DEMO_SEED, seedDemoInventory } from '../../stack/demo/demo-inventory';
 import { clockTicks, cpuTicks, stackPids, withCpuAt16 } from './cpu';
-import { runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
+import { IDENTITY, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import { readGeneration } from '../../services/kernel/store/index-generation';
 import type { Sample } from './sample';
 
@@ -204,7 +204,10 @@ export async function lookupBench(ctx: BenchContext, seconds: number): Promise<v
   await runLoad((await ctx.service()).url, home, { connections: 16, seconds: WARM_SECONDS });
   for (const connections of [1, 16]) {
     const svc = await ctx.service();
+    // Asked as clients ask (gzip, deflate, br: load.ts), and beside it without compression.
     await measuredRow('GET homes/{slug}', svc.pid, () => runLoad(svc.url, home, { connections, seconds }), connections);
+    const plainHome = (): Probe => ({ ...home(), headers: IDENTITY });
+    await measuredRow('GET homes/{slug}, identity', svc.pid, () => runLoad(svc.url, plainHome, { connections, seconds }), connections);
     await measuredRow('GET homes/{slug}/quote', svc.pid, () => runLoad(svc.url, quote, { connections, seconds }), connections);
     for (const [title, call] of Object.entries(lookups))
       say(row(`MongoDB alone: ${title}, concurrency ${connections}`, await storeLoad(call, connections, seconds)));

@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_POINTS: '1000000000',
     RATE_LIMIT_OVERVIEW_POINTS: '1000000000',
+    RATE_LIMIT_STATIC_POINTS: '1000000000',
     TRUSTED_PROXIES: 'loopback',
     // The fault run measures faults, not load: its 8 connections may all reach one copy (fault 3)
     // with heavy searches, which the default bound would shed (the overload bench measures that).

@@ -122,6 +122,18 @@ describe('compression', () => {
     expect(varyOf(plain)).toEqual(expect.arrayContaining(['accept-encoding', 'origin']));
   });
 
+  it('compresses an answer whole in one call: sent with its Content-Length, not chunked from a stream', async () => {
+    for (const accept of ['br', 'gzip', 'gzip, deflate, br']) {
+      const r = await raw(search, { 'Accept-Encoding': accept });
+      expect(r.headers['content-encoding']).toBe(accept === 'gzip' ? 'gzip' : 'br');
+      expect({ accept, length: r.headers['content-length'], chunked: r.headers['transfer-encoding'] }).toEqual({
+        accept,
+        length: String(r.bytes.length),
+        chunked: undefined,
+      });
+    }
+  });
+
   it('leaves an answer under 1 KB uncompressed', async () => {
     const r = await raw('/api/public/policies-faq?q=pets', { 'Accept-Encoding': 'br, gzip' });
     expect(r.status).toBe(200);

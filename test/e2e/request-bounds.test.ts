@@ -100,6 +100,36 @@ describe('requests in flight', () => {
     // The two held searches were admitted: they end at their deadline, not shed.
     for (const answer of await Promise.all(held)) expect(answer.body.error?.message).toMatch(/did not finish within 3 s/);
   });
+
+  it("bounds the page's files and photos apart: a client whose searches hold its whole share still gets its photos", async () => {
+    const svc = await another({
+      MAX_IN_FLIGHT: '2',
+      MAX_IN_FLIGHT_PER_CLIENT: '2',
+      MAX_IN_FLIGHT_STATIC: '8',
+      MAX_IN_FLIGHT_STATIC_PER_CLIENT: '4',
+      REQUEST_DEADLINE_MS: '3000',
+    });
+    // Built before the client's share is taken, so the files answer at once.
+    expect((await fetch(`${svc.url}/app/page.js`)).status).toBe(200);
+    es.hold(true);
+    const held = timed(`${svc.url}${SEARCH}`); // a search weighs 2: the whole copy and the client's share
+    await new Promise((r) => setTimeout(r, 200));
+    // The API is full for this client and for the copy...
+    expect((await timed(`${svc.url}${SEARCH}`)).status).toBe(503);
+    // ...and the page, its files and a photo are answered all the same (a missing photo: 404, not 429 or 503).
+    for (const [path, status] of [
+      ['/app/page.js', 200],
+      ['/app/us-states.json', 200],
+      ['/media/no-such-photo.jpg', 404],
+      ['/', 200],
+    ] as const) {
+      const got = await fetch(`${svc.url}${path}`);
+      await got.arrayBuffer();
+      expect({ path, status: got.status }).toEqual({ path, status });
+    }
+    expect((await held).status).toBe(503);
+    es.hold(false);
+  });
 });
 
 describe('before the first index exists', () => {

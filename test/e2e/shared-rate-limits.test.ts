@@ -163,7 +163,7 @@ describe('rate limits across two service processes', () => {
     const points = 300;
     const block = blockFor(points);
     expect(block).toBeGreaterThan(1);
-    const cfg = { points, overviewPoints: 20, windowSeconds: 120, shared: true };
+    const cfg = { points, overviewPoints: 20, staticPoints: 20, windowSeconds: 120, shared: true };
     const store = { client: fx.mongo.client, dbName: fx.config.mongoDb };
     const granted = async (limits: Array<ReturnType<typeof createRateLimits>>, client: string, tries: number): Promise<number> => {
       let n = 0;

@@ -6,22 +6,10 @@
  * every later request that negotiates the same encoding. The compressor leaves a body already encoded
  * alone. Between the compressor and the caching headers: it reads the bytes caching.ts leaves.
  */
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context, Middleware, Next } from 'koa';
 import { bufferBytes, formOf } from '../../kernel/store/answer-forms';
 import { keptAnswerOf } from './caching';
-import { BROTLI_QUALITY, COMPRESS_THRESHOLD_BYTES, GZIP_LEVEL, negotiatedEncoding, type Encoding } from './compression';
-
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
-
-/** The bytes in an encoding, with the compressor's settings; off the event loop (zlib's thread pool). */
-function encode(bytes: Buffer, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> {
-  if (encoding === 'br')
-    return brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
-  return gzipped(bytes, { level: GZIP_LEVEL });
-}
+import { codingOf, COMPRESS_THRESHOLD_BYTES, compressWhole } from './compression';
 
 export function keptEncodings(): Middleware {
   return async function keptEncoding(ctx: Context, next: Next): Promise<void> {
@@ -30,10 +18,10 @@ export function keptEncodings(): Middleware {
     if (answer === undefined || ctx.method === 'HEAD' || ctx.status !== 200 || ctx.response.get('Content-Encoding')) return;
     const bytes = ctx.body as Buffer;
     if (bytes.length < COMPRESS_THRESHOLD_BYTES) return;
-    const encoding = negotiatedEncoding(ctx);
-    if (encoding === 'identity') return;
+    const encoding = codingOf(ctx);
+    if (encoding === null) return;
     // Compression that fails (it does not, short of memory) leaves the bytes to the compressor, as any answer's.
-    const encoded = await formOf(answer, encoding, () => encode(bytes, encoding), bufferBytes).catch(() => null);
+    const encoded = await formOf(answer, encoding, async () => compressWhole(bytes, encoding), bufferBytes).catch(() => null);
     if (encoded === null) return;
     ctx.body = encoded; // the Content-Type and the ETag (of the identity bytes, as the compressor leaves them) stay
     ctx.set('Content-Encoding', encoding);

@@ -76,8 +76,8 @@ export interface Admission {
 }
 
 /**
- * `bounded(path)`: whether a path is bounded (the public API and the tool server; not health or
- * photos); `weightOf(ctx)`: the units a request takes at admission.
+ * `bounded(path)`: whether a path is bounded (the public API, the tool server, the page, its files and
+ * photos; not health); `weightOf(ctx)`: the units a request takes at admission.
  */
 export function requestBounds(bounds: RequestBounds, bounded: (path: string) => boolean, weightOf: (ctx: Context) => number = () => 1) {
   let inFlight = 0;

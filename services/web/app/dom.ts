@@ -27,3 +27,8 @@ export const shortMoney = (n: number): string => (n >= 1000 ? `$${(n / 1000).toF
 export const bedroomsLabel = (n: number): string => (n === 0 ? 'Studio' : `${n} bedroom${n > 1 ? 's' : ''}`);
 
 export const topicLabel = (topic: string): string => topic.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** The content of the page's `<meta name>`: settings and file names the service writes into the HTML. */
+export function meta(name: string): string {
+  return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
+}

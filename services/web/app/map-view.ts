@@ -8,7 +8,7 @@
 import * as L from 'leaflet';
 import { stayLabel } from '../../kernel/engine/stay-label';
 import type { Cluster, MapAnswer, SearchHome } from './api';
-import { h, money, shortMoney } from './dom';
+import { h, meta, money, shortMoney } from './dom';
 import type { Vertex } from './shape';
 import { SHAPE_STYLE, shapeDrawing } from './shape-drawing';
 import type { Area } from './state';
@@ -39,10 +39,6 @@ const CONTIGUOUS_US: L.LatLngBoundsExpression = [
   [49.5, -66.9],
 ];
 
-function meta(name: string): string {
-  return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
-}
-
 function basemap(map: L.Map): void {
   const tiles = meta('map-tile-url');
   if (tiles) {
@@ -50,7 +46,7 @@ function basemap(map: L.Map): void {
     return;
   }
   // Offline: the US states (us-atlas) as served by the service, on a plain background.
-  void fetch('/app/us-states.json')
+  void fetch(meta('basemap') || '/app/us-states.json')
     .then((res) => res.json() as Promise<GeoJSON.FeatureCollection>)
     .then((states) => {
       L.geoJSON(states, { interactive: false, style: { color: '#7a8a99', weight: 1, fillColor: '#eef1ea', fillOpacity: 1 } }).addTo(map);

@@ -2,12 +2,12 @@
  * Drawing a shape on the map with Leaflet-Geoman (docs/decisions.md, "The search page"): a button
  * starts its polygon drawing (a click adds a corner, a click on the first corner closes the shape,
  * Escape or the button again cancels) and the closed ring is reported; another button clears the
- * shape. Geoman is its own script and stylesheet (/app/draw.js, /app/draw.css), fetched the first
+ * shape. Geoman is its own script and stylesheet (/app/draw.<hash>.js and .css, named by the page), fetched the first
  * time a person draws; it runs on the Leaflet this page put on `window.L`.
  */
 import type * as L from 'leaflet';
 import type {} from '@geoman-io/leaflet-geoman-free';
-import { h } from './dom';
+import { h, meta } from './dom';
 import { cleanRing, type Vertex } from './shape';
 
 export const SHAPE_STYLE: L.PathOptions = { color: '#0b57d0', weight: 3, fillColor: '#0b57d0', fillOpacity: 0.08, interactive: false };
@@ -22,8 +22,8 @@ let loading: Promise<Geoman> | null = null;
 /** Geoman's script and stylesheet, both loaded: a corner drawn before the styles has no size, and the first could not be clicked to close the shape. */
 function loadGeoman(): Promise<Geoman> {
   loading ??= new Promise<Geoman>((resolve, reject) => {
-    const css = h('link', { rel: 'stylesheet', href: '/app/draw.css' });
-    const script = h('script', { src: '/app/draw.js' });
+    const css = h('link', { rel: 'stylesheet', href: meta('draw-css') || '/app/draw.css' });
+    const script = h('script', { src: meta('draw-script') || '/app/draw.js' });
     let waiting = 2;
     const done = (): void => {
       if (--waiting === 0) resolve((window as unknown as { L: Geoman }).L);
