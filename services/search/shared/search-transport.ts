@@ -11,6 +11,9 @@ import { onceMore, type EsClient } from '../../kernel/store/es-client';
 import type { NodeWatch } from '../../kernel/store/node-watch';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import type { RoutingKeysCache } from '../../kernel/store/home-routing';
+import type { MarketExtents } from '../../kernel/store/market-extents';
+import type { Rectangle } from '../../kernel/map-tiles';
+import { areaRouting } from './area-routing';
 
 export type SearchResponse = estypes.SearchResponse<HomeDocument>;
 
@@ -115,8 +118,12 @@ async function sendOnce(
 export interface TransportOptions {
   /** The market every search of this request stays in: its shard alone is searched (kernel/store/home-routing.ts). */
   market?: string;
-  /** Where the market's routing key is read (the service's copy of the indexer's keys); required with `market`. */
+  /** Where the market's routing key is read (the service's copy of the indexer's keys); required with `market` or `area`. */
   routingKeys?: Pick<RoutingKeysCache, 'keyOf'>;
+  /** Without a market: the box every home the searches can match lies in (./search-area.ts); only the shards of the markets it meets are read. */
+  area?: Rectangle | null;
+  /** The markets' extents under the current index generation; required with `area`. */
+  extents?: Pick<MarketExtents, 'current'>;
   /** Sees each round trip's bodies, routing included, as sent (the bench replays them). */
   record?: (trip: RoundTrip) => void;
   /** The Elasticsearch nodes that answer, when there are several (sendRoundTrip). */
@@ -126,13 +133,20 @@ export interface TransportOptions {
 }
 
 export function esTransport(es: EsClient, index: string, options: TransportOptions = {}): SearchTransport {
-  const { market, record, nodes, routingKeys, signal } = options;
+  const { market, record, nodes, routingKeys, signal, area, extents } = options;
   if (market !== undefined && routingKeys === undefined) throw new Error('a transport that stays in a market needs the routing keys');
-  let key: Promise<string> | undefined;
+  if (market === undefined && area && (routingKeys === undefined || extents === undefined))
+    throw new Error('a transport kept to an area needs the routing keys and the extents');
+  let key: Promise<string | undefined> | undefined;
+  const routingOf = (): Promise<string | undefined> => {
+    if (routingKeys === undefined) return Promise.resolve(undefined);
+    if (market !== undefined) return routingKeys.keyOf(market);
+    return area && extents ? areaRouting(area, extents, routingKeys) : Promise.resolve(undefined);
+  };
   const routed = async (body: estypes.SearchRequest): Promise<estypes.SearchRequest> => {
-    if (market === undefined || routingKeys === undefined) return body;
-    key ??= routingKeys.keyOf(market);
-    return { ...body, routing: await key };
+    key ??= routingOf();
+    const routing = await key;
+    return routing === undefined ? body : { ...body, routing };
   };
   const search = async (body: estypes.SearchRequest): Promise<SearchResponse> => {
     const trip = [await routed(body)];
@@ -155,12 +169,11 @@ export function esTransport(es: EsClient, index: string, options: TransportOptio
   };
 }
 
-/** The transport of one request to the service's homes alias, staying in `market`'s shard when one is named. */
-export function homesTransport(
-  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>,
-  options: Omit<TransportOptions, 'nodes' | 'routingKeys'> = {},
-): SearchTransport {
-  return esTransport(deps.es, deps.config.homesAlias, { ...options, nodes: deps.esNodes, routingKeys: deps.routingKeys });
+export type HomesTransportDeps = Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys' | 'marketExtents'>;
+
+/** The transport of one request to the service's homes alias, staying in `market`'s shard when one is named, else in the shards of the markets `area` meets. */
+export function homesTransport(deps: HomesTransportDeps, options: Omit<TransportOptions, 'nodes' | 'routingKeys' | 'extents'> = {}): SearchTransport {
+  return esTransport(deps.es, deps.config.homesAlias, { ...options, nodes: deps.esNodes, routingKeys: deps.routingKeys, extents: deps.marketExtents });
 }
 
 /** The matching documents a search answer counts: `hits.total` is a number or `{ value }` (0 when the search did not track them). */
