@@ -77,8 +77,8 @@ export function createApp(
   app.use(requestLog(deps.log, deps.metrics));
   app.use(securityHeaders(deps.config));
   app.use(compression());
-  // Outside the JSON writer: an admitted request's answer is settled on its bytes as written (transports/settled-cost.ts).
-  app.use(settleCost(limits));
+  // Outside the JSON writer: an admitted request is settled on its answer's bytes as written and its searches' shard-ms (transports/settled-cost.ts).
+  app.use(settleCost(limits, deps.config.rateLimit.esMsPerPoint));
   app.use(httpCaching(deps.config.httpCache));
   app.use(errorMiddleware(deps.log, (store) => deps.metrics.storeUnavailable.inc({ store })));
   app.use(

@@ -14,6 +14,7 @@ import type { RoutingKeysCache } from '../../kernel/store/home-routing';
 import type { MarketExtents } from '../../kernel/store/market-extents';
 import type { Rectangle } from '../../kernel/map-tiles';
 import { areaRouting } from './area-routing';
+import { noteEsTime } from '../../kernel/store/es-time';
 
 export type SearchResponse = estypes.SearchResponse<HomeDocument>;
 
@@ -52,7 +53,8 @@ export function msearchLines(bodies: RoundTrip, preference?: string): estypes.Ms
 
 /**
  * Parts of a search response no search reads: Elasticsearch leaves them out (`filter_path`), so it
- * does not serialize them and the service does not parse them. A page's hits keep `_id`, `_source`,
+ * does not serialize them and the service does not parse them. `took` and `_shards.total` stay: the
+ * request's rate limit is settled on their product (../../kernel/store/es-time.ts). A page's hits keep `_id`, `_source`,
  * `fields` (the card, ./hit-fields.ts) and `sort` (search_after); a top_hits aggregation's hits keep only `_source` (no `_id`, `sort`
  * or `total`: count its bucket's doc_count). The buckets of an aggregation named TALLY_AGG are
  * dropped too: it exists to be counted by a pipeline beside it. A search that needs one of these
@@ -62,9 +64,10 @@ export function msearchLines(bodies: RoundTrip, preference?: string): estypes.Ms
  */
 export const TALLY_AGG = 'tally';
 const UNREAD_PATHS = [
-  'took',
   'timed_out',
-  '_shards',
+  '_shards.successful',
+  '_shards.skipped',
+  '_shards.failed',
   'hits.max_score',
   'hits.hits._index',
   'hits.hits._routing',
@@ -91,8 +94,11 @@ const MSEARCH_TRIM = ['-took', ...UNREAD_PATHS.map((p) => `-responses.${p}`)];
 export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip, nodes?: NodeWatch, signal?: AbortSignal): Promise<SearchResponse[]> {
   signal?.throwIfAborted();
   // Without a watch (the bench, tests) the client's own timeout: the signal then gets no event from it (onceMore).
-  if (!nodes) return sendOnce(es, index, bodies, undefined, signal === undefined ? {} : { signal });
-  return onceMore(nodes, (attempt) => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0, ...attempt }), signal);
+  const answers = !nodes
+    ? await sendOnce(es, index, bodies, undefined, signal === undefined ? {} : { signal })
+    : await onceMore(nodes, (attempt) => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0, ...attempt }), signal);
+  noteEsTime(answers);
+  return answers;
 }
 
 async function sendOnce(
