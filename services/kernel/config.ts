@@ -19,8 +19,8 @@ export interface RateLimitConfig {
   esMsPerPoint: number;
 }
 
-/** Shard-ms a point pays for: a market search (1 shard, a few ms) stays within its weight; a search of every shard pays for them. */
-export const DEFAULT_ES_MS_PER_POINT = 16;
+/** Shard-ms a point pays for: a market's search page (1 shard, 1-3 ms) stays within its weight; a search of every shard pays for them (docs/performance.md, "Amplification"). */
+export const DEFAULT_ES_MS_PER_POINT = 4;
 
 /** Most homes one search prices exactly (~0.4 s of engine work at 5,000 on the bench machine). */
 export const DEFAULT_SEARCH_MAX_PRICED = 5_000;
