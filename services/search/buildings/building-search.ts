@@ -1,7 +1,6 @@
 /**
- * One building search as the tool asks it: a page of buildings in the market's shard (every shard for a
- * polygon alone, those of the markets it reaches) and, for a
- * thin first page, the buildings the first relaxation that finds any adds (./relax-buildings.ts),
+ * One building search as the tool asks it: a page of buildings in the market's shard (for a polygon
+ * alone, the shards of the markets it reaches) and, for a thin first page, the buildings the first relaxation that finds any adds (./relax-buildings.ts),
  * both through one transport.
  */
 import type { Deps } from '../../deps';
