@@ -70,8 +70,8 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     es,
     esNodes,
     routingKeys: new RoutingKeysCache(() => readRoutingKeys(es, config.homesAlias)),
-    // Read once per generation for every request: no request's Elasticsearch time.
-    marketExtents: new MarketExtents(generation, () =>
+    // Read once per generation for every request: no request's Elasticsearch time. READ_CACHE=false trusts no generation: every shard.
+    marketExtents: new MarketExtents(config.readCache ? generation : { read: async () => null }, () =>
       unmetered(async () => parseMarketExtents((await esTransport(es, config.homesAlias, { nodes: esNodes }).aggregate(marketExtentsBody())).aggregations)),
     ),
     mongo: mongo.collections,

@@ -7,6 +7,7 @@
  */
 import type { DiagnosticResult } from '@elastic/transport';
 import { incrementalRun } from '../../indexer/incremental';
+import { startService } from '../../services/main';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { mulberry32 } from '../../stack/demo/prng';
 import { startFixture, type Fixture } from '../support/fixture';
@@ -118,6 +119,28 @@ describe('GET /api/public/search with a polygon and no market', () => {
     expect(routings.length).toBeGreaterThan(0);
     for (const r of routings) expect(r?.split(',')).toHaveLength(1);
   });
+
+  it('reads every shard on a copy with READ_CACHE=false (no extents kept), and finds the same homes', async () => {
+    const property = (await fx.mongo.collections.properties.findOne({}))!;
+    const query = `polygon=${encodeURIComponent(polygonText(starPolygon(mulberry32(2), { latitude: property.latitude, longitude: property.longitude }, 0.05, 8)))}`;
+    const uncached = await startService({ ...fx.config, readCache: false, mapCacheBytes: 0 });
+    try {
+      const seen: Array<string | undefined> = [];
+      const listen = (_err: unknown, result: DiagnosticResult | null) => {
+        const params = result?.meta.request.params;
+        if (params && /\/_search/.test(params.path)) seen.push(new URLSearchParams(String(params.querystring ?? '')).get('routing') ?? undefined);
+      };
+      uncached.deps.es.diagnostic.on('request', listen);
+      const res = await fetch(`${uncached.url}/api/public/search?${query}&per_page=50`);
+      uncached.deps.es.diagnostic.off('request', listen);
+      const body = (await res.json()) as { homes: Array<{ slug: string }> };
+      expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(seen)).toEqual(new Set([undefined]));
+      expect(body.homes.map((h) => h.slug)).toEqual((await everyHome(query)).slice(0, 50));
+    } finally {
+      await uncached.close();
+    }
+  }, 60_000);
 
   it('finds a building an incremental run moved outside every market extent, at its new place, once the run is searchable', async () => {
     const { properties, homes, inventoryChanges } = fx.mongo.collections;
