@@ -95,8 +95,8 @@ export function createApp(
   app.use(compression());
   // Outside the settlement: a kept answer's compressed bytes replace its identity bytes on the way out.
   app.use(keptEncodings());
-  // Outside the JSON writer: an admitted request's answer is settled on its bytes as written (transports/settled-cost.ts).
-  app.use(settleCost(limits));
+  // Outside the JSON writer: an admitted request is settled on its answer's bytes as written and its searches' shard-ms (transports/settled-cost.ts).
+  app.use(settleCost(limits, deps.config.rateLimit.esMsPerPoint));
   app.use(httpCaching(deps.config.httpCache));
   app.use(errorMiddleware(deps.log, (store) => deps.metrics.storeUnavailable.inc({ store })));
   app.use(

@@ -15,6 +15,7 @@ import type { PolicyCache } from './policies/store';
 import type { ServiceMetrics } from './kernel/metrics';
 import type { NodeWatch } from './kernel/store/node-watch';
 import type { RoutingKeysCache } from './kernel/store/home-routing';
+import type { MarketExtents } from './kernel/store/market-extents';
 
 export interface Deps {
   config: Config;
@@ -23,6 +24,8 @@ export interface Deps {
   esNodes: NodeWatch;
   /** Each market's routing key, as the indexer gave it: a market's searches read its shard alone (kernel/store/home-routing.ts). */
   routingKeys: RoutingKeysCache;
+  /** Each market's extent under the current index generation: a shape without a market reads the shards of the markets it meets. */
+  marketExtents: MarketExtents;
   mongo: Collections;
   /** For health checks (ping); handlers use the typed collections. */
   db: Db;

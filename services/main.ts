@@ -26,6 +26,9 @@ import { widgetDocuments } from './widgets/bundle';
 import { ServiceMetrics } from './kernel/metrics';
 import { instrumentStores } from './kernel/store/store-metrics';
 import { readIndexerHistory } from './kernel/store/index-freshness';
+import { MarketExtents, marketExtentsBody, parseMarketExtents } from './kernel/store/market-extents';
+import { esTransport } from './search/shared/search-transport';
+import { unmetered } from './kernel/store/es-time';
 
 /** Koa's handler settles its own promise (an error goes to the app's error handler): Node's server needs no more than a call. */
 function listener(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestListener {
@@ -67,6 +70,10 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     es,
     esNodes,
     routingKeys: new RoutingKeysCache(() => readRoutingKeys(es, config.homesAlias)),
+    // Read once per generation for every request: no request's Elasticsearch time. READ_CACHE=false trusts no generation: every shard.
+    marketExtents: new MarketExtents(config.readCache ? generation : { read: async () => null }, () =>
+      unmetered(async () => parseMarketExtents((await esTransport(es, config.homesAlias, { nodes: esNodes }).aggregate(marketExtentsBody())).aggregations)),
+    ),
     mongo: mongo.collections,
     db: mongo.db,
     markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),

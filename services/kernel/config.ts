@@ -20,7 +20,12 @@ export interface RateLimitConfig {
   windowSeconds: number;
   /** Counted in MongoDB and shared by every copy (default), or in each process's memory (one copy only). */
   shared: boolean;
+  /** Elasticsearch shard-ms (took × shards searched) one point pays for, beside 64 KiB of answer (RATE_LIMIT_ES_MS_PER_POINT). */
+  esMsPerPoint: number;
 }
+
+/** Shard-ms a point pays for: a market's search page (1 shard, 1-3 ms) stays within its weight; a search of every shard pays for them (docs/performance.md, "Amplification"). */
+export const DEFAULT_ES_MS_PER_POINT = 4;
 
 /** Most homes one search prices exactly (~0.4 s of engine work at 5,000 on the bench machine). */
 export const DEFAULT_SEARCH_MAX_PRICED = 5_000;
@@ -266,6 +271,7 @@ export function loadConfig(env: Env = process.env): Config {
       staticPoints: int(env, 'RATE_LIMIT_STATIC_POINTS', 1200),
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
       shared: bool(env, 'RATE_LIMIT_SHARED', true),
+      esMsPerPoint: Math.max(1, int(env, 'RATE_LIMIT_ES_MS_PER_POINT', DEFAULT_ES_MS_PER_POINT)),
     },
     bookingIntents: {
       addressPoints: Math.max(1, int(env, 'BOOKING_INTENT_ADDRESS_POINTS', 10)),

@@ -9,6 +9,9 @@
 import type { MongoClient } from 'mongodb';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../kernel/config';
+
+/** What the buckets are made of (the settlement's rate is the settling middleware's). */
+type BucketConfig = Omit<RateLimitConfig, 'esMsPerPoint'>;
 import { ApiError } from '../kernel/errors';
 import { RATE_LIMITS_COLLECTION } from '../kernel/store/collections';
 import { within } from '../kernel/within';
@@ -38,11 +41,11 @@ export interface RateLimitOptions {
   onStoreFailure?: (err: unknown) => void;
 }
 
-function limiters<L>(cfg: RateLimitConfig, make: (keyPrefix: string, points: number) => L): Record<RateBucket, L> {
+function limiters<L>(cfg: BucketConfig, make: (keyPrefix: string, points: number) => L): Record<RateBucket, L> {
   return { default: make('default', cfg.points), overview: make('overview', cfg.overviewPoints), static: make('static', cfg.staticPoints) };
 }
 
-export function createRateLimits(cfg: RateLimitConfig, opts: RateLimitOptions = {}): RateLimits {
+export function createRateLimits(cfg: BucketConfig, opts: RateLimitOptions = {}): RateLimits {
   const memory = limiters(cfg, (keyPrefix, points) => new RateLimiterMemory({ keyPrefix, points, duration: cfg.windowSeconds }));
   const store = opts.store;
   const shared = store

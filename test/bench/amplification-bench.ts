@@ -3,8 +3,8 @@
  * service's processor time, of Elasticsearch's time and of bytes out, for the costliest requests
  * found (a 100-vertex polygon with a stay and facets, a map of the whole country, the building search
  * with per_page 1000 over the country, a tool search page with photos) beside ordinary ones. Each shape is asked
- * REPS times one after another; its points are its weight plus what its answer settles
- * (services/transports/settled-cost.ts). Target: the costliest ≤ 5 × the median request, per point.
+ * REPS times one after another; its points are its weight plus what its answer's bytes and its
+ * searches' shard-ms settle (services/transports/settled-cost.ts). Target: the costliest ≤ 5 × the median request, per point.
  */
 import { request } from 'undici';
 import { runIndexerJob } from '../../indexer/runner';
@@ -67,6 +67,7 @@ async function measure(ctx: BenchContext, svc: { url: string; pid: number }, sha
   let bytes = 0;
   let points = 0;
   for (const a of asks) {
+    const before = await esSearchMs(ctx);
     const res = await request(svc.url + a.path, {
       method: a.method,
       body: a.body,
@@ -80,7 +81,9 @@ async function measure(ctx: BenchContext, svc: { url: string; pid: number }, sha
     // A slug of the sample may be unpublished: its 404 is a read too.
     if (res.statusCode !== 200 && res.statusCode !== 404) throw new Error(`${shape.title} ${a.path}: ${res.statusCode} ${body.toString('utf8', 0, 300)}`);
     bytes += n;
-    points += shape.weight + owedPoints(n, shape.weight);
+    // The service settles took × shards; the index's search stats are the bench's measure of the same shard-ms.
+    const shardMs = (await esSearchMs(ctx)) - before;
+    points += shape.weight + owedPoints(n, shape.weight, { shardMs, msPerPoint: ctx.config.rateLimit.esMsPerPoint });
   }
   const cpuMs = ((((cpuTicks(svc.pid) ?? 0) - cpu0) / clockTicks()) * 1_000) / REPS;
   const esMs = ((await esSearchMs(ctx)) - es0) / REPS;

@@ -1,13 +1,14 @@
 /**
  * The apartment search sent to the homes alias (search_apartments_tool and the map): in the shard
- * of the search's market, or over every shard when it names none (a map's viewport alone may cross
- * markets).
+ * of the search's market, or, when it names none (a map's viewport or a polygon alone may cross
+ * markets), in the shards of the markets its shapes reach.
  */
 import type { Deps } from '../../deps';
 import type { IsoDate } from '../../kernel/inventory/records';
 import type { SearchAggregations } from '../shared/search-body';
 import type { PriceUnit, SearchParams } from '../shared/search-params';
 import { homesTransport, type RoundTrip } from '../shared/search-transport';
+import { searchArea } from '../shared/search-area';
 import { searchHomes, type SearchFound } from './search-homes';
 import { searchWindow } from './window-search';
 
@@ -24,14 +25,16 @@ export interface ApartmentSearchOptions {
 
 /** The matching homes `[offset, offset + size)` of `p` in its order, with the exact total; the request's budget carries its signal. */
 export function searchApartments(
-  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>,
+  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys' | 'marketExtents'>,
   p: SearchParams,
   offset: number,
   size: number,
   today: IsoDate,
   options: ApartmentSearchOptions = {},
 ): Promise<SearchFound> {
-  const transport = homesTransport(deps, { market: p.location?.market.slug, record: options.record, signal: p.budget?.signal });
+  // Without a market, the shards of the markets its shapes can reach (docs/decisions.md, "A shape reads the shards of its markets").
+  const area = p.location ? null : searchArea(p);
+  const transport = homesTransport(deps, { market: p.location?.market.slug, area, record: options.record, signal: p.budget?.signal });
   // A window of move-in dates has its own steps; facets are refused with it (tools/search-args.ts).
   if (p.window) return searchWindow(transport, { ...p, window: p.window }, offset, size, today, options.aggs);
   return searchHomes(transport, p, offset, size, today, options.aggs, options.facets);

@@ -1,7 +1,6 @@
 /**
- * One building search as the tool asks it: a page of buildings in the market's shard (every shard for a
- * polygon alone) and, for a
- * thin first page, the buildings the first relaxation that finds any adds (./relax-buildings.ts),
+ * One building search as the tool asks it: a page of buildings in the market's shard (for a polygon
+ * alone, the shards of the markets it reaches) and, for a thin first page, the buildings the first relaxation that finds any adds (./relax-buildings.ts),
  * both through one transport.
  */
 import type { Deps } from '../../deps';
@@ -9,6 +8,8 @@ import type { IsoDate } from '../../kernel/inventory/records';
 import { homesTransport } from '../shared/search-transport';
 import type { BuildingQuery } from './building-query';
 import type { PropertyCard } from './building-cards';
+import { searchArea } from '../shared/search-area';
+import { nearby } from './relax-steps';
 import { relaxThinSearch, THIN_SEARCH, type AdditionalType } from './relax-buildings';
 import { searchBuildings, type BuildingPage } from './run-building-search';
 
@@ -26,7 +27,9 @@ export async function answerBuildingSearch(
   today: IsoDate,
   signal?: AbortSignal,
 ): Promise<BuildingAnswer> {
-  const t = homesTransport(deps, { market: q.location?.market.slug, signal });
+  // Without a market, the shards its shapes reach, the circle as wide as the nearby relaxation may draw it.
+  const area = q.location ? null : searchArea({ polygon: q.polygon, filters: (nearby(q) ?? q).filters });
+  const t = homesTransport(deps, { market: q.location?.market.slug, area, signal });
   const found = await searchBuildings(deps, t, q, page.offset, page.size, today);
   const shown = found.cards.map((c) => c.id);
   const relaxed = page.relax && found.totalProperties < THIN_SEARCH ? await relaxThinSearch(deps, t, q, shown, page.size, today) : null;

@@ -11,7 +11,7 @@ import { buildListedPlacesBody, parseListedPlaces, type ListedPlaces } from './l
 import { buildMarketFiltersBody, shapeMarketFilters } from './market-filters';
 import { buildMarketInfoBody, shapeMarketInfo, type MarketStats } from './market-info';
 
-type SearchDeps = Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>;
+type SearchDeps = Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys' | 'marketExtents'>;
 type CachedDeps = SearchDeps & Pick<Deps, 'aggregates'>;
 
 /** Which markets and cities search can return a home in right now (no market: every shard). */

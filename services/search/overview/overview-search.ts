@@ -12,7 +12,7 @@ export interface OverviewPage {
 
 /** The page `q` asks for, in the shard of its market; `signal` cancels the search still out when the request ends. */
 export async function searchOverview(
-  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>,
+  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys' | 'marketExtents'>,
   q: OverviewQuery,
   signal?: AbortSignal,
 ): Promise<OverviewPage> {

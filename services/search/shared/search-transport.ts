@@ -11,6 +11,10 @@ import { onceMore, type EsClient } from '../../kernel/store/es-client';
 import type { NodeWatch } from '../../kernel/store/node-watch';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import type { RoutingKeysCache } from '../../kernel/store/home-routing';
+import type { MarketExtents } from '../../kernel/store/market-extents';
+import type { Rectangle } from '../../kernel/map-tiles';
+import { areaRouting } from './area-routing';
+import { noteEsTime } from '../../kernel/store/es-time';
 
 export type SearchResponse = estypes.SearchResponse<HomeDocument>;
 
@@ -49,7 +53,8 @@ export function msearchLines(bodies: RoundTrip, preference?: string): estypes.Ms
 
 /**
  * Parts of a search response no search reads: Elasticsearch leaves them out (`filter_path`), so it
- * does not serialize them and the service does not parse them. A page's hits keep `_id`, `_source`,
+ * does not serialize them and the service does not parse them. `took` and `_shards.total` stay: the
+ * request's rate limit is settled on their product (../../kernel/store/es-time.ts). A page's hits keep `_id`, `_source`,
  * `fields` (the card, ./hit-fields.ts) and `sort` (search_after); a top_hits aggregation's hits keep only `_source` (no `_id`, `sort`
  * or `total`: count its bucket's doc_count). The buckets of an aggregation named TALLY_AGG are
  * dropped too: it exists to be counted by a pipeline beside it. A search that needs one of these
@@ -59,9 +64,10 @@ export function msearchLines(bodies: RoundTrip, preference?: string): estypes.Ms
  */
 export const TALLY_AGG = 'tally';
 const UNREAD_PATHS = [
-  'took',
   'timed_out',
-  '_shards',
+  '_shards.successful',
+  '_shards.skipped',
+  '_shards.failed',
   'hits.max_score',
   'hits.hits._index',
   'hits.hits._routing',
@@ -88,8 +94,11 @@ const MSEARCH_TRIM = ['-took', ...UNREAD_PATHS.map((p) => `-responses.${p}`)];
 export async function sendRoundTrip(es: EsClient, index: string, bodies: RoundTrip, nodes?: NodeWatch, signal?: AbortSignal): Promise<SearchResponse[]> {
   signal?.throwIfAborted();
   // Without a watch (the bench, tests) the client's own timeout: the signal then gets no event from it (onceMore).
-  if (!nodes) return sendOnce(es, index, bodies, undefined, signal === undefined ? {} : { signal });
-  return onceMore(nodes, (attempt) => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0, ...attempt }), signal);
+  const answers = !nodes
+    ? await sendOnce(es, index, bodies, undefined, signal === undefined ? {} : { signal })
+    : await onceMore(nodes, (attempt) => sendOnce(es, index, bodies, nodes.preference(), { maxRetries: 0, ...attempt }), signal);
+  noteEsTime(answers);
+  return answers;
 }
 
 async function sendOnce(
@@ -115,8 +124,12 @@ async function sendOnce(
 export interface TransportOptions {
   /** The market every search of this request stays in: its shard alone is searched (kernel/store/home-routing.ts). */
   market?: string;
-  /** Where the market's routing key is read (the service's copy of the indexer's keys); required with `market`. */
+  /** Where the market's routing key is read (the service's copy of the indexer's keys); required with `market` or `area`. */
   routingKeys?: Pick<RoutingKeysCache, 'keyOf'>;
+  /** Without a market: the box every home the searches can match lies in (./search-area.ts); only the shards of the markets it meets are read. */
+  area?: Rectangle | null;
+  /** The markets' extents under the current index generation; required with `area`. */
+  extents?: Pick<MarketExtents, 'current'>;
   /** Sees each round trip's bodies, routing included, as sent (the bench replays them). */
   record?: (trip: RoundTrip) => void;
   /** The Elasticsearch nodes that answer, when there are several (sendRoundTrip). */
@@ -126,13 +139,20 @@ export interface TransportOptions {
 }
 
 export function esTransport(es: EsClient, index: string, options: TransportOptions = {}): SearchTransport {
-  const { market, record, nodes, routingKeys, signal } = options;
+  const { market, record, nodes, routingKeys, signal, area, extents } = options;
   if (market !== undefined && routingKeys === undefined) throw new Error('a transport that stays in a market needs the routing keys');
-  let key: Promise<string> | undefined;
+  if (market === undefined && area && (routingKeys === undefined || extents === undefined))
+    throw new Error('a transport kept to an area needs the routing keys and the extents');
+  let key: Promise<string | undefined> | undefined;
+  const routingOf = (): Promise<string | undefined> => {
+    if (routingKeys === undefined) return Promise.resolve(undefined);
+    if (market !== undefined) return routingKeys.keyOf(market);
+    return area && extents ? areaRouting(area, extents, routingKeys) : Promise.resolve(undefined);
+  };
   const routed = async (body: estypes.SearchRequest): Promise<estypes.SearchRequest> => {
-    if (market === undefined || routingKeys === undefined) return body;
-    key ??= routingKeys.keyOf(market);
-    return { ...body, routing: await key };
+    key ??= routingOf();
+    const routing = await key;
+    return routing === undefined ? body : { ...body, routing };
   };
   const search = async (body: estypes.SearchRequest): Promise<SearchResponse> => {
     const trip = [await routed(body)];
@@ -155,12 +175,11 @@ export function esTransport(es: EsClient, index: string, options: TransportOptio
   };
 }
 
-/** The transport of one request to the service's homes alias, staying in `market`'s shard when one is named. */
-export function homesTransport(
-  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys'>,
-  options: Omit<TransportOptions, 'nodes' | 'routingKeys'> = {},
-): SearchTransport {
-  return esTransport(deps.es, deps.config.homesAlias, { ...options, nodes: deps.esNodes, routingKeys: deps.routingKeys });
+export type HomesTransportDeps = Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys' | 'marketExtents'>;
+
+/** The transport of one request to the service's homes alias, staying in `market`'s shard when one is named, else in the shards of the markets `area` meets. */
+export function homesTransport(deps: HomesTransportDeps, options: Omit<TransportOptions, 'nodes' | 'routingKeys' | 'extents'> = {}): SearchTransport {
+  return esTransport(deps.es, deps.config.homesAlias, { ...options, nodes: deps.esNodes, routingKeys: deps.routingKeys, extents: deps.marketExtents });
 }
 
 /** The matching documents a search answer counts: `hits.total` is a number or `{ value }` (0 when the search did not track them). */

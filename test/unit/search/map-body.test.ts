@@ -3,6 +3,7 @@
  * pinned by their output for its main inputs: a viewport alone or in a market, filters and a radius,
  * the zoom's precision, a fixed stay by price, and the routing of each.
  */
+import type { MarketExtent } from '../../../services/kernel/store/market-extents';
 import type { estypes } from '@elastic/elasticsearch';
 import type { Deps } from '../../../services/deps';
 import type { MarketRecord } from '../../../services/kernel/inventory/records';
@@ -103,7 +104,7 @@ describe('the map search, as sent', () => {
     });
   });
 
-  it("a named market's map is routed to the market's shard; a viewport alone searches every shard", async () => {
+  it("a named market's map is routed to the market's shard; a viewport alone reads the shards of the markets it meets, every shard while their extents are unknown", async () => {
     const sent: Array<Record<string, unknown>> = [];
     const empty = { hits: { total: { value: 0 }, hits: [] } };
     const es = {
@@ -119,15 +120,24 @@ describe('the map search, as sent', () => {
       config: { homesAlias: 'homes' },
       esNodes: undefined,
       routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` },
+      marketExtents: { current: async () => extents },
     } as unknown as Deps;
+    let extents: MarketExtent[] | null = [
+      { market: 'boston', box: { south: 42.3, west: -71.1, north: 42.5, east: -70.95 } },
+      { market: 'cambridge', box: { south: 42.36, west: -71.16, north: 42.4, east: -71.08 } },
+      { market: 'austin', box: { south: 30.1, west: -97.9, north: 30.5, east: -97.5 } },
+    ];
     await searchApartments(deps, { ...viewportAlone, location: { market, city: null } }, 0, 250, '2027-01-01', {
       aggs: clusterAggs({ kind: 'undated' }, boston),
     });
+    await searchApartments(deps, viewportAlone, 0, 250, '2027-01-01');
+    extents = null;
     await searchApartments(deps, viewportAlone, 0, 250, '2027-01-01');
     // The market's pins and, beside them, its clusters counted in a search of their own: both on its shard.
     expect(sent.map((r) => [r.index, r.routing])).toEqual([
       ['homes', 'key-of-boston'],
       ['homes', 'key-of-boston'],
+      ['homes', 'key-of-boston,key-of-cambridge'],
       ['homes', undefined],
     ]);
     expect(sent[0].aggs).toBeUndefined();
