@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { TOOLS } from '../../services/tools/registry';
+import { modelTools, TOOLS } from '../../services/tools/registry';
 import { startFixture, type Fixture } from '../support/fixture';
 
 const run = promisify(execFile);
@@ -34,7 +34,12 @@ describe('the MCP Inspector CLI against POST /mcp/public', () => {
   it('lists every tool of the registry with its title and schemas', async () => {
     const listed = await inspector('--method', 'tools/list');
     const names = listed.tools.map((t: { name: string }) => t.name).sort();
-    expect(names).toEqual(TOOLS.map((t) => t.name).sort());
+    // A plain client (the Inspector declares no MCP Apps extension) is listed the model's tools, as tools.json.
+    expect(names).toEqual(
+      modelTools(TOOLS)
+        .map((t) => t.name)
+        .sort(),
+    );
     for (const tool of listed.tools) {
       expect(tool.title).toEqual(expect.any(String));
       expect(tool.inputSchema.type).toBe('object');

@@ -31,6 +31,8 @@ const UNIQUE_KEYS: Record<string, string[]> = {
   indexer_state: ['_id'],
   booking_intents: ['_id', 'email'],
   policies: ['_id'],
+  // rate-limiter-flexible's count per key (a unique index: kernel/store/collections.ts).
+  rate_limits: ['key'],
 };
 const SMALL_LIMIT = 1_000;
 
@@ -41,7 +43,9 @@ function scanOf(e: CommandStartedEvent): string | null {
   if (e.commandName === 'find') {
     const filter = (cmd.filter ?? {}) as Record<string, unknown>;
     const keys = Object.keys(filter);
-    const byUniqueKey = keys.length === 1 && (UNIQUE_KEYS[coll] ?? []).includes(keys[0]);
+    // One unique key equal to a value finds one document at most, whatever else the filter adds (an expiry).
+    const unique = UNIQUE_KEYS[coll] ?? [];
+    const byUniqueKey = (keys.length === 1 && unique.includes(keys[0])) || keys.some((k) => unique.includes(k) && typeof filter[k] === 'string');
     const bounded = typeof cmd.limit === 'number' && cmd.limit > 0 && cmd.limit <= SMALL_LIMIT && ['markets', 'policies'].includes(coll);
     return byUniqueKey || bounded ? null : `find on ${coll} by ${JSON.stringify(filter)} (limit ${String(cmd.limit)})`;
   }
