@@ -13,6 +13,8 @@ import { mulberry32 } from '../../stack/demo/prng';
 import { startFixture, type Fixture } from '../support/fixture';
 import { jsonRpcMessage } from '../support/json-rpc-answer';
 import { polygonText, starPolygon } from '../support/polygons';
+import { COUNTRY } from '../support/polygons';
+import { addDays } from '../../services/kernel/engine/dates';
 
 let fx: Fixture;
 
@@ -24,15 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fx?.close();
 });
-
-const COUNTRY = [
-  { latitude: 24, longitude: -125 },
-  { latitude: 24, longitude: -66 },
-  { latitude: 50, longitude: -66 },
-  { latitude: 50, longitude: -125 },
-];
-
-const addDays = (iso: string, n: number) => new Date(Date.parse(iso) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The bodies of every search the service sends to Elasticsearch while `run` runs (the client's request events). */
 async function searchesSentDuring(run: () => Promise<void>): Promise<string[]> {

@@ -8,6 +8,8 @@ import { startService, type RunningService } from '../../services/main';
 import { startFixture, type Fixture } from '../support/fixture';
 import { jsonRpcMessage } from '../support/json-rpc-answer';
 import { polygonText } from '../support/polygons';
+import { COUNTRY } from '../support/polygons';
+import { addDays } from '../../services/kernel/engine/dates';
 
 let fx: Fixture;
 let timed: RunningService;
@@ -26,14 +28,6 @@ afterAll(async () => {
   await untimed?.close();
   await fx?.close();
 });
-
-const COUNTRY = [
-  { latitude: 24, longitude: -125 },
-  { latitude: 24, longitude: -66 },
-  { latitude: 50, longitude: -66 },
-  { latitude: 50, longitude: -125 },
-];
-const addDays = (iso: string, n: number) => new Date(Date.parse(iso) + n * 86_400_000).toISOString().slice(0, 10);
 
 let clients = 0;
 /** A client of its own (X-Forwarded-For), so each count starts from a full budget. */

@@ -9,6 +9,14 @@ import type { PolygonVertex } from '../../services/search/shared/polygon';
 
 type Pt = { latitude: number; longitude: number };
 
+/** The lower 48 states' box as a polygon: every market of the test worlds inside it. */
+export const COUNTRY: readonly PolygonVertex[] = [
+  { latitude: 24, longitude: -125 },
+  { latitude: 24, longitude: -66 },
+  { latitude: 50, longitude: -66 },
+  { latitude: 50, longitude: -125 },
+];
+
 /** Degrees within which a building counts as on an edge, and may fall either way. */
 export const EDGE = 1e-6;
 
