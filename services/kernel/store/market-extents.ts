@@ -24,7 +24,7 @@ export function marketExtentsBody(): estypes.SearchRequest & { size: 0 } {
   return {
     size: 0,
     track_total_hits: false,
-    aggs: { markets: { terms: { field: 'market_slug', size: MAX_MARKETS }, aggs: { extent: { geo_bounds: { field: 'location' } } } } },
+    aggs: { markets: { terms: { field: 'market_slug', size: MAX_MARKETS }, aggs: { extent: { geo_bounds: { field: 'location', wrap_longitude: false } } } } },
   };
 }
 

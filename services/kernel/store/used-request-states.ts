@@ -9,7 +9,7 @@ import { MongoServerError, type Collection } from 'mongodb';
 import { REQUEST_STATE_LIFETIME_SECONDS } from '../limits/request-state';
 
 export interface UsedRequestStateRecord {
-  _id: string; // SHA-256 of the state, base64url
+  _id: string; // SHA-256 of the state's signed part (version and payload), base64url
   used_at: Date;
 }
 
@@ -23,7 +23,9 @@ export async function ensureUsedStatesIndex(used: Collection<UsedRequestStateRec
 
 /** True for the first use of `state`, false for every later one (on any copy, at any address). */
 export async function useStateOnce(used: Collection<UsedRequestStateRecord>, state: string, now: Date): Promise<boolean> {
-  const _id = createHash('sha256').update(state).digest('base64url');
+  // Keyed by the signed part (its payload holds a random id): one state is one key, whatever its signature's spelling.
+  const signed = state.split('.').slice(0, 2).join('.');
+  const _id = createHash('sha256').update(signed).digest('base64url');
   try {
     await used.insertOne({ _id, used_at: now });
     return true;

@@ -57,9 +57,11 @@ export function verifyRequestState(
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== VERSION) return 'forged';
   const body = `${parts[0]}.${parts[1]}`;
-  const sent = Buffer.from(parts[2], 'base64url');
+  // The signature as issued, character for character: base64url decoding also accepts padding, stray
+  // characters and other spellings of the same bytes, and a spelling must not make a used state new.
+  const sent = Buffer.from(parts[2]);
   const signedByUs = secrets.some((secret) => {
-    const expected = mac(secret, body);
+    const expected = Buffer.from(mac(secret, body).toString('base64url'));
     return sent.length === expected.length && timingSafeEqual(sent, expected);
   });
   if (!signedByUs) return 'forged';

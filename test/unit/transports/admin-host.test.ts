@@ -15,6 +15,10 @@ describe('adminHostAllowed', () => {
     },
   );
 
+  it.each(['10.0.3.7:9464', '10.0.3.7', '[fd00::7]:9464', '192.168.1.20'])('answers the address %s: discovery and probes scrape a copy by it', (host) => {
+    expect(adminHostAllowed(host, [])).toBe(true);
+  });
+
   it('refuses a request without Host, and answers a listed name with any port and in any case', () => {
     expect(adminHostAllowed(undefined, ['catalog-1.internal'])).toBe(false);
     expect(adminHostAllowed('Catalog-1.Internal:9464', ['catalog-1.internal'])).toBe(true);

@@ -48,6 +48,19 @@ describe('a signed request state', () => {
     }
   });
 
+  it('is refused with its signature spelled another way (padding, a stray character, the spare bits): one state has one spelling', () => {
+    const state = signRequestState(claims, t0, [NEW_KEY]);
+    const [v, payload, sig] = state.split('.');
+    // The last of 43 characters carries 4 bits and 2 spare ones: flipping a spare bit decodes to the same bytes.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(sig.at(-1)!);
+    const spare = sig.slice(0, -1) + alphabet[last ^ 1];
+    expect(Buffer.from(spare, 'base64url').equals(Buffer.from(sig, 'base64url'))).toBe(true);
+    for (const other of [`${sig}=`, `${sig}!`, ` ${sig}`, spare]) {
+      expect({ other, verdict: verifyRequestState(`${v}.${payload}.${other}`, claims, t0, [NEW_KEY]) }).toEqual({ other, verdict: 'forged' });
+    }
+  });
+
   it('rotates: the first key signs, every key verifies, a dropped key no longer does', () => {
     const before = signRequestState(claims, t0, [OLD_KEY]);
     expect(verifyRequestState(before, claims, t0, [NEW_KEY, OLD_KEY])).toBe('valid');
