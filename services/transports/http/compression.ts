@@ -10,7 +10,8 @@
  * - A body that already has its encodings (./static-files.ts) is sent as kept.
  * - An event stream is never compressed unless it is complete (`ctx.compress = true`): a compressor
  *   holds bytes back, and an event must reach its client when sent.
- * Figures and the choice: docs/performance.md and docs/decisions.md, "Compression".
+ * Figures: docs/performance.md, "Compression per answer"; the choice: docs/decisions.md, "HTTP caching,
+ * compression and security headers".
  */
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
