@@ -3,7 +3,8 @@
  * none disabled, the price histogram above the ceiling), following a changed filter with one facets=true
  * request; and a shape drawn on the map with Leaflet-Geoman (real mouse clicks), which narrows the list and
  * the map to it, survives a reload from the URL and is cleared (a link with the shape alone searches inside
- * it), under the page's CSP. Each state is checked
+ * it), under the page's CSP; and the page's ready mark, which only the newest search of a state sets.
+ * Each state is checked
  * with axe-core and photographed into test-artifacts/ (setup: test/e2e/shared/search-page-browser.ts).
  */
 import type { Browser, Page, Request } from 'playwright-core';
@@ -116,6 +117,38 @@ describe('the search page at /', () => {
       const out = await page.locator('[data-testid=price-histogram] rect.out').evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-min'))));
       expect(out).toEqual(buckets.filter((b) => b.max > ceiling).map((b) => b.min));
       await check(page, 'page-facets-2.png');
+      expect(requests.filter((u) => u.startsWith('pageerror'))).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('marks a state ready only when its newest search is drawn, not when an older search of the same state gives way', async () => {
+    const { page, requests } = await newPage(1280, 1000);
+    try {
+      await page.goto(`${fx.url}/?${query({ market, ...stay })}`);
+      await rendered(page);
+      const whole = await listSearch({});
+      // Every list search is held until the test lets it through.
+      const held: Array<() => Promise<void>> = [];
+      const listSearches = (url: URL): boolean => url.pathname === '/api/public/search';
+      await page.route(listSearches, (route) => void held.push(() => route.continue().catch(() => undefined)));
+      await page.selectOption('#f-bedrooms', '1');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await waitUntil(page, 'new URLSearchParams(location.search).get("bedrooms") === "1"');
+      for (let i = 0; i < 50 && held.length === 0; i++) await page.waitForTimeout(20);
+      // The same state searched again (the Search button pressed twice): the first search gives way.
+      await page.getByRole('button', { name: 'Search' }).click();
+      for (let i = 0; i < 50 && held.length < 2; i++) await page.waitForTimeout(20);
+      expect(held.length).toBeGreaterThanOrEqual(2);
+      await page.waitForTimeout(300);
+      expect(await page.evaluate('document.body.dataset.ready === location.search')).toBe(false);
+      await page.unroute(listSearches);
+      for (const release of held) await release();
+      await rendered(page);
+      const narrowed = await listSearch({ bedrooms: '1' });
+      expect(narrowed.total_count).toBeLessThan(whole.total_count);
+      expect(await shownSlugs(page)).toEqual(narrowed.homes.map((h) => h.slug));
       expect(requests.filter((u) => u.startsWith('pageerror'))).toEqual([]);
     } finally {
       await page.close();

@@ -263,7 +263,11 @@ async function renderPolicies(): Promise<void> {
   }
 }
 
+/** Counts the renders begun: only the newest marks the page ready (an older one may end after it began). */
+let renders = 0;
+
 async function render(): Promise<void> {
+  const own = ++renders;
   const state = current();
   // A typed or older link is written back in the page's own form (unknown keys dropped, commas encoded).
   if (toQuery(state) !== (location.search || '?')) history.replaceState(null, '', toQuery(state));
@@ -277,7 +281,8 @@ async function render(): Promise<void> {
   else if (state.view === 'compare') await renderCompare(state);
   else if (state.view === 'policies') await renderPolicies();
   else await renderSearch(state);
-  document.body.dataset.ready = toQuery(state);
+  // A render that gave way to a newer one (the same state searched again) leaves the mark to it.
+  if (own === renders) document.body.dataset.ready = toQuery(state);
 }
 
 // In-page links ("?…") change the state without a reload; the browser's own handling stays for the rest.
