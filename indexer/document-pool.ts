@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PrebuiltDocument } from './bulk-load';
+import { buildBatch } from './document-batch';
 import type { Lookups } from './source';
 import type { RoutingKeys } from '../services/kernel/store/home-routing';
 
@@ -31,6 +32,16 @@ export function defaultWorkers(): number {
   return Math.max(1, availableParallelism());
 }
 
+/**
+ * Below this many homes a rebuild builds its documents in its own thread (about 2 ms a home, so under
+ * a second): starting the pool costs about as much as the building it would share (0.1 s a thread
+ * compiled, 1-2 s under tsx). docs/decisions.md, "Documents are built on worker threads".
+ */
+export const IN_PROCESS_BELOW_HOMES = 500;
+
+/** The threads a rebuild of `homes` homes starts: none for a small inventory, else one per core. */
+export const workersFor = (homes: number): number => (homes < IN_PROCESS_BELOW_HOMES ? 0 : defaultWorkers());
+
 /** The worker's own file: the compiled .js next to this one, or the .ts source run through tsx. */
 function workerFile(): { file: string; execArgv: string[] } {
   const ext = path.extname(__filename);
@@ -39,8 +50,8 @@ function workerFile(): { file: string; execArgv: string[] } {
 
 /**
  * The documents of every batch, built by `workers` threads, at most two batches in flight per
- * worker. Ends when the batches do, after every worker stopped; the first failure of a worker
- * fails the whole iteration (and stops the others).
+ * worker (with none, in this thread, batch after batch). Ends when the batches do, after every worker
+ * stopped; the first failure of a worker fails the whole iteration (and stops the others).
  */
 export async function* pooledDocuments(
   /** Homes as BSON bytes, batch by batch (source.ts homeBytesBySlice). */
@@ -49,6 +60,15 @@ export async function* pooledDocuments(
   onSkip: (reason: string) => void,
   workers = defaultWorkers(),
 ): AsyncGenerator<PrebuiltDocument> {
+  if (workers === 0) {
+    let id = 0;
+    for await (const homes of batches) {
+      const batch = buildBatch(id++, homes, setup);
+      for (const reason of batch.skipped) onSkip(reason);
+      yield* batch.documents;
+    }
+    return;
+  }
   const { file, execArgv } = workerFile();
   const pool = Array.from({ length: workers }, () => new Worker(file, { workerData: setup, execArgv }));
   const load = new Map<Worker, number>(pool.map((w) => [w, 0]));

@@ -15,7 +15,7 @@ import { recordRun, runSummary, type RunSummary } from '../services/kernel/store
 import { applyingToIndex } from '../services/kernel/store/index-generation';
 import { homeBytesBySlice, loadLookups } from './source';
 import { planSlices, readSliceCensus, saveSliceCensus, type SliceCensus } from './id-slices';
-import { pooledDocuments } from './document-pool';
+import { pooledDocuments, workersFor } from './document-pool';
 import { bulkLoadPrebuilt, IndexingFailedError } from './bulk-load';
 import { ensureRoutingKeys } from './routing-keys';
 import { readRoutingKeys } from '../services/kernel/store/home-routing';
@@ -43,7 +43,7 @@ export interface IndexerOptions {
   replicas?: IndexReplicas;
   /** How long the previous index outlives the alias swap (default RETIRE_AFTER_MS). */
   retireAfterMs?: number;
-  /** Worker threads building documents in a full rebuild (config: INDEXER_WORKERS; default one per core). */
+  /** Worker threads building documents in a full rebuild (config: INDEXER_WORKERS; default one per core, none for a small inventory). */
   workers?: number;
   /** Called every few seconds during long work; the lease renews itself here. */
   heartbeat?: () => Promise<void>;
@@ -84,7 +84,7 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
       homeBytesBySlice(c, planSlices(census), (slice, count) => read.push({ bases: slice.bases, count })),
       { lookups, today, routingKeys },
       (reason) => skipped.push(reason),
-      opts.workers,
+      opts.workers ?? workersFor(total),
     );
     await bulkLoadPrebuilt(es, next, documents, {
       onDocument: () => {
