@@ -16,7 +16,8 @@ import { seedInventory } from '../../stack/demo/seed-inventory';
 import { todayIso } from '../../services/kernel/engine/dates';
 import { fullRebuild } from '../../indexer/full-rebuild';
 import { generateInventory } from '../../stack/demo/generate';
-import { photoBlob, photoPool } from '../../stack/demo/photos';
+import { photoPool } from '../../stack/demo/photos';
+import { keptPhotoBlob } from './photo-cache';
 
 export interface Fixture {
   config: Config;
@@ -72,7 +73,7 @@ export async function seedWorld(config: Config, homes: number, seed = 7): Promis
     properties: inv.properties,
     homes: inv.homes,
     photoIds: photoPool(),
-    renderPhoto: photoBlob,
+    renderPhoto: keptPhotoBlob,
   });
   await fullRebuild(es, mongo.collections, { alias: config.homesAlias, indexPrefix: config.homesIndexPrefix });
   return { mongo, es, today };
