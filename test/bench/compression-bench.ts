@@ -54,7 +54,7 @@ async function compressors(label: string, body: Buffer): Promise<void> {
       bytes = await run();
       if (i >= 100) times.push(ms(t));
     }
-    console.log(`| ${label} | ${way} | ${body.length.toLocaleString('en-US')} → ${bytes.toLocaleString('en-US')} | ${median(times).toFixed(3)} |`);
+    console.log(`| ${label} | ${way} | ${body.length.toLocaleString('en-US')} / ${bytes.toLocaleString('en-US')} | ${median(times).toFixed(3)} |`);
   }
 }
 
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     const home = await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null });
     const { body } = await fx.get('/api/public/markets');
     const paths = { 'apartment read': `/api/public/homes/${home?.slug}`, 'search, 25 homes': `/api/public/search?market=${body.markets[0].slug}&per_page=25` };
-    console.log('| answer | compressor | bytes | ms (median) |\n|---|---|---|---|');
+    console.log('| answer | compressor | bytes, identity / compressed | ms (median) |\n|---|---|---|---|');
     for (const [label, path] of Object.entries(paths)) {
       const res = await pool.request({ path, method: 'GET' });
       await compressors(label, Buffer.from(await res.body.arrayBuffer()));
