@@ -56,6 +56,7 @@ describe('search_apartments_tool: randomized consistency with the stay engine', 
     const rnd = mulberry32(seed);
     let compared = 0;
     let quoted = 0;
+    const client = await fx.mcp();
     for (let i = 0; i < CASES; i++) {
       const args = randomSearch(world, rnd);
       const label = `case ${i}: ${JSON.stringify(args)}`;
@@ -113,7 +114,6 @@ describe('search_apartments_tool: randomized consistency with the stay engine', 
 
       // The map's pins are the first 250 of the list order, with the same fields.
       const mapArgs = { ...args } as Record<string, unknown>;
-      const client = await fx.mcp();
       const map = (await client.callTool({ name: 'search_apartments_on_map', arguments: mapArgs })).structuredContent as {
         total_count: number;
         homes: Array<{ slug: string }>;

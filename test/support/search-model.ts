@@ -175,6 +175,17 @@ function limitsHold(price: DisplayPrice, args: ModelArgs): boolean {
 }
 
 /** Every home that answers the search, unordered, with the price it must show. */
+const firstDays = new WeakMap<HomeRecord, { today: IsoDate; day: IsoDate | null }>();
+
+/** earliestAvailableDate, computed once per home and day (a world's homes are read by many searches). */
+function firstBookableDay(home: HomeRecord, today: IsoDate): IsoDate | null {
+  const kept = firstDays.get(home);
+  if (kept?.today === today) return kept.day;
+  const day = earliestAvailableDate(home, today);
+  firstDays.set(home, { today, day });
+  return day;
+}
+
 export function expectedResults(world: World, args: ModelArgs, opts: { ignorePrice?: boolean; viewportSlack?: number } = {}): ModelResult[] {
   const { today } = world;
   const place = placeOf(world, args);
@@ -182,18 +193,20 @@ export function expectedResults(world: World, args: ModelArgs, opts: { ignorePri
   const out: ModelResult[] = [];
   for (const m of world.homes) {
     const { home, property } = m;
-    if (!home.published || home.deleted_at !== null || earliestAvailableDate(home, today) === null) continue;
+    // Every rule must hold; the cheap ones are read first, and a home's first bookable day once a world.
+    if (!home.published || home.deleted_at !== null) continue;
     if (place !== null && (home.market_slug !== place.market || (place.city !== null && home.city_slug !== place.city))) continue;
     if (args.sw_latitude !== undefined && !insideViewport(args, property, opts.viewportSlack ?? 0)) continue;
     if (args.min_bedrooms !== undefined && home.bedrooms < (args.min_bedrooms as number)) continue;
     if (args.max_bedrooms !== undefined && home.bedrooms > (args.max_bedrooms as number)) continue;
     if (args.min_bathrooms !== undefined && home.bathrooms < (args.min_bathrooms as number)) continue;
-    if (!flagsHold(m, args, today)) continue;
     if (threshold !== null && (property.rating === null || property.rating.average < threshold)) continue;
     if (args.near_latitude !== undefined) {
       const d = haversineMiles({ lat: args.near_latitude, lon: args.near_longitude as number }, { lat: property.latitude, lon: property.longitude });
       if (d > (args.near_radius_miles ?? 5)) continue;
     }
+    if (firstBookableDay(home, today) === null) continue;
+    if (!flagsHold(m, args, today)) continue;
     if (args.latest_start_date !== undefined) {
       const chosen = windowChoice(m, args, today, opts.ignorePrice === true);
       if (chosen !== null) out.push({ slug: home.slug, id: home._id, ...chosen, m });
