@@ -2,6 +2,7 @@
  * `toHomeDocument`: the one pure function that turns a home's canonical records into its
  * Elasticsearch document. Everything search filters, sorts or counts on is precomputed here.
  */
+import { homeTexts, indexedTexts } from '../services/kernel/text/home-texts';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
 import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
@@ -87,6 +88,7 @@ export function toHomeDocument(record: HomeRecord, property: PropertyRecord, mar
   const spans = staySpans(starts);
   const windows: WindowDocument[] = overviewWindows(availability.bookable_windows, home.minimum_nightly_stay);
   const cells = priceCells(home, starts.groups, today);
+  const texts = homeTexts(home, property, market);
   const doc: Omit<HomeDocument, 'card'> = {
     home_id: home._id,
     slug: home.slug,
@@ -158,6 +160,8 @@ export function toHomeDocument(record: HomeRecord, property: PropertyRecord, mar
     created_at: home.created_at.toISOString(),
     updated_at: home.updated_at.toISOString(),
     indexed_for: today,
+    text: indexedTexts(texts),
+    match_text: texts,
   };
   return { ...doc, card: encodeCard(doc) };
 }

@@ -5,6 +5,21 @@ import { MAP_PINS } from '../kernel/limits/pages';
 import { facetsSchema } from './facets-output';
 import { SEARCH_RESULT_PHOTOS } from '../kernel/limits/media';
 
+/** An answer's `matched` (search/shared/matched-texts.ts): why a home is in an answer of q. */
+const matchedSchema = {
+  type: 'array',
+  description:
+    'Present when the search has q: the fields that matched its words (building_name, title, neighborhood, city, market, address, ' +
+    'amenities, building_amenities, description), each once, with a short fragment of the text where the matched words are ' +
+    'marked <mark>…</mark> (the rest HTML-escaped).',
+  items: {
+    type: 'object',
+    properties: { field: { type: 'string' }, text: { type: 'string' } },
+    required: ['field', 'text'],
+    additionalProperties: false,
+  },
+} as const;
+
 export const searchResultSchema = {
   type: 'object',
   properties: {
@@ -56,6 +71,7 @@ export const searchResultSchema = {
       additionalProperties: false,
     },
     earliest_available_date: { type: ['string', 'null'] },
+    matched: matchedSchema,
   },
   required: [
     'slug',

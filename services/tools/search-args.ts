@@ -13,7 +13,8 @@ import { FLAG_FIELDS, sharedFilterProperties, type SharedFilters } from '../sear
 import { locationProperties, type ResolvedLocation } from '../search/shared/location';
 import { displayLimits, displayUnit, type PriceUnit, type SearchParams } from '../search/shared/search-params';
 import type { StayDates } from '../stays/stay-dates';
-import { SEARCH_SORTS, type SearchSort } from '../search/shared/sorts';
+import { APARTMENT_SORTS, type SearchSort } from '../search/shared/sorts';
+import { qProperty, readQ } from '../search/shared/read-q';
 import { readStay } from '../stays/read-stay';
 import { firstStayDates, readStayWindow, windowArgProperties } from '../stays/stay-window';
 import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
@@ -33,6 +34,7 @@ export const DEFAULT_SEARCH_SORT: SearchSort = 'price_asc';
 
 export const searchArgProperties = {
   ...locationProperties,
+  ...qProperty,
   ...sharedFilterProperties,
   min_price: { ...priceLimitSchema, description: 'USD budget floor, compared with the all-in price for the dates (unit: price_unit).' },
   max_price: { ...priceLimitSchema, description: 'USD budget ceiling, compared with the all-in price for the dates (unit: price_unit).' },
@@ -60,9 +62,10 @@ export const searchArgProperties = {
   near_label: { type: 'string', maxLength: 200, description: 'Display label of the near_* point (a building, employer, campus); never filters.' },
   sort_by: {
     type: 'string',
-    enum: SEARCH_SORTS,
+    enum: APARTMENT_SORTS,
     description:
-      'price_asc (default), price_desc, availability (earliest move-in first), newest, rating_desc (unrated last). ' +
+      'price_asc (default), price_desc, availability (earliest move-in first), newest, rating_desc (unrated last), ' +
+      'relevance (with q, and its default: the best matches of q first, ties cheapest first). ' +
       "With a window of move-in dates, prices and move-in are those of each apartment's chosen stay.",
   },
   facets: {
@@ -114,6 +117,8 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
   }
   const stay = window ? firstStayDates(window) : readStay(args, today, SEARCH_STAY_POLICY);
   const filters = sharedFiltersOf(args);
+  const text = readQ(args.q);
+  if (args.sort_by === 'relevance' && text === null) throw badRequest('invalid_parameters', 'sort_by relevance orders the matches of q: give q.');
   const shown = displayUnit(stay);
   const location = await place();
   return {
@@ -123,7 +128,8 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
     price: displayLimits(args.min_price, args.max_price, args.price_unit ?? shown, shown),
     minRating: ratingThreshold(args),
     window,
-    sort: args.sort_by ?? DEFAULT_SEARCH_SORT,
+    sort: args.sort_by ?? (text === null ? DEFAULT_SEARCH_SORT : 'relevance'),
+    text,
     budget: new PricingBudget(deps.config.searchMaxPriced, signal),
   };
 }
@@ -139,6 +145,7 @@ export const SEARCH_GET_RENAMES: Readonly<Record<string, string>> = {
 /** The arguments both search routes take as query parameters under their own names, in the reference's order. */
 export const SEARCH_GET_QUERY: readonly string[] = [
   'market',
+  'q',
   'committed_nights',
   'nights',
   'max_bedrooms',

@@ -65,7 +65,10 @@ export async function runSearch(
   const near = nearPoint(params.filters);
   const found = await searchApartments(deps, params, offset, size, today, { record: options.record, aggs: options.aggs, facets: options.facets });
   const ctx = { publicBaseUrl: deps.config.publicBaseUrl, siteBaseUrl: deps.config.siteBaseUrl, today, stay: params.stay, near };
-  const homes = found.homes.map((h) => shapeResult(h.doc, h.priced, ctx));
+  const homes = found.homes.map((h) => ({
+    ...shapeResult(h.doc, h.priced, ctx),
+    ...(found.matched ? { matched: found.matched.get(h.doc.home_id) ?? [] } : {}),
+  }));
   const place = params.location === null ? null : (params.location.city?.slug ?? params.location.market.slug);
   return {
     envelope: {

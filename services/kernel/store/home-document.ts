@@ -116,4 +116,8 @@ export interface HomeDocument {
   indexed_for: string;
   /** The hit of a search, whole, as a doc value (./home-card.ts; query-only). */
   card: string;
+  /** The texts a word search reads, analysed: folded words and stems by tier (../text/home-texts.ts; query-only). */
+  text: Record<string, { words: string[]; stems: string[] }>;
+  /** The same texts as written, each with its field, which an answer's `matched` marks (stored, not indexed). */
+  match_text: Array<{ field: string; text: string }>;
 }

@@ -11,6 +11,7 @@ import { homesTransport, type RoundTrip } from '../shared/search-transport';
 import { searchArea } from '../shared/search-area';
 import { searchHomes, type SearchFound } from './search-homes';
 import { searchWindow } from './window-search';
+import { matchedByHome } from '../shared/matched-texts';
 
 /** Sees each round trip's bodies, as sent (the bench replays them). */
 export type TripRecorder = (trip: RoundTrip) => void;
@@ -21,10 +22,12 @@ export interface ApartmentSearchOptions {
   aggs?: SearchAggregations;
   /** The facet counts too, with price buckets in this unit (the unit of the search's price limits). */
   facets?: PriceUnit;
+  /** With q, which of the page's homes get their matched fields (the map's pins: the list's page only); all by default. */
+  matchedOf?: (ids: string[]) => string[];
 }
 
 /** The matching homes `[offset, offset + size)` of `p` in its order, with the exact total; the request's budget carries its signal. */
-export function searchApartments(
+export async function searchApartments(
   deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys' | 'marketExtents'>,
   p: SearchParams,
   offset: number,
@@ -36,6 +39,10 @@ export function searchApartments(
   const area = p.location ? null : searchArea(p);
   const transport = homesTransport(deps, { market: p.location?.market.slug, area, record: options.record, signal: p.budget?.signal });
   // A window of move-in dates has its own steps; facets are refused with it (tools/search-args.ts).
-  if (p.window) return searchWindow(transport, { ...p, window: p.window }, offset, size, today, options.aggs);
-  return searchHomes(transport, p, offset, size, today, options.aggs, options.facets);
+  const found = await (p.window
+    ? searchWindow(transport, { ...p, window: p.window }, offset, size, today, options.aggs)
+    : searchHomes(transport, p, offset, size, today, options.aggs, options.facets));
+  if (!p.text || p.text.length === 0) return found;
+  const ids = found.homes.map((h) => h.doc.home_id);
+  return { ...found, matched: await matchedByHome(transport, options.matchedOf?.(ids) ?? ids, p.text) };
 }

@@ -11,6 +11,7 @@ import type { PriceUnit, SearchParams } from '../shared/search-params';
 import { countedOnOwnQuery, facetAggs, facetCountBody, facetScope } from './facet-aggs';
 import { emptyFacets, readFacets, type Facets } from './facets';
 import type { SearchTransport } from '../shared/search-transport';
+import type { MatchedField } from '../shared/matched-texts';
 
 export interface FoundHome {
   doc: ResultDocument;
@@ -27,6 +28,8 @@ export interface SearchFound {
   facets?: Facets;
   /** A home's exact price from the same search's price book, or null once the search may price no more. */
   priceIfAffordable(home: PricedHome): number | null;
+  /** With q: each home of the page's matched fields, by home id (../text/matched-texts.ts). */
+  matched?: Map<string, MatchedField[]>;
 }
 
 /**

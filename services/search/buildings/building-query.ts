@@ -3,6 +3,7 @@
  * and the apartment search it stands on: the same place, filters, stay and rating threshold,
  * plus a minimum square footage, monthly price limits and a building order.
  */
+import type { QueryPart } from '../../kernel/text/query-plan';
 import type { estypes } from '@elastic/elasticsearch';
 import type { SharedFilters } from '../shared/filters';
 import type { ResolvedLocation } from '../shared/location';
@@ -26,6 +27,8 @@ export interface BuildingQuery {
   minRating: number | null;
   minSqft: number | null;
   sort: BuildingSort;
+  /** A word search's q, analysed: only units whose texts hold every part (narrowing: the building order stays). */
+  text?: readonly QueryPart[] | null;
   /** Further clauses a relaxed search adds (buildings already shown, a set of cities). */
   extra?: readonly estypes.QueryDslQueryContainer[];
   /** The request's pricing budget (config SEARCH_MAX_PRICED), shared by the search and its relaxation steps. */
@@ -58,6 +61,7 @@ export function unitSearchParams(q: BuildingQuery): SearchParams {
     // The unit order only matters for the price stream of price-sorted pages.
     sort: isPriceSort(sort) ? sort : 'price_asc',
     extra,
+    text: q.text,
     budget: q.budget,
   };
 }

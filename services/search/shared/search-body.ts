@@ -16,6 +16,7 @@ import { viewportClause } from './viewport';
 import { polygonClause } from './polygon';
 import type { PricedDocument } from './result-price';
 import { sortClauses } from './sorts';
+import { textClause } from './text-clause';
 import { hitFields } from './hit-fields';
 import { CARD_FIELDS } from '../../kernel/store/home-card';
 import { hasPriceLimits, type SearchParams } from './search-params';
@@ -78,9 +79,18 @@ export function ratingClauses(minRating: number | null): Query[] {
   return minRating === null ? [] : [{ range: { rating_average: { gte: minRating } } }];
 }
 
-/** Every condition a result must meet that ES can decide exactly. */
-export function matchClauses(p: SearchParams): Query[] {
+/** Whether the page is ordered by how well its homes match q: its words are then a scored clause (`must`), not a filter. */
+export const scoresText = (p: Pick<SearchParams, 'sort' | 'text'>): boolean => p.sort === 'relevance' && (p.text?.length ?? 0) > 0;
+
+/** q's clause in a scoring context, for a page ordered by relevance (with its other conditions as filters). */
+export function scoredText(p: Pick<SearchParams, 'sort' | 'text'>): { must?: Query[] } {
+  return scoresText(p) ? { must: [textClause(p.text!)] } : {};
+}
+
+/** Every condition a result must meet that ES can decide exactly; q's words among them unless `scored` puts them in the query's `must`. */
+export function matchClauses(p: SearchParams, scored = false): Query[] {
   return [
+    ...(p.text && p.text.length > 0 && !scored ? [textClause(p.text)] : []),
     ...locationClauses(p.location, impliesBookable(p.stay)),
     ...(p.viewport ? [viewportClause(p.viewport)] : []),
     ...(p.polygon ? [polygonClause(p.polygon)] : []),
@@ -118,7 +128,7 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
         from: phase.from,
         size: phase.size,
         ...hitFields(resultSource(p)),
-        query: { bool: { filter: [...filter, ...fixedPriceClauses(p, phase.passing)] } },
+        query: { bool: { filter: [...matchClauses(p, scoresText(p)), ...fixedPriceClauses(p, phase.passing)], ...scoredText(p) } },
         sort: pageSort(p),
         ...(phase.aggs ? { aggs: phase.aggs } : {}),
       };

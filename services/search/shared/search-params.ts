@@ -9,6 +9,7 @@ import type { SharedFilters } from './filters';
 import type { PricingBudget } from './pricing-budget';
 import type { ResolvedLocation } from './location';
 import type { SearchSort } from './sorts';
+import type { QueryPart } from '../../kernel/text/query-plan';
 import type { Viewport } from './viewport';
 import type { Polygon } from './polygon';
 import type { StayDates } from '../../stays/stay-dates';
@@ -38,6 +39,8 @@ export interface SearchParams {
   /** Lowest building rating (1..5) accepted; unrated buildings are excluded when set. */
   minRating: number | null;
   sort: SearchSort;
+  /** A word search's q, analysed (../text/query-plan.ts): every part must match; null or absent without q. */
+  text?: readonly QueryPart[] | null;
   /** Further filter clauses of a caller that narrows the apartments (the building search: square footage, exclusions). */
   extra?: readonly estypes.QueryDslQueryContainer[];
   /** The request's pricing budget (config SEARCH_MAX_PRICED), shared by every search of the request; past it the search is refused as too broad. */

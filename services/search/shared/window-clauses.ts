@@ -20,7 +20,7 @@ import { GAP_SHIFT, spanCardStarts } from '../../kernel/store/stay-spans';
 import { stayDatesAt, type StayWindow } from '../../stays/stay-window';
 import { hitFields } from './hit-fields';
 import { priceBandOf } from './indexed-price';
-import { matchClauses, RESULT_SOURCE, STRADDLER_SOURCE, type SearchAggregations, type SortValues } from './search-body';
+import { matchClauses, RESULT_SOURCE, scoredText, STRADDLER_SOURCE, type SearchAggregations, type SortValues } from './search-body';
 import { hasPriceLimits, type PriceLimits, type SearchParams } from './search-params';
 import { sortClauses } from './sorts';
 import { availabilityClauses, bandCandidateClause, bandInsideClause, priceSort } from './stay-clauses';
@@ -252,7 +252,8 @@ export function windowPageBody(
     from,
     size,
     ...windowHitFields(w, RESULT_SOURCE),
-    query: { bool: { filter: windowFilter(p, starts, passing), ...namedStarts(w, starts) } },
+    // Ordered by relevance, q's clause is scored beside the filter (which holds it too: a window's filter is built whole).
+    query: { bool: { filter: windowFilter(p, starts, passing), ...namedStarts(w, starts), ...scoredText(p) } },
     sort: sortClauses(p.sort, byPrice),
     ...(aggs ? { aggs } : {}),
   };

@@ -1,7 +1,7 @@
-/** The fragment a word search shows of a field (services/search/text/matched.ts): marks, escaping, length, phrases. */
+/** The fragment a word search shows of a field (services/kernel/text/matched.ts): marks, escaping, length, phrases. */
 import fc from 'fast-check';
-import { FRAGMENT_CHARS, matchedFragment } from '../../../../services/search/text/matched';
-import { queryPlan } from '../../../../services/search/text/query-plan';
+import { FRAGMENT_CHARS, matchedFragment } from '../../../../services/kernel/text/matched';
+import { queryPlan } from '../../../../services/kernel/text/query-plan';
 import { runs } from '../../../support/property-runs';
 
 const DESCRIPTION =

@@ -1,14 +1,14 @@
 /**
- * wordMatches (services/search/text/matched.ts) decides a word as Elasticsearch decides the clauses
+ * wordMatches (services/kernel/text/matched.ts) decides a word as Elasticsearch decides the clauses
  * the search sends for a term: same stem, or within the term's fuzziness as Lucene's FuzzyQuery
  * with prefix_length 1 and transpositions (first code point kept, optimal-string-alignment distance
  * of the rest), or starting with a prefix term's word. Here the distance is found by trying every
  * alignment, and compared with the module's on random words.
  */
 import fc from 'fast-check';
-import { wordMatches } from '../../../../services/search/text/matched';
-import type { QueryTerm } from '../../../../services/search/text/query-plan';
-import { stemOf } from '../../../../services/search/text/words';
+import { wordMatches } from '../../../../services/kernel/text/matched';
+import type { QueryTerm } from '../../../../services/kernel/text/query-plan';
+import { stemOf } from '../../../../services/kernel/text/words';
 import { runs } from '../../../support/property-runs';
 
 /**

@@ -1,5 +1,5 @@
-/** Folding, cutting and stemming a text (services/search/text/words.ts): the analysis both the indexer and the query side use. */
-import { foldWord, indexedText, stemOf, typedLength, wordsOf } from '../../../../services/search/text/words';
+/** Folding, cutting and stemming a text (services/kernel/text/words.ts): the analysis both the indexer and the query side use. */
+import { foldWord, indexedText, stemOf, typedLength, wordsOf } from '../../../../services/kernel/text/words';
 
 describe('foldWord', () => {
   it('lowercases and removes accents', () => {

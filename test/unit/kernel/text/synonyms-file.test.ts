@@ -1,7 +1,7 @@
-/** The synonym groups file (services/search/text/synonyms.json) and the checks made when it is read (synonyms.ts). */
-import file from '../../../../services/search/text/synonyms.json';
-import { SYNONYMS, stemsKey, synonymIndex } from '../../../../services/search/text/synonyms';
-import { stemOf, wordsOf } from '../../../../services/search/text/words';
+/** The synonym groups file (services/kernel/text/synonyms.json) and the checks made when it is read (synonyms.ts). */
+import file from '../../../../services/kernel/text/synonyms.json';
+import { SYNONYMS, stemsKey, synonymIndex } from '../../../../services/kernel/text/synonyms';
+import { stemOf, wordsOf } from '../../../../services/kernel/text/words';
 
 const keyOf = (phrase: string): string => stemsKey(wordsOf(phrase).map((w) => stemOf(w.word)));
 const groupOf = (phrase: string) => SYNONYMS.byStems.get(keyOf(phrase));

@@ -1,7 +1,7 @@
-/** What q asks once analysed (services/search/text/query-plan.ts): its parts, synonyms, typo budgets and the last word's prefix. */
+/** What q asks once analysed (services/kernel/text/query-plan.ts): its parts, synonyms, typo budgets and the last word's prefix. */
 import fc from 'fast-check';
-import { queryPlan, typoBudget, type QueryPart } from '../../../../services/search/text/query-plan';
-import { synonymIndex } from '../../../../services/search/text/synonyms';
+import { queryPlan, typoBudget, type QueryPart } from '../../../../services/kernel/text/query-plan';
+import { synonymIndex } from '../../../../services/kernel/text/synonyms';
 import { runs } from '../../../support/property-runs';
 
 const termsOf = (part: QueryPart): string[][] => part.alternatives.map((a) => a.map((t) => t.word));

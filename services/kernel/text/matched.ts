@@ -108,7 +108,7 @@ function fragmentSpan(text: string, words: readonly TextWord[], first: number): 
 }
 
 /** A fragment (about 100 characters, cut at word boundaries, with "…" where cut) of `text` around its first matched words, matched words in <mark></mark>, the rest HTML-escaped; null when no word of the text matches the plan. A word of the text matches a term when its stem equals the term's stem, or its folded word is within the term's fuzziness (Damerau-Levenshtein, same first letter), or (prefix terms) it starts with the term's folded word. Words of a multi-word synonym alternative are marked when the whole phrase appears in order. */
-export function matchedFragment(text: string, plan: QueryPart[]): string | null {
+export function matchedFragment(text: string, plan: readonly QueryPart[]): string | null {
   const words = wordsOf(text);
   const marked = markedWords(words, plan);
   const first = marked.indexOf(true);

@@ -4,9 +4,9 @@
  * came from, and so does the same word with one typo past its first letter once it has 5 letters.
  */
 import fc from 'fast-check';
-import { matchedFragment } from '../../../../services/search/text/matched';
-import { queryPlan } from '../../../../services/search/text/query-plan';
-import { wordsOf } from '../../../../services/search/text/words';
+import { matchedFragment } from '../../../../services/kernel/text/matched';
+import { queryPlan } from '../../../../services/kernel/text/query-plan';
+import { wordsOf } from '../../../../services/kernel/text/words';
 import { generateInventory } from '../../../../stack/demo/generate';
 import { runs } from '../../../support/property-runs';
 

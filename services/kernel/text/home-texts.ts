@@ -1,0 +1,73 @@
+/**
+ * The texts of a home that a word search reads (docs/search-index.md, "Words"): its title and
+ * amenities, its building's name, street address, amenities and description, the neighbourhood's,
+ * the display city's and the market's names. The indexer writes them twice: analysed (words.ts) into
+ * the `text` fields, one pair of fields (folded words, stems) per tier, whose boost says how much a
+ * match there counts; and as written into `match_text` (kept in _source, not indexed), which the
+ * service marks for an answer's `matched`. Built by pure functions, tested by their output.
+ */
+import type { HomeRecord, MarketRecord, PropertyRecord } from '../../kernel/inventory/records';
+import { indexedText } from './words';
+
+/** The fields of `matched`, in the order an answer lists them. */
+export const TEXT_FIELDS = ['building_name', 'title', 'neighborhood', 'city', 'market', 'address', 'amenities', 'building_amenities', 'description'] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+
+/** The index's tiers: which texts each holds and its boost (a building's name counts most, its description least). */
+export const TEXT_TIERS = {
+  name: { fields: ['building_name'], boost: 4 },
+  title: { fields: ['title'], boost: 3 },
+  place: { fields: ['neighborhood', 'city', 'market', 'address'], boost: 2 },
+  amenities: { fields: ['amenities', 'building_amenities'], boost: 1.5 },
+  about: { fields: ['description'], boost: 0.5 },
+} as const satisfies Record<string, { fields: readonly TextField[]; boost: number }>;
+export type TextTier = keyof typeof TEXT_TIERS;
+export const TIERS = Object.keys(TEXT_TIERS) as TextTier[];
+
+/** One text of a home as written, and the field it is. */
+export interface HomeText {
+  field: TextField;
+  text: string;
+}
+
+/** What a tier's two index fields hold: one entry per text (an array keeps a phrase from running across two texts). */
+export interface IndexedTier {
+  words: string[];
+  stems: string[];
+}
+
+export type IndexedTexts = Record<TextTier, IndexedTier>;
+
+/** Every text of the home a word search reads, in TEXT_FIELDS order; a building amenity the home lists too is read once. */
+export function homeTexts(home: HomeRecord, property: PropertyRecord, market: MarketRecord): HomeText[] {
+  const neighborhood = market.neighborhoods.find((n) => n.id === home.neighborhood_id);
+  const city = market.cities.find((c) => c.slug === home.city_slug);
+  const own = new Set(home.amenities);
+  const texts: Array<[TextField, string | undefined]> = [
+    ['building_name', property.name],
+    ['title', home.name],
+    ['neighborhood', neighborhood?.name],
+    ['city', city?.name ?? property.city],
+    ['market', market.name],
+    ['address', property.address],
+    ...home.amenities.map((a): [TextField, string] => ['amenities', a]),
+    ...property.amenities.filter((a) => !own.has(a)).map((a): [TextField, string] => ['building_amenities', a]),
+    ['description', property.description],
+  ];
+  return texts.filter((t): t is [TextField, string] => typeof t[1] === 'string' && t[1].trim() !== '').map(([field, text]) => ({ field, text }));
+}
+
+/** The texts analysed into their tiers' fields. */
+export function indexedTexts(texts: readonly HomeText[]): IndexedTexts {
+  const out = Object.fromEntries(TIERS.map((t) => [t, { words: [], stems: [] }])) as unknown as IndexedTexts;
+  for (const tier of TIERS) {
+    for (const t of texts) {
+      if (!(TEXT_TIERS[tier].fields as readonly TextField[]).includes(t.field)) continue;
+      const { words, stems } = indexedText(t.text);
+      if (words === '') continue;
+      out[tier].words.push(words);
+      out[tier].stems.push(stems);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+/**
+ * An answer's `matched`: for each home of a page found with q, the fields whose text holds q's words,
+ * each with a fragment that marks them (matched.ts). The texts as written are read from the page's
+ * documents (`match_text`, stored, not indexed) in one request for the page, in the shards the search
+ * read, and marked in Node by the rules the search matched with.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import { matchedFragment } from '../../kernel/text/matched';
+import type { QueryPart } from '../../kernel/text/query-plan';
+import type { SearchTransport } from './search-transport';
+
+/** One field of a home that q matched, and its fragment with the matched words in <mark></mark>. */
+export interface MatchedField {
+  field: string;
+  text: string;
+}
+
+/** The fields of `texts` that hold the plan's words, each field once (its first text that does), in the texts' order. */
+export function matchedFields(texts: ReadonlyArray<{ field: string; text: string }>, plan: readonly QueryPart[]): MatchedField[] {
+  const out: MatchedField[] = [];
+  const seen = new Set<string>();
+  for (const t of texts) {
+    if (seen.has(t.field)) continue;
+    const fragment = matchedFragment(t.text, plan);
+    if (fragment === null) continue;
+    seen.add(t.field);
+    out.push({ field: t.field, text: fragment });
+  }
+  return out;
+}
+
+/** Each home's matched fields, by home id, read for the ids of one page. */
+export async function matchedByHome(t: SearchTransport, ids: readonly string[], plan: readonly QueryPart[]): Promise<Map<string, MatchedField[]>> {
+  const out = new Map<string, MatchedField[]>();
+  if (ids.length === 0) return out;
+  const body: estypes.SearchRequest = { size: ids.length, track_total_hits: false, query: { ids: { values: [...ids] } }, _source: ['match_text'] };
+  const res = await t.search(body);
+  for (const hit of res.hits.hits) {
+    const texts = (hit._source as { match_text?: Array<{ field: string; text: string }> } | undefined)?.match_text ?? [];
+    if (hit._id !== undefined && hit._id !== null) out.set(hit._id, matchedFields(texts, plan));
+  }
+  return out;
+}

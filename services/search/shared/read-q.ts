@@ -1,0 +1,35 @@
+/**
+ * The `q` argument of the apartment, map and building searches: its schema and its reading. q is
+ * 1 to 200 characters once trimmed and must hold a word (a letter or a digit); anything else is
+ * refused with the error object, never searched as everything or as nothing.
+ */
+import { badRequest } from '../../kernel/errors';
+import { queryPlan, type QueryPart } from '../../kernel/text/query-plan';
+
+export const MAX_Q_CHARS = 200;
+
+export const qProperty = {
+  q: {
+    type: 'string',
+    // The schema's bound leaves room for spaces around; the trimmed text is held to MAX_Q_CHARS.
+    maxLength: 2 * MAX_Q_CHARS,
+    description:
+      `Words to find (1-${MAX_Q_CHARS} characters): every word must match the home's title, amenities, building name, address, ` +
+      'amenities or description, or its neighborhood, city or market, allowing plurals, typos (one from 5 letters, two from 9) ' +
+      'and synonyms ("w/d", "gym", "ac", "doorman"); the last word also matches as a prefix. Use it for what no filter says ' +
+      '("coworking", "rooftop", a building\'s name); prefer the filters (pool, gym, in_unit_laundry, pets...) when one exists. ' +
+      'Without sort_by the best matches come first (sort_by relevance); each result then carries matched, the fields that matched ' +
+      'with the words marked <mark>…</mark>.',
+  },
+} as const;
+
+/** q's plan, or null when the arguments have no q; a q that is empty, too long or without a word is refused. */
+export function readQ(q: string | undefined): QueryPart[] | null {
+  if (q === undefined) return null;
+  const text = q.trim();
+  if (text === '') throw badRequest('invalid_parameters', 'q is empty: give the words to find, or leave q out.');
+  if (text.length > MAX_Q_CHARS) throw badRequest('invalid_parameters', `q is ${text.length} characters: at most ${MAX_Q_CHARS}.`);
+  const plan = queryPlan(text);
+  if (plan.length === 0) throw badRequest('invalid_parameters', 'q has no word to find (letters or digits).');
+  return plan;
+}

@@ -1,0 +1,175 @@
+/**
+ * Word search (`q`) on the apartment, map and building searches over real HTTP and the real tool
+ * server, on a generated world: every result holds q's words (by stem, typo, prefix or synonym, as the
+ * pure matcher of services/kernel/text/ decides) and no home of the place that holds them is missing
+ * (total_count against a scan of the world); q composes with filters and facets as an intersection;
+ * relevance puts a building's homes first when q spells its name; `matched` marks why; bad q is
+ * refused with the error object and Elasticsearch's query syntax is plain text.
+ */
+import { mulberry32 } from '../../stack/demo/prng';
+import { startFixture, type Fixture } from '../support/fixture';
+import { expectedResults, loadWorld, type World } from '../support/search-model';
+import { homeTexts } from '../../services/kernel/text/home-texts';
+import { matchedFragment } from '../../services/kernel/text/matched';
+import { queryPlan } from '../../services/kernel/text/query-plan';
+import { wordsOf } from '../../services/kernel/text/words';
+import { runs } from '../support/property-runs';
+
+let fx: Fixture;
+let world: World;
+let market: string;
+
+type Home = { slug: string; matched?: Array<{ field: string; text: string }> } & Record<string, unknown>;
+
+beforeAll(async () => {
+  fx = await startFixture({ homes: 400, seed: 21 });
+  world = await loadWorld(fx.mongo.collections, fx.today);
+  const counts = new Map<string, number>();
+  for (const m of world.homes) counts.set(m.home.market_slug, (counts.get(m.home.market_slug) ?? 0) + 1);
+  market = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+}, 240_000);
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+/** The homes of the market (searchable, undated) whose texts hold q, as the pure matcher decides. */
+function scan(q: string, args: Record<string, unknown> = {}): string[] {
+  const plan = queryPlan(q);
+  return expectedResults(world, { market, ...args })
+    .filter((r) => homeTexts(r.m.home, r.m.property, r.m.market).some((t) => matchedFragment(t.text, plan) !== null))
+    .map((r) => r.slug)
+    .sort();
+}
+
+async function allPages(args: Record<string, string>): Promise<{ homes: Home[]; total: number }> {
+  const homes: Home[] = [];
+  for (let page = 1; ; page++) {
+    const res = await fx.get(`/api/public/search?${new URLSearchParams({ market, ...args, page: String(page), per_page: '100' })}`);
+    expect(res.status).toBe(200);
+    homes.push(...(res.body.homes as Home[]));
+    if (page >= res.body.total_pages) return { homes, total: res.body.total_count as number };
+  }
+}
+
+const slugs = (homes: Home[]): string[] => homes.map((h) => h.slug).sort();
+
+describe('q on the apartment search', () => {
+  it('finds exactly the homes of a market whose texts hold a word drawn from the inventory, with its stem, a typo or its start', async () => {
+    const rnd = mulberry32(7);
+    const vocabulary = [
+      ...new Set(
+        world.homes
+          .filter((m) => m.home.market_slug === market)
+          .flatMap((m) => homeTexts(m.home, m.property, m.market).flatMap((t) => wordsOf(t.text).map((w) => t.text.slice(w.start, w.end)))),
+      ),
+    ].filter((w) => /^\p{L}{3,}$/u.test(w));
+    expect(vocabulary.length).toBeGreaterThan(50);
+    for (let i = 0; i < runs(12); i++) {
+      const word = vocabulary[Math.floor(rnd() * vocabulary.length)];
+      // The word as found, plural, with a typo (not on the first letter) once long enough, and cut to its start.
+      const forms = [word, `${word}s`];
+      if (word.length >= 5) forms.push(word[0] + word.slice(2, 3) + word.slice(1, 2) + word.slice(3));
+      if (word.length >= 6) forms.push(word.slice(0, word.length - 2));
+      for (const q of forms) {
+        const expected = scan(q);
+        const { homes, total } = await allPages({ q });
+        expect({ q, total }).toEqual({ q, total: expected.length });
+        expect({ q, slugs: slugs(homes) }).toEqual({ q, slugs: expected });
+        for (const h of homes) expect({ q, slug: h.slug, matched: (h.matched ?? []).length > 0 }).toEqual({ q, slug: h.slug, matched: true });
+      }
+    }
+  }, 300_000);
+
+  it('reads a synonym as its group: "w/d", "washer/dryer" and "in-unit laundry" find the same homes; "gym" finds a fitness center', async () => {
+    const laundry = await Promise.all(['w/d', 'washer/dryer', 'in-unit laundry'].map((q) => allPages({ q })));
+    expect(laundry[0].total).toBeGreaterThan(0);
+    expect(slugs(laundry[1].homes)).toEqual(slugs(laundry[0].homes));
+    expect(slugs(laundry[2].homes)).toEqual(slugs(laundry[0].homes));
+    const gym = await allPages({ q: 'gym' });
+    expect(slugs(gym.homes)).toEqual(scan('gym'));
+    expect(scan('gym')).toEqual(scan('fitness center'));
+  });
+
+  it('composes with filters as an intersection, GET and MCP alike, and counts facets over the matches of q', async () => {
+    const q = 'pool';
+    const both = await allPages({ q, bedrooms: '1', pets: 'true' });
+    const text = new Set(slugs((await allPages({ q })).homes));
+    const filtered = (await allPages({ bedrooms: '1', pets: 'true' })).homes.map((h) => h.slug).filter((s) => text.has(s));
+    expect(slugs(both.homes)).toEqual(filtered.sort());
+    const client = await fx.mcp();
+    const tool = (await client.callTool({ name: 'search_apartments_tool', arguments: { market, q, min_bedrooms: 1, pets: true, per_page: 100 } }))
+      .structuredContent as { homes: Home[]; total_count: number };
+    expect(tool.total_count).toBe(both.total);
+    expect(tool.homes.map((h) => h.slug)).toEqual(both.homes.slice(0, 100).map((h) => h.slug));
+    const faceted = await fx.get(`/api/public/search?${new URLSearchParams({ market, q, facets: 'true', per_page: '1' })}`);
+    for (const f of faceted.body.facets.filters as Array<{ filter: string; count: number }>) {
+      const { total } = await allPages({ q, [f.filter]: 'true' });
+      expect({ filter: f.filter, count: f.count }).toEqual({ filter: f.filter, count: total });
+    }
+  }, 120_000);
+
+  it("ranks a building's homes first when q spells its name, even with a typo, and an explicit sort_by orders the matches instead", async () => {
+    const inMarket = world.homes.filter((m) => m.home.market_slug === market && expectedResults(world, { market }).some((r) => r.slug === m.home.slug));
+    const named = inMarket.find((m) => /^\p{L}{6,} \p{L}+/u.test(m.property.name))!;
+    const name = named.property.name;
+    const ofBuilding = inMarket.filter((m) => m.property._id === named.property._id).map((m) => m.home.slug);
+    const first = (await allPages({ q: name })).homes.slice(0, ofBuilding.length).map((h) => h.slug);
+    expect(first.sort()).toEqual([...ofBuilding].sort());
+    const typo = name[0] + name[2] + name[1] + name.slice(3);
+    const firstTypo = (await allPages({ q: typo })).homes.slice(0, ofBuilding.length).map((h) => h.slug);
+    expect(firstTypo.sort()).toEqual([...ofBuilding].sort());
+    const byPrice = await allPages({ q: name, sort_by: 'price_asc' });
+    const prices = byPrice.homes.map((h) => h.display_price_with_discount as number);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  });
+
+  it('marks the matched words and escapes the rest; without q an answer has no matched key', async () => {
+    const res = await fx.get(`/api/public/search?${new URLSearchParams({ market, q: 'pools', per_page: '5' })}`);
+    expect(res.body.homes.length).toBeGreaterThan(0);
+    for (const h of res.body.homes as Home[]) {
+      expect(h.matched!.length).toBeGreaterThan(0);
+      for (const m of h.matched!) {
+        expect(m.text).toMatch(/<mark>[^<]*<\/mark>/);
+        expect(m.text.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
+      }
+    }
+    const plain = await fx.get(`/api/public/search?${new URLSearchParams({ market, per_page: '5' })}`);
+    for (const h of plain.body.homes as Home[]) expect(h).not.toHaveProperty('matched');
+  });
+
+  it('refuses an empty, blank, too long or repeated q, and a q of no word, with invalid_parameters; query syntax is plain text', async () => {
+    for (const q of ['', '   ', 'x'.repeat(201), '*** ::: ((('])
+      expect([q.slice(0, 20), (await fx.get(`/api/public/search?${new URLSearchParams({ market, q })}`)).body.error?.code]).toEqual([
+        q.slice(0, 20),
+        'invalid_parameters',
+      ]);
+    const twice = await fx.get(`/api/public/search?market=${market}&q=pool&q=gym`);
+    expect([twice.status, twice.body.error?.code]).toEqual([400, 'invalid_parameters']);
+    const client = await fx.mcp();
+    const refused = await client.callTool({ name: 'search_apartments_tool', arguments: { market, q: ' ' } });
+    expect(refused.isError).toBe(true);
+    const noQ = await client.callTool({ name: 'search_apartments_tool', arguments: { market, sort_by: 'relevance' } });
+    expect(noQ.isError).toBe(true);
+    for (const q of ['pool AND gym', 'name:pool', 'pool*', '"pool', '(pool', 'pool\\', 'x'.repeat(200), `${'a '.repeat(99)}a`]) {
+      const res = await fx.get(`/api/public/search?${new URLSearchParams({ market, q })}`);
+      expect([q.slice(0, 20), res.status]).toEqual([q.slice(0, 20), 200]);
+    }
+  });
+});
+
+describe('q on the map and building searches', () => {
+  it('narrows the map to the same homes as the list, and the building search to buildings with a matching unit', async () => {
+    const q = 'pool';
+    const list = await allPages({ q });
+    const map = await fx.get(`/api/public/map-search?${new URLSearchParams({ market, q })}`);
+    expect(map.status).toBe(200);
+    expect(map.body.total_count).toBe(list.total);
+    const client = await fx.mcp();
+    const buildings = (await client.callTool({ name: 'search_properties_tool', arguments: { market, q, per_page: 50 } })).structuredContent as {
+      properties: Array<{ units: Array<{ slug: string }> }>;
+    };
+    const listed = new Set(list.homes.map((h) => h.slug));
+    for (const b of buildings.properties) for (const u of b.units) expect(listed.has(u.slug)).toBe(true);
+  });
+});
