@@ -33,8 +33,9 @@ function findOnDates(a: Record<string, string>): string {
     `Find a furnished apartment in ${a.place}${dates(a)}. Call ${listMarketsTool.name} and pass the matching city or market ` +
     `slug as market to ${searchApartmentsTool.name} with start_date and end_date. If the guest's move-in is flexible, do not guess a date: ` +
     'search the window instead, start_date (earliest move-in) and latest_start_date (latest) with nights, or end_date "indefinite" with ' +
-    `committed_nights. Show a few homes with display_price_with_discount and its label, then call ${getQuoteTool.name} for the one the guest ` +
-    'picks, same dates.'
+    `committed_nights. Words the guest uses that no filter says ("coworking space", "rooftop", a building's name) go in q; each home then ` +
+    'carries matched, the fields that matched. Show a few homes with display_price_with_discount and its label, then call ' +
+    `${getQuoteTool.name} for the one the guest picks, same dates.`
   );
 }
 
