@@ -37,6 +37,8 @@ const HOSTILE_VALUES = [
   '"99999-01-01"',
   '"indefinite"',
   '"\\u0000"',
+  // Elasticsearch's query-string syntax, which no argument may be parsed as (q is plain words).
+  JSON.stringify('pool AND (gym OR "roof*") name:~2 \\ /x/ [a TO z] {}'),
   'null',
   'true',
   '{}',
@@ -46,7 +48,20 @@ const HOSTILE_VALUES = [
 ];
 
 /** GET values: query strings carry text only. */
-const HOSTILE_QUERY_VALUES = ['1e400', '-1e300', '9007199254740993', '', 'x'.repeat(2_000), '2027-02-30', 'NaN', 'Infinity', '%00', '[]', 'true'];
+const HOSTILE_QUERY_VALUES = [
+  '1e400',
+  '-1e300',
+  '9007199254740993',
+  '',
+  'x'.repeat(2_000),
+  '2027-02-30',
+  'NaN',
+  'Infinity',
+  '%00',
+  '[]',
+  'true',
+  'pool AND (gym OR "roof*") name:~2 \\ /x/',
+];
 
 interface Answer {
   status: number;
