@@ -3,6 +3,7 @@
  * Elasticsearch document. Everything search filters, sorts or counts on is precomputed here.
  */
 import { homeTexts, indexedTexts } from '../services/kernel/text/home-texts';
+import { placeSuggestions } from '../services/kernel/text/place-suggestions';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
 import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
@@ -89,6 +90,7 @@ export function toHomeDocument(record: HomeRecord, property: PropertyRecord, mar
   const windows: WindowDocument[] = overviewWindows(availability.bookable_windows, home.minimum_nightly_stay);
   const cells = priceCells(home, starts.groups, today);
   const texts = homeTexts(home, property, market);
+  const bookable = home.published && home.deleted_at === null && availability.earliest_available_date !== null;
   const doc: Omit<HomeDocument, 'card'> = {
     home_id: home._id,
     slug: home.slug,
@@ -140,7 +142,7 @@ export function toHomeDocument(record: HomeRecord, property: PropertyRecord, mar
     flex_tiers: flexTiers,
     minimum_nightly_stay: home.minimum_nightly_stay,
     earliest_available_date: availability.earliest_available_date,
-    bookable: home.published && home.deleted_at === null && availability.earliest_available_date !== null,
+    bookable,
     available_from: home.available_from,
     must_vacate_by: home.must_vacate_by,
     windows,
@@ -162,6 +164,7 @@ export function toHomeDocument(record: HomeRecord, property: PropertyRecord, mar
     indexed_for: today,
     text: indexedTexts(texts),
     match_text: texts,
+    suggest: placeSuggestions({ market: market.name, city: city?.name ?? property.city, neighborhood: neighborhood?.name, building: property.name }, bookable),
   };
   return { ...doc, card: encodeCard(doc) };
 }

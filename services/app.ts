@@ -11,7 +11,7 @@ import { SERVER_CARD_PATH, serverCard, serverJson } from './docs/discovery';
 import { openApiDocument } from './docs/openapi';
 import { toolsMarkdown } from './docs/tools-markdown';
 import { parseMediaFile, PhotoStore } from './media/photos';
-import { modelTools, TOOLS } from './tools/registry';
+import { HTTP_ROUTES, modelTools, TOOLS } from './tools/registry';
 import type { Tool } from './tools/tool';
 import { errorMiddleware } from './transports/http/errors';
 import { fixedDocument, httpCaching, sendFixed } from './transports/http/caching';
@@ -59,7 +59,8 @@ export function createApp(
   // Each GET route's weight, its tool's cost, by route template under /api/public: the rate limit reads
   // it by the route the router matched, the bounds (before routing) by the path itself, which finds
   // the routes without parameters (the heavy ones: searches); the others (a file, a photo) weigh 1.
-  const costOfRoute = new Map<string, number>(tools.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
+  const routed = [...tools, ...HTTP_ROUTES];
+  const costOfRoute = new Map<string, number>(routed.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
   const PUBLIC = '/api/public';
 
   // Outermost: whatever answers a request before its body was read, the body's rest does not stay on the connection.
@@ -153,7 +154,7 @@ export function createApp(
   });
   // The documents list the tools a model may call; a widget's own tool is the tool server's alone.
   const documented = modelTools(tools);
-  const openapi = fixedDocument(openApiDocument(documented, deps.config.publicBaseUrl));
+  const openapi = fixedDocument(openApiDocument([...documented, ...HTTP_ROUTES], deps.config.publicBaseUrl));
   const listed = fixedDocument(toolsList(documented));
   const markdown = fixedDocument(toolsMarkdown(documented), 'text/markdown; charset=utf-8');
   api.get('/openapi.json', (ctx) => {
@@ -169,7 +170,7 @@ export function createApp(
   api.get('/tools', (ctx) => {
     sendFixed(ctx, markdown);
   });
-  const routes = getRoutes(tools, deps);
+  const routes = getRoutes(routed, deps);
   api.use(routes.routes());
 
   const root = new Router({ sensitive: true, strict: true });

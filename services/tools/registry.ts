@@ -13,6 +13,7 @@ import { getMarketFiltersTool } from './get-market-filters';
 import { getMarketInfoTool } from './get-market-info';
 import { getQuoteTool } from './get-quote';
 import { listMarketsTool } from './list-markets';
+import { suggestPlacesRoute } from './suggest-places';
 import { policiesFaqTool } from './policies-faq';
 import { searchApartmentsTool } from './search-apartments';
 import { searchOnMapTool } from './search-on-map';
@@ -36,6 +37,9 @@ export const TOOLS: readonly Tool[] = [
   policiesFaqTool,
   searchMapViewportTool,
 ];
+
+/** The GET API's routes with no tool of their own: served and described under /api/public, never on the tool server. */
+export const HTTP_ROUTES: readonly Tool[] = [suggestPlacesRoute];
 
 /** The tools a model may call: all but the widgets' own (appOnly). */
 export function modelTools(tools: readonly Tool[]): readonly Tool[] {

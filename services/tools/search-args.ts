@@ -146,6 +146,8 @@ export const SEARCH_GET_RENAMES: Readonly<Record<string, string>> = {
 export const SEARCH_GET_QUERY: readonly string[] = [
   'market',
   'q',
+  'neighborhood',
+  'building',
   'committed_nights',
   'nights',
   'max_bedrooms',

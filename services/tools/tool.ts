@@ -116,6 +116,11 @@ export interface ToolDescription {
    * which do not show it to the model, and left out of the documents (tools.json, markdown, openapi.json).
    */
   appOnly?: boolean;
+  /**
+   * A route of the GET API with no tool of its own (the place box): never on the tool server, in
+   * openapi.json but not in tools.json or the tools markdown (tools/registry.ts, HTTP_ROUTES).
+   */
+  httpOnly?: boolean;
 }
 
 /** A tool as its author writes it: handlers typed by the tool's own argument (I) and result (O) types. */

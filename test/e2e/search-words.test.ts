@@ -173,3 +173,47 @@ describe('q on the map and building searches', () => {
     for (const b of buildings.properties) for (const u of b.units) expect(listed.has(u.slug)).toBe(true);
   });
 });
+
+describe('the place box: GET /api/public/suggest', () => {
+  const suggest = (q: string, limit?: number) =>
+    fx.get(`/api/public/suggest?${new URLSearchParams({ q, ...(limit ? { limit: String(limit) } : {}) })}`) as Promise<{
+      status: number;
+      body: { suggestions: Array<{ type: string; slug: string; label: string; market: string; search: Record<string, string> }>; error?: { code: string } };
+    }>;
+
+  it('completes a prefix, a typo, any case and two words to the place, and each answer searches a place with homes', async () => {
+    const bookable = expectedResults(world, {}).map((r) => r.m);
+    const city = bookable.find((m) => (m.market.cities.find((c) => c.slug === m.home.city_slug)?.name ?? '').length >= 6)!;
+    const cityName = city.market.cities.find((c) => c.slug === city.home.city_slug)!.name;
+    const prefix = await suggest(cityName.slice(0, 4).toLowerCase());
+    expect(prefix.status).toBe(200);
+    expect(prefix.body.suggestions.map((s) => `${s.type}:${s.slug}`)).toContain(`city:${city.home.city_slug}`);
+    const typo = await suggest(cityName[0] + cityName[2] + cityName[1] + cityName.slice(3).toUpperCase());
+    expect(typo.body.suggestions.map((s) => `${s.type}:${s.slug}`)).toContain(`city:${city.home.city_slug}`);
+    const twoWords = bookable.find((m) => /^\p{L}+ \p{L}+/u.test(m.property.name))!;
+    const [first, second] = twoWords.property.name.split(' ');
+    const building = await suggest(`${first} ${second[0]}`);
+    expect(building.body.suggestions.map((s) => `${s.type}:${s.slug}`)).toContain(`building:${twoWords.property.slug}`);
+    for (const s of [...prefix.body.suggestions, ...building.body.suggestions]) {
+      const res = await fx.get(`/api/public/search?${new URLSearchParams({ ...s.search, per_page: '100' })}`);
+      expect([s.slug, res.status, res.body.total_count > 0]).toEqual([s.slug, 200, true]);
+      if (s.type === 'building') for (const h of res.body.homes as Home[]) expect(world.homes.find((m) => m.home.slug === h.slug)!.property.slug).toBe(s.slug);
+    }
+  });
+
+  it('keeps to its limit and refuses an empty, blank or too long q and a limit out of range', async () => {
+    expect((await suggest('a', 3)).body.suggestions.length).toBeLessThanOrEqual(3);
+    for (const [q, limit] of [
+      ['', undefined],
+      ['  ', undefined],
+      ['x'.repeat(101), undefined],
+      ['bo', 0],
+      ['bo', 21],
+      ['()', undefined],
+    ] as const) {
+      const res = await fx.get(`/api/public/suggest?${new URLSearchParams({ q, ...(limit !== undefined ? { limit: String(limit) } : {}) })}`);
+      expect([q.slice(0, 10), limit, res.status, res.body.error?.code]).toEqual([q.slice(0, 10), limit, 400, 'invalid_parameters']);
+    }
+    expect((await fx.get('/api/public/suggest')).status).toBe(400);
+  });
+});

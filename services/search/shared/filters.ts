@@ -14,7 +14,17 @@ export { FLAG_FIELDS };
 
 const flag = (description: string) => ({ type: 'boolean', description }) as const;
 
+const placeSlug = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 200 } as const;
+
 export const sharedFilterProperties = {
+  neighborhood: {
+    ...placeSlug,
+    description: 'Only homes of this neighborhood: its slug, as GET /api/public/suggest and get_market_info_tool give it.',
+  },
+  building: {
+    ...placeSlug,
+    description: "Only homes of this building: its slug, as GET /api/public/suggest and search_properties_tool's cards give it.",
+  },
   min_bedrooms: { type: 'integer', minimum: 0, maximum: 20, description: 'Minimum bedrooms; 0 = studio.' },
   max_bedrooms: { type: 'integer', minimum: 0, maximum: 20, description: 'Maximum bedrooms.' },
   min_bathrooms: { type: 'number', minimum: 0, maximum: 20, description: 'Minimum bathrooms.' },
@@ -69,6 +79,8 @@ export function locationClauses(loc: ResolvedLocation | null, bookableImplied = 
 
 export function filterClauses(f: SharedFilters): estypes.QueryDslQueryContainer[] {
   const clauses: estypes.QueryDslQueryContainer[] = [];
+  if (f.neighborhood !== undefined) clauses.push({ term: { neighborhood_slug: f.neighborhood } });
+  if (f.building !== undefined) clauses.push({ term: { property_slug: f.building } });
   if (f.min_bedrooms !== undefined || f.max_bedrooms !== undefined) {
     clauses.push({ range: { bedrooms: { gte: f.min_bedrooms, lte: f.max_bedrooms } } });
   }

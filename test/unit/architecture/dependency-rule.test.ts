@@ -55,7 +55,7 @@ const LOWER_ROOMS = [
 
 /** The query families of search/: each imports, of search/, only search/shared/ and itself. */
 const SEARCH = 'services/search';
-export const SEARCH_FAMILIES = ['apartments', 'buildings', 'map', 'markets', 'overview'];
+export const SEARCH_FAMILIES = ['apartments', 'buildings', 'map', 'markets', 'overview', 'places'];
 const outsideSearch = (target: string) => !inside(SEARCH)(target);
 
 export const RULES: Rule[] = [
