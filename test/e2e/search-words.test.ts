@@ -14,6 +14,7 @@ import { matchedFragment } from '../../services/kernel/text/matched';
 import { queryPlan } from '../../services/kernel/text/query-plan';
 import { wordsOf } from '../../services/kernel/text/words';
 import { runs } from '../support/property-runs';
+import { judge, judgedQueries } from '../support/judged-queries';
 
 let fx: Fixture;
 let world: World;
@@ -156,6 +157,31 @@ describe('q on the apartment search', () => {
       expect([q.slice(0, 20), res.status]).toEqual([q.slice(0, 20), 200]);
     }
   });
+});
+
+describe('relevance over the judged set', () => {
+  it('puts a relevant home first and in the first ten for at least 95 % of 200 generated queries', async () => {
+    const searchable = expectedResults(world, {}).map((r) => r.m);
+    const set = judgedQueries(searchable, 200);
+    expect(set.length).toBeGreaterThanOrEqual(200);
+    const answers: string[][] = [];
+    for (const j of set) {
+      const res = await fx.get(`/api/public/search?${new URLSearchParams({ market: j.market, q: j.q, per_page: '10' })}`);
+      expect([j.q, res.status]).toEqual([j.q, 200]);
+      answers.push((res.body.homes as Home[]).map((h) => h.slug));
+    }
+    const { all, byKind } = judge(set, answers);
+    const report = Object.fromEntries(
+      [...byKind].map(([k, v]) => [k, `${v.queries} queries, P@10 ${v.precisionAt10.toFixed(3)}, first ${v.firstRight.toFixed(3)}`]),
+    );
+    expect({ ...all, report }).toEqual({ precisionAt10: expect.any(Number), firstRight: expect.any(Number), report });
+    expect({ precisionAt10: all.precisionAt10 >= 0.95, firstRight: all.firstRight >= 0.95, all, report }).toEqual({
+      precisionAt10: true,
+      firstRight: true,
+      all,
+      report,
+    });
+  }, 120_000);
 });
 
 describe('q on the map and building searches', () => {
