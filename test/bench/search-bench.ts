@@ -166,10 +166,11 @@ async function esReplay(ctx: BenchContext, queries: Captured[], connections: num
 
 function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
   const s = ctx.sample;
-  const dates = (): { start_date: string; end_date: string } => {
-    const start = addDays(ctx.today, s.int(1, 300));
-    return { start_date: start, end_date: addDays(start, s.int(2, 120)) };
+  const datesFrom = (r: typeof s): { start_date: string; end_date: string } => {
+    const start = addDays(ctx.today, r.int(1, 300));
+    return { start_date: start, end_date: addDays(start, r.int(2, 120)) };
   };
+  const dates = () => datesFrom(s);
   const city = () => s.pick(s.pick(markets).cities);
   /**
    * A dated search inside a city-sized polygon of 20 vertices (about 4 miles from the city's point,
@@ -197,8 +198,26 @@ function shapes(ctx: BenchContext, markets: MarketRecord[]): Shape[] {
   const oneStart = s.fork('window');
   const window30 = s.fork('window');
   const window14 = s.fork('window-flex');
+  /** Two words of the buildings' amenities (the demo's own), the market and stay drawn as the plain search's. */
+  const WORDS = ['rooftop', 'coworking', 'lounge', 'courtyard', 'sauna', 'concierge', 'storage', 'pool', 'gym', 'lockers', 'grill', 'media'];
+  const worded = s.fork('words');
+  const plain = s.fork('words');
   return [
     { title: 'dated market search (default sort)', args: () => ({ market: s.pick(markets).slug, ...dates() }) },
+    {
+      title: 'dated market search with a two-word q (relevance)',
+      args: () => ({ market: worded.pick(markets).slug, ...datesFrom(worded), q: `${worded.pick(WORDS)} ${worded.pick(WORDS)}` }),
+    },
+    {
+      title: 'the same dated market search without q',
+      args: () => {
+        const market = plain.pick(markets).slug;
+        const stay = datesFrom(plain);
+        plain.pick(WORDS);
+        plain.pick(WORDS);
+        return { market, ...stay };
+      },
+    },
     {
       title: 'dated city search, 3 filters + max_price',
       args: () => ({
