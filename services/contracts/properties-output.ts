@@ -1,4 +1,5 @@
 /** Output schema of search_properties_tool (docs/contract.md, "search_properties_tool": the card of rule 9 and its envelope). */
+import { matchedSchema } from './search-output';
 import { PROPERTIES_MAX_BYTES } from '../kernel/limits/pages';
 import { displayCitySchema, propertyBlockSchema, ratingSchema } from './output-pieces';
 
@@ -92,6 +93,11 @@ export const propertyCardSchema = {
         required: ['unit_number', 'bedrooms', 'baths', 'sqft', 'available_from'],
         additionalProperties: false,
       },
+    },
+    matched: {
+      ...matchedSchema,
+      description:
+        'Present when the search has q: the fields of the building and of its first matching unit that matched, each with the matched words marked <mark>…</mark>.',
     },
   },
   required: [

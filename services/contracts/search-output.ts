@@ -6,7 +6,7 @@ import { facetsSchema } from './facets-output';
 import { SEARCH_RESULT_PHOTOS } from '../kernel/limits/media';
 
 /** An answer's `matched` (search/shared/matched-texts.ts): why a home is in an answer of q. */
-const matchedSchema = {
+export const matchedSchema = {
   type: 'array',
   description:
     'Present when the search has q: the fields that matched its words (building_name, title, neighborhood, city, market, address, ' +

@@ -193,10 +193,18 @@ describe('q on the map and building searches', () => {
     expect(map.body.total_count).toBe(list.total);
     const client = await fx.mcp();
     const buildings = (await client.callTool({ name: 'search_properties_tool', arguments: { market, q, per_page: 50 } })).structuredContent as {
-      properties: Array<{ units: Array<{ slug: string }> }>;
+      properties: Array<{ units: Array<{ slug: string }>; matched?: Array<{ field: string; text: string }> }>;
     };
+    expect(buildings.properties.length).toBeGreaterThan(0);
     const listed = new Set(list.homes.map((h) => h.slug));
-    for (const b of buildings.properties) for (const u of b.units) expect(listed.has(u.slug)).toBe(true);
+    for (const b of buildings.properties) {
+      for (const u of b.units) expect(listed.has(u.slug)).toBe(true);
+      expect(b.matched!.some((m) => /<mark>/.test(m.text))).toBe(true);
+    }
+    const plain = (await client.callTool({ name: 'search_properties_tool', arguments: { market, per_page: 5 } })).structuredContent as {
+      properties: Array<Record<string, unknown>>;
+    };
+    for (const b of plain.properties) expect(b).not.toHaveProperty('matched');
   });
 });
 

@@ -3,6 +3,7 @@
  * building record, its matching units with their exact prices and its units open at other dates
  * in, one card out. No I/O.
  */
+import type { MatchedField } from '../shared/matched-texts';
 import type { PropertyRecord } from '../../kernel/inventory/records';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { photoUrl } from '../../media/photos';
@@ -112,4 +113,5 @@ export function shapeCard(property: PropertyRecord, matching: readonly PricedUni
   };
 }
 
-export type PropertyCard = ReturnType<typeof shapeCard>;
+/** A building's card; with q, the fields its first matching unit matched (../shared/matched-texts.ts). */
+export type PropertyCard = ReturnType<typeof shapeCard> & { matched?: MatchedField[] };

@@ -14,6 +14,7 @@ import { badRequest } from '../../kernel/errors';
 import type { HomeDocument } from '../../kernel/store/home-document';
 import { hitDocument } from '../shared/hit-fields';
 import { shapeCard, type OtherDates, type PropertyCard, type OtherDatesUnit, type PricedUnit, type UnitDocument } from './building-cards';
+import { matchedByHome } from '../shared/matched-texts';
 import { BUILDING_WINDOW, PROPERTIES_MAX_BYTES } from '../../kernel/limits/pages';
 import {
   buildingSortClauses,
@@ -112,12 +113,18 @@ async function cardsWithinBytes(
   for (let from = 0; from < ids.length; from += CARD_BATCH) {
     const batch = ids.slice(from, from + CARD_BATCH);
     const [[units, other], byId] = await Promise.all([unitsAndOtherDates(search, q, filter, batch), deps.buildings.many(batch)]);
+    // With q, a building's matched fields are its first matching unit's (the building's own texts are every unit's).
+    const firstUnits = batch.flatMap((id) => units.get(id)?.[0]?.doc.home_id ?? []);
+    const matched = q.text && q.text.length > 0 ? await matchedByHome({ search: (body) => search.send(body) }, firstUnits, q.text) : null;
     for (const [i, id] of batch.entries()) {
       const property = byId.get(id);
       const matching = units.get(id) ?? [];
       // A building removed from the store since the last index run is left out rather than shown half-known.
       if (!property || matching.length === 0) continue;
-      const card = shapeCard(property, matching, other.get(id) ?? { count: 0, units: [] }, ctx);
+      const card: PropertyCard = {
+        ...shapeCard(property, matching, other.get(id) ?? { count: 0, units: [] }, ctx),
+        ...(matched ? { matched: matched.get(matching[0].doc.home_id) ?? [] } : {}),
+      };
       bytes += Buffer.byteLength(JSON.stringify(card)) + 1;
       if (bytes > PROPERTIES_MAX_BYTES) return { cards, omitted: ids.length - from - i };
       cards.push(card);

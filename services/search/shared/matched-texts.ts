@@ -30,7 +30,11 @@ export function matchedFields(texts: ReadonlyArray<{ field: string; text: string
 }
 
 /** Each home's matched fields, by home id, read for the ids of one page. */
-export async function matchedByHome(t: SearchTransport, ids: readonly string[], plan: readonly QueryPart[]): Promise<Map<string, MatchedField[]>> {
+export async function matchedByHome(
+  t: Pick<SearchTransport, 'search'>,
+  ids: readonly string[],
+  plan: readonly QueryPart[],
+): Promise<Map<string, MatchedField[]>> {
   const out = new Map<string, MatchedField[]>();
   if (ids.length === 0) return out;
   const body: estypes.SearchRequest = { size: ids.length, track_total_hits: false, query: { ids: { values: [...ids] } }, _source: ['match_text'] };
