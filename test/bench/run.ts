@@ -4,6 +4,7 @@
  * default), and writes a readable report to bench-report.md (and stdout). The bench inventory lives
  * in its own database and alias (`catalog_bench`, `bench-homes`) and is reused while its size matches.
  */
+import { relevanceBench } from './relevance-bench';
 import { suggestBench } from './suggest-bench';
 import { freshnessBench } from './freshness-bench';
 import { scaleBench } from './scale-bench';
@@ -66,6 +67,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'search', run: (ctx, o) => searchBench(ctx, o.seconds) },
   { name: 'viewport', run: (ctx, o) => viewportBench(ctx, o.seconds) },
   { name: 'suggest', run: (ctx, o) => suggestBench(ctx, o.seconds) },
+  { name: 'relevance', run: (ctx) => relevanceBench(ctx) },
   { name: 'mixed', run: (ctx, o) => mixedLoadBench(ctx, o.soakSeconds) },
   { name: 'overload', run: (ctx, o) => overloadBench(ctx, o.seconds) },
   { name: 'idle', run: (ctx, o) => idleBench(ctx, o.idleSeconds) },
