@@ -35,10 +35,14 @@ const NOT_WORD_CHARACTER = /[^\p{L}\p{N}]/gu;
  */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:['’ʼ][\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Lowercased, accents folded (NFKD, combining marks removed), e.g. "Café" -> "cafe". */
 export function foldWord(word: string): string {
-  return word
-    .toLowerCase()
+  const lower = word.toLowerCase();
+  // ASCII has nothing to decompose or fold: most words of an English inventory.
+  if (!NON_ASCII.test(lower)) return lower;
+  return lower
     .normalize('NFKD')
     .replace(COMBINING_MARKS, '')
     .replace(UNDECOMPOSED, (c) => LETTERS_WITHOUT_DECOMPOSITION[c] ?? c);
@@ -78,11 +82,33 @@ const DIGIT = /\p{N}/u;
  * marker (it would give "ybr" for "3br").
  */
 export function stemOf(word: string): string {
-  return DIGIT.test(word) ? word : stem(word);
+  if (DIGIT.test(word)) return word;
+  let s = stems.get(word);
+  if (s === undefined) {
+    if (stems.size >= KEPT) stems.clear();
+    s = stem(word);
+    stems.set(word, s);
+  }
+  return s;
 }
+
+/**
+ * Stems and analysed texts are kept, a bounded number of each: an inventory's vocabulary is a few
+ * thousand words, and its texts repeat (every unit of a building has the building's texts, every home
+ * the same few dozen amenities), so a rebuild analyses each once rather than once per home.
+ */
+const KEPT = 50_000;
+const stems = new Map<string, string>();
+const analysed = new Map<string, { words: string; stems: string }>();
 
 /** What the indexer writes for a text: two whitespace-joined strings, the folded words and their stems, in order. */
 export function indexedText(text: string): { words: string; stems: string } {
-  const words = wordsOf(text).map((w) => w.word);
-  return { words: words.join(' '), stems: words.map(stemOf).join(' ') };
+  let kept = analysed.get(text);
+  if (kept === undefined) {
+    const words = wordsOf(text).map((w) => w.word);
+    kept = { words: words.join(' '), stems: words.map(stemOf).join(' ') };
+    if (analysed.size >= KEPT) analysed.clear();
+    analysed.set(text, kept);
+  }
+  return kept;
 }
