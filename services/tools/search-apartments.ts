@@ -46,7 +46,10 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     'Filters: bedrooms, bathrooms, min/max_price (all-in, in price_unit), pets, parking, pool, gym, laundry, air ' +
     'conditioning, balcony, elevator, ground floor, self check-in, deals_only, min_rating/guest_rating, and a point ' +
     `with near_latitude/near_longitude/near_radius_miles (a true circle, default ${DEFAULT_RADIUS_MILES} miles). A polygon (up to ${POLYGON_MAX_VERTICES} ` +
-    'vertices {latitude, longitude}, a shape drawn on a map) keeps only apartments inside it, with market or in its place. sort_by price_asc (default), ' +
+    'vertices {latitude, longitude}, a shape drawn on a map) keeps only apartments inside it, with market or in its place. ' +
+    'q searches words no filter says (a building\'s name, "coworking", "rooftop"): every word must match, typos and synonyms allowed, ' +
+    'and each result carries matched (why it is there); prefer a filter when one exists. neighborhood and building (slugs) narrow to one. ' +
+    'sort_by price_asc (default; relevance with q), ' +
     `price_desc, availability, newest, rating_desc. Pages of per_page (default ${SEARCH_PAGE.default}, max ${SEARCH_PAGE.max}) with total_count and ` +
     'total_pages (a very deep price-sorted dated page is refused as search_too_broad: pass min_price at the last price ' +
     `shown to go further). Up to ${HERO_IMAGES_PER_PAGE} hero photos of the page come as embedded images (include_hero_images: false ` +
