@@ -2,9 +2,10 @@
  * Reading an answer's `matched` for a screen (the search page's cards and the card widget): a
  * fragment's text (matched.ts: the matched words in <mark></mark>, the rest HTML-escaped) read back
  * into runs of plain text, each marked or not, so that a page builds text nodes and <mark> elements
- * from it and never parses the server's text as HTML; and each field's name in words. Pure, no DOM.
+ * from it and never parses the server's text as HTML; and each field's name in words. Pure, no DOM,
+ * and importing nothing: the browser bundles take it whole (the fields are home-texts.ts's TEXT_FIELDS,
+ * which its unit test holds equal).
  */
-import type { TextField } from './home-texts';
 
 /** A run of a fragment's text, as it reads (entities decoded), and whether it is marked. */
 export interface FragmentRun {
@@ -37,7 +38,8 @@ export function fragmentRuns(html: string): FragmentRun[] {
   return runs;
 }
 
-const FIELD_NAMES: Record<TextField, string> = {
+/** Each field of `matched` in words, in TEXT_FIELDS order. */
+export const FIELD_NAMES: Readonly<Record<string, string>> = {
   building_name: 'Building',
   title: 'Title',
   neighborhood: 'Neighborhood',
@@ -51,7 +53,7 @@ const FIELD_NAMES: Record<TextField, string> = {
 
 /** A `matched` field in words ("building_amenities" -> "Building amenities"); a field not listed is spelled from its name. */
 export function matchedFieldName(field: string): string {
-  if (Object.hasOwn(FIELD_NAMES, field)) return FIELD_NAMES[field as TextField];
+  if (Object.hasOwn(FIELD_NAMES, field)) return FIELD_NAMES[field];
   const words = field.replace(/_/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -1,7 +1,8 @@
 /** A `matched` fragment read back into runs for a screen (services/kernel/text/marked-fragment.ts): only <mark> is a tag. */
 import fc from 'fast-check';
 import { matchedFragment } from '../../../../services/kernel/text/matched';
-import { fragmentRuns, matchedFieldName } from '../../../../services/kernel/text/marked-fragment';
+import { TEXT_FIELDS } from '../../../../services/kernel/text/home-texts';
+import { FIELD_NAMES, fragmentRuns, matchedFieldName } from '../../../../services/kernel/text/marked-fragment';
 import { queryPlan } from '../../../../services/kernel/text/query-plan';
 import { runs } from '../../../support/property-runs';
 
@@ -48,6 +49,7 @@ describe('fragmentRuns', () => {
 
 describe('matchedFieldName', () => {
   it('names each field of matched in words, and spells an unknown one from its name', () => {
+    expect(Object.keys(FIELD_NAMES)).toEqual([...TEXT_FIELDS]);
     expect(matchedFieldName('building_amenities')).toBe('Building amenities');
     expect(matchedFieldName('building_name')).toBe('Building');
     expect(matchedFieldName('amenities')).toBe('Amenities');
