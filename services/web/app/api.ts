@@ -26,6 +26,8 @@ export interface SearchHome {
   earliest_available_date?: string | null;
   /** With flexible dates: the home's best stay in the window (for Flex, end_date null); its price is this stay's. */
   stay?: ChosenStay;
+  /** With q: the fields that matched, each a fragment escaped for HTML with the words in <mark></mark>. */
+  matched?: Array<{ field: string; text: string }>;
 }
 
 export interface SearchAnswer {
