@@ -30,6 +30,15 @@ export interface SearchHome {
   matched?: Array<{ field: string; text: string }>;
 }
 
+/** A place of GET /suggest: its `search` is the place's search arguments (market, with a neighborhood or building). */
+export interface Suggestion {
+  type: 'market' | 'city' | 'neighborhood' | 'building';
+  slug: string;
+  label: string;
+  market: string;
+  search: { market: string; neighborhood?: string; building?: string };
+}
+
 export interface SearchAnswer {
   total_count: number;
   total_pages?: number;
@@ -78,7 +87,7 @@ export interface Apartment {
   has_parking: boolean;
   pet_policy: { cats_allowed: boolean; dogs_allowed: boolean };
   laundry_type?: string;
-  property: { name: string; address?: string; description?: string; walk_score?: number; transit_score?: number };
+  property: { slug: string; name: string; address?: string; description?: string; walk_score?: number; transit_score?: number };
   photos: Array<{ url: string; widget_url?: string; caption?: string }>;
   reservation_link: string;
   requested_stay?: { available: boolean; unavailable_reason?: string };
