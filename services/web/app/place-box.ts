@@ -95,7 +95,8 @@ export function placeBox(props: PlaceBoxProps): PlaceBox {
     const ids = [place.market ? CHOSEN_ID : '', error.hidden ? '' : ERROR_ID].filter(Boolean).join(' ');
     if (ids) input.setAttribute('aria-describedby', ids);
     else input.removeAttribute('aria-describedby');
-    input.toggleAttribute('aria-invalid', !error.hidden);
+    if (error.hidden) input.removeAttribute('aria-invalid');
+    else input.setAttribute('aria-invalid', 'true');
   };
   const showPlace = (label: string): void => {
     chip.hidden = !place.market;
@@ -131,16 +132,21 @@ export function placeBox(props: PlaceBoxProps): PlaceBox {
     input.setAttribute('aria-expanded', 'true');
   };
 
-  const pick = (s: Suggestion): void => {
+  /** Closes the list and drops the question the last key asked: no late answer opens it again. */
+  const dismiss = (): void => {
     window.clearTimeout(timer);
     asking?.abort();
+    close();
+  };
+
+  const pick = (s: Suggestion): void => {
+    dismiss();
     place = placeOf(s);
     rememberPlace(place, s.label);
     input.value = '';
     options = [];
     listedFor = '';
     list.replaceChildren();
-    close();
     showError(null);
     showPlace(s.label);
     props.onPlace();
@@ -203,6 +209,10 @@ export function placeBox(props: PlaceBoxProps): PlaceBox {
 
   input.addEventListener('input', typed);
   input.addEventListener('blur', close);
+  // Back in the box, the list of its text is shown again.
+  input.addEventListener('focus', () => {
+    if (listedFor === input.value) open();
+  });
   input.addEventListener('keydown', (e) => {
     const shown = !list.hidden;
     switch (e.key) {
@@ -220,13 +230,11 @@ export function placeBox(props: PlaceBoxProps): PlaceBox {
         if (shown && active >= 0) {
           e.preventDefault();
           pick(options[active]);
-        } else close(); // the form searches the words
+        } else dismiss(); // the form searches the words
         return;
       case 'Escape':
-        if (shown) {
-          e.preventDefault();
-          close();
-        }
+        if (shown) e.preventDefault();
+        dismiss();
         return;
     }
   });
@@ -251,7 +259,7 @@ export function placeBox(props: PlaceBoxProps): PlaceBox {
     async completeTyped() {
       if (place.market) return true;
       // Asked now, in place of the list the last key would ask for.
-      window.clearTimeout(timer);
+      dismiss();
       const text = input.value;
       const found = listedFor === text ? options : await ask(text);
       if (!found?.length || input.value !== text) return false;
