@@ -6,11 +6,11 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
+import { MAX_SUGGEST_CHARS } from '../kernel/limits/typed-text';
 import { foldedTyping, PLACE_TYPES } from '../kernel/text/place-suggestions';
 import { suggestPlaces } from '../search/places/place-suggest';
 import { defineTool, READ_ONLY } from './tool';
 
-export const MAX_SUGGEST_CHARS = 100;
 export const SUGGEST_LIMIT = { default: 8, max: 20 } as const;
 
 const inputSchema = {

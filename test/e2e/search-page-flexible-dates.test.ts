@@ -29,7 +29,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const { api, newPage, check } = searchPageHelpers(() => ({ fx, browser }));
+const { api, newPage, check, pickMarket } = searchPageHelpers(() => ({ fx, browser }));
 
 interface StayAnswer extends Answer {
   homes: Array<Home & { stay: ChosenStay }>;
@@ -45,7 +45,7 @@ const shownStays = (page: Page): Promise<string[]> => page.locator('.result .sta
 async function searchWindow(page: Page, fill: () => Promise<void>): Promise<URLSearchParams> {
   await page.goto(fx.url + '/');
   await rendered(page);
-  await page.selectOption('#f-market', market);
+  await pickMarket(page, market);
   await page.getByRole('checkbox', { name: 'Flexible dates' }).check();
   await fill();
   const asked = page.waitForRequest((r) => r.url().includes('/api/public/search?'));

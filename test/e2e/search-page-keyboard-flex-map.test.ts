@@ -10,7 +10,7 @@ import { startService } from '../../services/main';
 import { addDays } from '../../services/kernel/engine/dates';
 import { alignViewport } from '../../services/kernel/map-tiles';
 import type { Fixture } from '../support/fixture';
-import { isViewportSearch, query, rendered, shownSlugs, type Answer } from '../support/search-page';
+import { isViewportSearch, query, rendered, shownSlugs, waitUntil, type Answer } from '../support/search-page';
 import type { Browser } from 'playwright-core';
 import { PER_PAGE, searchPageHelpers, startSearchPageWorld } from './shared/search-page-browser';
 
@@ -27,7 +27,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const { api, newPage, check } = searchPageHelpers(() => ({ fx, browser }));
+const { api, newPage, check, marketName, pickMarket } = searchPageHelpers(() => ({ fx, browser }));
 
 describe('the search page at /', () => {
   it('can be used with the keyboard alone: search from the form, open a result, and the apartment heading takes the focus', async () => {
@@ -42,11 +42,17 @@ describe('the search page at /', () => {
         }
         throw new Error(`Tab never reached ${matches}`);
       };
-      await tabTo('#f-market');
-      // A select takes the first letters of an option: type the market's label.
-      const label = (await page.locator(`#f-market option[value="${market}"]`).textContent())!;
-      await page.keyboard.type(label);
-      expect(await page.inputValue('#f-market')).toBe(market);
+      await tabTo('#f-place');
+      // The place box completes the market's name; ArrowDown reaches its option and Enter picks it (and searches).
+      await page.keyboard.type(await marketName(market));
+      await waitUntil(page, `document.getElementById('f-place').getAttribute('aria-expanded') === 'true'`);
+      const isMarket = `document.getElementById(document.getElementById('f-place').getAttribute('aria-activedescendant') ?? '')?.matches('[data-type="market"][data-slug="${market}"]') ?? false`;
+      for (let i = 0; i < 8 && !(await page.evaluate(isMarket)); i++) await page.keyboard.press('ArrowDown');
+      expect(await page.evaluate(isMarket)).toBe(true);
+      await page.keyboard.press('Enter');
+      await rendered(page);
+      expect(new URL(page.url()).searchParams.get('market')).toBe(market);
+      // Search from the form searches the same place again.
       await tabTo('button[type=submit]');
       await page.keyboard.press('Enter');
       await rendered(page);
@@ -87,7 +93,7 @@ describe('the search page at /', () => {
     try {
       await page.goto(fx.url + '/');
       await rendered(page);
-      await page.selectOption('#f-market', market);
+      await pickMarket(page, market);
       await page.getByRole('radio', { name: 'Flex (open-ended)' }).check();
       expect(await page.locator('#f-check-out').isVisible()).toBe(false);
       await page.fill('#f-check-in', moveIn);

@@ -2,7 +2,8 @@
  * The widgets in headless Chromium: Debian's chromium driven by playwright-core, each
  * widget read with resources/read and fed a real tool result from the real stores, delivered as an
  * MCP Apps host does (test/support/widget-host.ts), or as ChatGPT's window.openai. The cards and pins
- * are on screen, a click names its home, the map says when it is off; screenshots go to test-artifacts/.
+ * are on screen (a card with the words a search matched marked), a click names its home, the map says
+ * when it is off; screenshots go to test-artifacts/.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { type Browser, type Locator, type Page } from 'playwright-core';
 import { startService, type RunningService } from '../../services/main';
 import { addDays } from '../../services/kernel/engine/dates';
 import { stayLabel, type ChosenStay } from '../../services/kernel/engine/stay-label';
+import { fragmentRuns, matchedFieldName } from '../../services/kernel/text/marked-fragment';
 import { CARD_GRID_WIDGET, MAP_WIDGET } from '../../services/widgets/catalog';
 import { seriousViolations } from '../support/axe';
 import { busiestCity, startFixture, type Fixture } from '../support/fixture';
@@ -179,6 +181,58 @@ describe('the card-grid widget (search_apartments_tool)', () => {
       ).toBe(homes[0].slug);
       expect(await seriousViolations(page.frames()[1] as unknown as Page)).toEqual([]);
       await screenshot(page, 'search-cards-move-in-window.png');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the fields a word search matched, the words in <mark> and nothing of a fragment parsed as HTML but the marks', async () => {
+    const client = await fx.mcp();
+    type Matched = Array<{ field: string; text: string }>;
+    let input: Record<string, unknown> = {};
+    let result: HostedResult | undefined;
+    // A building amenity word that some homes of the city have.
+    for (const q of ['rooftop', 'coworking', 'doorman', 'concierge', 'pool']) {
+      input = { market: city, q, per_page: 6, include_hero_images: false };
+      result = await callTool(client, 'search_apartments_tool', input);
+      if (homesOf(result).length > 0) break;
+    }
+    const homes = (result!.structuredContent as { homes: Array<Home & { matched: Matched }> }).homes;
+    expect(homes.length).toBeGreaterThan(0);
+    // The first home's fragments as the service writes them, and one no service writes: other markup in it stays text.
+    const hostile = { field: 'description', text: '&lt;b&gt;Bold&lt;/b&gt; <img src=x onerror="window.__hit=1"> <mark>Roof</mark>top' };
+    homes[0].matched = [...homes[0].matched, hostile];
+    const { page } = await newPage(1000, 800);
+    try {
+      await showInHost(page, await widgetHtml(client, CARD_GRID_WIDGET.uri), input, result!);
+      const view = page.frameLocator('#view');
+      await view.locator('.card').first().waitFor();
+      for (const home of homes) {
+        const card = view.locator(`.card[data-slug="${home.slug}"]`);
+        expect(await card.locator('.matched p').allTextContents()).toEqual(
+          home.matched.map(
+            (m) =>
+              `${matchedFieldName(m.field)}: ${fragmentRuns(m.text)
+                .map((r) => r.text)
+                .join('')}`,
+          ),
+        );
+        expect(await card.locator('.matched mark').allTextContents()).toEqual(
+          home.matched.flatMap((m) =>
+            fragmentRuns(m.text)
+              .filter((r) => r.marked)
+              .map((r) => r.text),
+          ),
+        );
+      }
+      expect(await view.locator('.card .matched mark').count()).toBeGreaterThan(1);
+      expect(await view.locator(`.card[data-slug="${homes[0].slug}"] .matched p`).last().textContent()).toBe(
+        'Description: <b>Bold</b> <img src=x onerror="window.__hit=1"> Rooftop',
+      );
+      expect(new Set(await view.locator('.card .matched p *').evaluateAll((els) => els.map((e) => e.tagName)))).toEqual(new Set(['SPAN', 'MARK']));
+      expect(await page.frames()[1].evaluate('window.__hit')).toBeUndefined();
+      expect(await seriousViolations(page.frames()[1] as unknown as Page)).toEqual([]);
+      await screenshot(page, 'search-cards-matched.png');
     } finally {
       await page.close();
     }

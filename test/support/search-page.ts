@@ -88,3 +88,25 @@ export const apiPath = (r: Request): string => {
 
 /** A request of the viewport search with a map area (not the market's pins). */
 export const isViewportSearch = (r: Request): boolean => r.url().includes('/api/public/map-search?') && r.url().includes('sw_latitude=');
+
+/** A place of GET /api/public/suggest, as the place box lists it (an option's data-type and data-slug). */
+export interface SuggestedPlace {
+  type: string;
+  slug: string;
+  label: string;
+  market: string;
+  search: Record<string, string>;
+}
+
+/** The place box's option of a place, once it is listed. */
+export const placeOption = (page: Page, place: Pick<SuggestedPlace, 'type' | 'slug'>) =>
+  page.locator(`#f-place-list [role="option"][data-type="${place.type}"][data-slug="${place.slug}"]`);
+
+/**
+ * Picks a place in the page's place box (services/web/app/place-box.ts) as a person does with the
+ * mouse: types `text`, and clicks the place's option once it is listed. The pick searches the place.
+ */
+export async function pickPlace(page: Page, text: string, place: Pick<SuggestedPlace, 'type' | 'slug'>): Promise<void> {
+  await page.fill('#f-place', text);
+  await placeOption(page, place).click();
+}

@@ -4,9 +4,8 @@
  * refused with the error object, never searched as everything or as nothing.
  */
 import { badRequest } from '../../kernel/errors';
+import { MAX_Q_CHARS } from '../../kernel/limits/typed-text';
 import { queryPlan, type QueryPart } from '../../kernel/text/query-plan';
-
-export const MAX_Q_CHARS = 200;
 
 export const qProperty = {
   q: {

@@ -26,6 +26,17 @@ export interface SearchHome {
   earliest_available_date?: string | null;
   /** With flexible dates: the home's best stay in the window (for Flex, end_date null); its price is this stay's. */
   stay?: ChosenStay;
+  /** With q: the fields that matched, each a fragment escaped for HTML with the words in <mark></mark>. */
+  matched?: Array<{ field: string; text: string }>;
+}
+
+/** A place of GET /suggest: its `search` is the place's search arguments (market, with a neighborhood or building). */
+export interface Suggestion {
+  type: 'market' | 'city' | 'neighborhood' | 'building';
+  slug: string;
+  label: string;
+  market: string;
+  search: { market: string; neighborhood?: string; building?: string };
 }
 
 export interface SearchAnswer {
@@ -76,7 +87,7 @@ export interface Apartment {
   has_parking: boolean;
   pet_policy: { cats_allowed: boolean; dogs_allowed: boolean };
   laundry_type?: string;
-  property: { name: string; address?: string; description?: string; walk_score?: number; transit_score?: number };
+  property: { slug: string; name: string; address?: string; description?: string; walk_score?: number; transit_score?: number };
   photos: Array<{ url: string; widget_url?: string; caption?: string }>;
   reservation_link: string;
   requested_stay?: { available: boolean; unavailable_reason?: string };

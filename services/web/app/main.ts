@@ -8,6 +8,7 @@ import { compareView } from './compare-view';
 import { h } from './dom';
 import { homeView } from './home-view';
 import { createMapView, mapElement, type MapView } from './map-view';
+import { placeLabel, samePlace } from './place-label';
 import { policiesView } from './policies-view';
 import { resultsList } from './results';
 import { searchForm, type SearchFormView } from './search-form';
@@ -90,13 +91,14 @@ async function renderSearch(state: PageState): Promise<void> {
   const controller = new AbortController();
   inFlight = controller;
   const all = await loadMarkets().catch(() => [] as Market[]);
+  const place = await placeLabel(state, all);
   if (controller.signal.aborted) return; // a newer state is being drawn
   // The form stays while it shows the state (its own filter changes), so what is being typed is kept.
   if (!s.form?.holds(state)) {
-    s.form = searchForm(all, state, (choice) => {
+    s.form = searchForm(all, state, place, (choice) => {
       const now = current();
       // The same place keeps the map area and the shape the person chose; another place is searched whole.
-      const same = choice.market === now.market;
+      const same = samePlace(choice, now);
       navigate({ ...now, ...choice, view: 'search', area: same ? now.area : null, polygon: same ? now.polygon : null, page: 1, home: '', moveIn: '' });
     });
     s.formSlot.replaceChildren(s.form.form);
@@ -106,11 +108,14 @@ async function renderSearch(state: PageState): Promise<void> {
     form.showFacets(null);
     s.map.showShape(state.polygon, false);
     s.status.textContent = '';
-    s.results.replaceChildren(h('p', { class: 'hint' }, 'Choose a place and dates, then search. Or move the map to search the area it shows.'));
+    const hint = state.q
+      ? `Choose a place to find “${state.q}” in: type it in the box and pick it from the list. Or move the map to search the area it shows.`
+      : 'Type a place in the box and pick it from the list, choose dates, then search. Or move the map to search the area it shows.';
+    s.results.replaceChildren(h('p', { class: 'hint' }, hint));
     return;
   }
   s.status.textContent = 'Searching…';
-  const place = all.flatMap((m) => [{ slug: m.slug, name: m.name }, ...m.cities]).find((p) => p.slug === state.market)?.name ?? state.market;
+  const words = state.q ? ` matching “${state.q}”` : '';
   try {
     let homes: SearchAnswer['homes'];
     let total: number;
@@ -128,7 +133,7 @@ async function renderSearch(state: PageState): Promise<void> {
       total = answer.total_count;
       pages = Math.max(1, Math.ceil(answer.homes.length / PER_PAGE));
       homes = answer.homes.slice((state.page - 1) * PER_PAGE, state.page * PER_PAGE);
-      heading = `${total} home${total === 1 ? '' : 's'} in ${drawnArea ?? 'the map area'}`;
+      heading = `${total} home${total === 1 ? '' : 's'} in ${drawnArea ?? 'the map area'}${words}`;
       facets = answer.facets;
     } else {
       const [list, pins] = await Promise.all([
@@ -143,7 +148,7 @@ async function renderSearch(state: PageState): Promise<void> {
       total = list.total_count;
       pages = list.total_pages ?? 1;
       homes = list.homes;
-      heading = `${total} home${total === 1 ? '' : 's'} in ${drawnArea ?? place}`;
+      heading = `${total} home${total === 1 ? '' : 's'} in ${drawnArea ?? place}${words}`;
       facets = list.facets;
     }
     if (controller.signal.aborted) return;

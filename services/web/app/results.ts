@@ -1,10 +1,11 @@
 /**
- * The results list: a card per home with its all-in price and label (and with flexible dates its best
- * stay, which its link opens), pages, and the compare choice.
+ * The results list: a card per home with its all-in price and label (with flexible dates its best
+ * stay, which its link opens; with words, the fields they matched), pages, and the compare choice.
  */
 import { stayLabel } from '../../kernel/engine/stay-label';
 import type { SearchHome } from './api';
 import { bedroomsLabel, h, money } from './dom';
+import { matchedList } from './marked-text';
 import { COMPARE_LIMIT } from './state';
 
 export interface ResultsProps {
@@ -40,6 +41,7 @@ function card(home: SearchHome, props: ResultsProps): HTMLElement {
       { class: 'result-body' },
       h('h3', {}, h('a', { href: props.homeHref(home.slug, home.stay?.start_date) }, home.name)),
       h('p', { class: 'facts' }, `${home.city} · ${bedroomsLabel(home.bedrooms)} · ${home.bathrooms} bath${home.sqft ? ` · ${home.sqft} sq ft` : ''}`),
+      matchedList(home.matched),
       h(
         'p',
         { class: 'price' },

@@ -1,19 +1,20 @@
 /**
- * The search form: a place from the markets list, the stay (dates, a Flex tier, or flexible dates:
- * ./stay-fields.ts), bedrooms, guest rating, price
- * ceiling (with the histogram of the answer's prices above it) and the boolean filters. The filters
- * apply as they change (FILTER_PAUSE_MS after the last change); the place and the stay with Search.
- * With the answer's facets each filter, bedroom and rating choice shows how many homes it would
- * leave, and a choice that would leave none is disabled.
+ * The search form: one box for the place and the words (./place-box.ts), the stay (dates, a Flex
+ * tier, or flexible dates: ./stay-fields.ts), bedrooms, guest rating, price ceiling (with the
+ * histogram of the answer's prices above it) and the boolean filters. A place picked in the box
+ * searches at once; the filters apply as they change (FILTER_PAUSE_MS after the last change); the
+ * words and the stay with Search (or Enter in the box). With the answer's facets each filter, bedroom
+ * and rating choice shows how many homes it would leave, and a choice that would leave none is disabled.
  */
 import type { Market } from './api';
 import { field, h } from './dom';
 import { bedroomsCount, emptyChoice, filterCount, FILTERS, ratingCount, RATINGS, withCount, type Facets, type Filter, type Rating } from './facets';
 import { priceHistogram } from './histogram';
-import type { PageState } from './state';
+import { placeBox } from './place-box';
+import { readWords, type PageState } from './state';
 import { stayFields, type StayChoice } from './stay-fields';
 
-export type SearchChoice = StayChoice & Pick<PageState, 'market' | 'bedrooms' | 'maxPrice' | 'filters' | 'rating'>;
+export type SearchChoice = StayChoice & Pick<PageState, 'market' | 'neighborhood' | 'building' | 'q' | 'bedrooms' | 'maxPrice' | 'filters' | 'rating'>;
 
 /** A changed filter is searched this long after the last change (the map's moves wait as long). */
 export const FILTER_PAUSE_MS = 250;
@@ -36,25 +37,41 @@ const BEDROOM_CHOICES: Array<[number | null, string]> = [
 
 /** What of a state the form shows. */
 const formKey = (s: SearchChoice & { placed: boolean }): string =>
-  JSON.stringify([s.market, s.checkIn, s.checkOut, s.flex, s.latestCheckIn, s.length, s.bedrooms, s.maxPrice, s.filters, s.rating, s.placed]);
+  JSON.stringify([
+    s.market,
+    s.neighborhood,
+    s.building,
+    s.q,
+    s.checkIn,
+    s.checkOut,
+    s.flex,
+    s.latestCheckIn,
+    s.length,
+    s.bedrooms,
+    s.maxPrice,
+    s.filters,
+    s.rating,
+    s.placed,
+  ]);
 
 /** Whether the map places the search (its area, or a shape drawn on it): then no place is required. */
 const mapPlaces = (s: Pick<PageState, 'area' | 'polygon'>): boolean => s.area !== null || s.polygon !== null;
 
-/** A place is required unless the person searches the map area or a shape drawn on it. */
-function placeOptions(markets: Market[], chosen: string, placed: boolean): HTMLSelectElement {
-  const select = h('select', { id: 'f-market', name: 'market', required: !placed }, h('option', { value: '' }, 'Choose a place'));
-  for (const m of markets) {
-    const group = h('optgroup', { label: `${m.name}, ${m.state}` }, h('option', { value: m.slug }, `All of ${m.name}`));
-    for (const c of m.cities) if (c.slug !== m.slug) group.append(h('option', { value: c.slug }, `${c.name}, ${c.state}`));
-    select.append(group);
-  }
-  select.value = chosen;
-  return select;
-}
-
-export function searchForm(markets: Market[], state: PageState, onSearch: (choice: SearchChoice) => void): SearchFormView {
+/**
+ * `placeLabel` names the state's place (./place-label.ts). A place is required unless the person
+ * searches the map area or a shape drawn on it: Search without one takes the best place completing
+ * the box's text, or says that none does.
+ */
+export function searchForm(markets: Market[], state: PageState, placeLabel: string, onSearch: (choice: SearchChoice) => void): SearchFormView {
   const stay = stayFields(state);
+  // A place picked or removed searches at once (search() is defined below, before any event can call it).
+  const box = placeBox({
+    markets,
+    place: { market: state.market, neighborhood: state.neighborhood, building: state.building },
+    label: placeLabel,
+    words: state.q,
+    onPlace: () => search(),
+  });
   const bedroomOptions = BEDROOM_CHOICES.map(([n, label]) => h('option', { value: n ?? '' }, label));
   const bedrooms = h('select', { id: 'f-bedrooms', name: 'bedrooms', 'data-filter': '' }, ...bedroomOptions);
   bedrooms.value = state.bedrooms === null ? '' : String(state.bedrooms);
@@ -80,7 +97,7 @@ export function searchForm(markets: Market[], state: PageState, onSearch: (choic
   const form = h(
     'form',
     { class: 'search-form', role: 'search', 'aria-label': 'Search apartments' },
-    field('Place', 'f-market', placeOptions(markets, state.market, mapPlaces(state))),
+    box.element,
     ...stay.elements,
     field('Bedrooms', 'f-bedrooms', bedrooms),
     field('Guest rating', 'f-rating', rating),
@@ -91,7 +108,8 @@ export function searchForm(markets: Market[], state: PageState, onSearch: (choic
 
   const n = (s: string): number | null => (s === '' ? null : Number(s));
   const read = (): SearchChoice => ({
-    market: (form.querySelector('#f-market') as HTMLSelectElement).value,
+    ...box.place(),
+    q: readWords(box.words()),
     ...stay.read(),
     bedrooms: n(bedrooms.value),
     maxPrice: maxPrice.validity.valid ? n(maxPrice.value) : null,
@@ -114,7 +132,18 @@ export function searchForm(markets: Market[], state: PageState, onSearch: (choic
   maxPrice.addEventListener('input', () => histogram.setCeiling(n(maxPrice.value)));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    search();
+    if (box.place().market || mapPlaces(state)) return search();
+    const typed = box.words();
+    void box.completeTyped().then((picked) => {
+      // Nothing to say once the person has typed on.
+      if (picked || box.words() !== typed) return;
+      const text = typed.trim();
+      box.showError(
+        text
+          ? `No place matches “${text}”. Pick a place from the list (a city, neighborhood or building), or move the map, to find these words.`
+          : 'Type a place (a city, neighborhood or building) and pick it from the list, or move the map.',
+      );
+    });
   });
 
   return {

@@ -6,6 +6,7 @@
 import { addDays } from '../../kernel/engine/dates';
 import { NIGHTS_PER_MONTH } from '../../kernel/engine/labels';
 import { COMPARED_APARTMENTS } from '../../kernel/limits/pages';
+import { MAX_Q_CHARS } from '../../kernel/limits/typed-text';
 import { MAX_WINDOW_NIGHTS } from '../../kernel/limits/stay-window';
 import { alignViewport } from '../../kernel/map-tiles';
 import { FILTER_NAMES, RATING_NAMES, type Filter, type Rating } from './facets';
@@ -30,7 +31,14 @@ export interface StayLength {
 
 export interface PageState {
   view: View;
+  /** A market or display-city slug: the place searched, or the market of the neighborhood or building. */
   market: string;
+  /** A neighborhood of the market (its slug) the search keeps to, or ''. */
+  neighborhood: string;
+  /** A building of the market (its slug) the search keeps to, or ''; a place is one of the two, never both. */
+  building: string;
+  /** The words to find (the API's q), or '' (no word search). */
+  q: string;
   /** YYYY-MM-DD or '' (an undated search). */
   checkIn: string;
   checkOut: string;
@@ -74,6 +82,9 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const EMPTY_STATE: PageState = {
   view: 'search',
   market: '',
+  neighborhood: '',
+  building: '',
+  q: '',
   checkIn: '',
   checkOut: '',
   flex: null,
@@ -111,6 +122,12 @@ function parseArea(raw: string | null): Area | null {
 
 const date = (raw: string | null): string => (raw !== null && DATE.test(raw) ? raw : '');
 
+/** q as the API takes it: trimmed, at most MAX_Q_CHARS, holding a letter or a digit; else no word search. */
+export function readWords(raw: string | null): string {
+  const text = (raw ?? '').trim();
+  return text.length <= MAX_Q_CHARS && /[\p{L}\p{N}]/u.test(text) ? text : '';
+}
+
 /** The nights of a length given in nights or months. */
 export const lengthNights = (length: StayLength): number => (length.unit === 'months' ? length.count * NIGHTS_PER_MONTH : length.count);
 
@@ -130,9 +147,15 @@ export function parseState(search: string): PageState {
   const checkIn = date(q.get('check_in'));
   // Flexible dates: a window of move-in dates from checkIn, and a length or a Flex tier in place of a check-out.
   const latestCheckIn = checkIn ? date(q.get('latest_check_in')) : '';
+  const market = slug(q.get('market'));
+  // A neighborhood or a building is a part of the market: nothing without it, and the building when both are named.
+  const building = market ? slug(q.get('building')) : '';
   return {
     view: view && VIEWS.includes(view) ? view : 'search',
-    market: slug(q.get('market')),
+    market,
+    neighborhood: market && !building ? slug(q.get('neighborhood')) : '',
+    building,
+    q: readWords(q.get('q')),
     checkIn,
     checkOut: flex === null && !latestCheckIn ? date(q.get('check_out')) : '',
     flex,
@@ -160,6 +183,9 @@ export function toQuery(state: PageState): string {
   const q = new URLSearchParams();
   if (state.view !== 'search') q.set('view', state.view);
   if (state.market) q.set('market', state.market);
+  if (state.neighborhood) q.set('neighborhood', state.neighborhood);
+  if (state.building) q.set('building', state.building);
+  if (state.q) q.set('q', state.q);
   if (state.checkIn) q.set('check_in', state.checkIn);
   if (state.latestCheckIn) q.set('latest_check_in', state.latestCheckIn);
   if (state.flex !== null) q.set('flex', String(state.flex));
@@ -215,9 +241,10 @@ export function searchStayParams(state: PageState): Record<string, string> {
   return state.length ? { ...window, nights: String(lengthNights(state.length)) } : { check_in: state.checkIn };
 }
 
-/** The filters both searches take; max_price is monthly whatever the stay's length. */
+/** The filters both searches take (the words q among them); max_price is monthly whatever the stay's length. */
 export function filterParams(state: PageState): Record<string, string> {
   const p: Record<string, string> = { ...searchStayParams(state) };
+  if (state.q) p.q = state.q;
   if (state.bedrooms !== null) p.bedrooms = String(state.bedrooms);
   if (state.maxPrice !== null) {
     p.max_price = String(state.maxPrice);
@@ -237,15 +264,19 @@ export function filterParams(state: PageState): Record<string, string> {
 const withFacets = (p: Record<string, string>, facets: boolean): Record<string, string> =>
   facets && !('latest_check_in' in p) ? { ...p, price_unit: 'per_month', facets: 'true' } : p;
 
-/** The place: the market, or none when the drawn shape alone places the search. */
-const place = (state: PageState): Record<string, string> => (state.market ? { market: state.market } : {});
+/** The place: the market (with its neighborhood or building), or none when the drawn shape alone places the search. */
+function place(state: PageState): Record<string, string> {
+  if (!state.market) return {};
+  if (state.building) return { market: state.market, building: state.building };
+  return state.neighborhood ? { market: state.market, neighborhood: state.neighborhood } : { market: state.market };
+}
 
 /** GET /api/public/search: the list page. */
 export function searchParams(state: PageState, perPage: number, facets = false): Record<string, string> {
   return withFacets({ ...place(state), ...filterParams(state), page: String(state.page), per_page: String(perPage) }, facets);
 }
 
-/** GET /api/public/map-search: the map area once the person moved the map, else the market (or the drawn shape alone). */
+/** GET /api/public/map-search: the map area once the person moved the map (it stands in for the whole place), else the place (or the drawn shape alone). */
 export function mapSearchParams(state: PageState, facets = false): Record<string, string> {
   const p = withFacets(filterParams(state), facets);
   if (!state.area) return { ...place(state), ...p };

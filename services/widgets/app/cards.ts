@@ -1,10 +1,12 @@
 /**
  * The card-grid widget of search_apartments_tool: one card per home of the result page, with its best
- * stay's dates when the search named a window of move-in dates (the answer's `stay`).
+ * stay's dates when the search named a window of move-in dates (the answer's `stay`), and the fields
+ * its words matched, the words marked, when the search had q (the answer's `matched`).
  */
 import { stayLabel } from '../../kernel/engine/stay-label';
 import { connectHost, type ToolResultPayload } from './host';
 import { el, mount, onActivate } from './dom';
+import { matchedLines } from './marked-text';
 import { reserveLink } from './reserve-link';
 import { askAbout, embeddedHeroes, formatPrice, homeFacts, placeName, readHomes, type SearchHome, type SearchPage } from './results';
 
@@ -24,7 +26,7 @@ function photoOf(src: string | undefined): HTMLElement {
 
 function card(home: SearchHome, photo: string | undefined, select: (home: SearchHome, node: HTMLElement) => void): HTMLElement {
   const rating = home.property?.member_rating;
-  // The card is one button named by its content (name, facts, price, stay, badges): the name a screen reader says is the text shown.
+  // The card is one button named by its content (name, facts, matches, price, stay, badges): the name a screen reader says is the text shown.
   const node = el(
     'article',
     { class: 'card', role: 'button', tabindex: '0', 'data-slug': home.slug },
@@ -34,6 +36,7 @@ function card(home: SearchHome, photo: string | undefined, select: (home: Search
       { class: 'body' },
       el('h3', { class: 'name' }, home.name),
       el('p', { class: 'facts' }, homeFacts(home)),
+      matchedLines(home.matched),
       el('p', { class: 'price' }, el('strong', {}, formatPrice(home)), ' ', el('span', { class: 'label' }, home.display_price_label)),
       home.stay && el('p', { class: 'stay-dates' }, stayLabel(home.stay)),
       el(

@@ -11,7 +11,7 @@ import { addDays } from '../../../services/kernel/engine/dates';
 import { checkState } from '../../support/axe';
 import { CHROMIUM_HINT, findChromium } from '../../support/chromium';
 import { startFixture, type Fixture } from '../../support/fixture';
-import { query, recordedPage, type Answer, type RecordedPage } from '../../support/search-page';
+import { pickPlace, query, recordedPage, rendered, type Answer, type RecordedPage } from '../../support/search-page';
 import { openBrowser } from '../../support/browser';
 
 const CHROMIUM = findChromium();
@@ -32,12 +32,22 @@ async function readApi<T>(fx: Fixture, pathAndQuery: string): Promise<T> {
   return res.body as T;
 }
 
-/** The public GET API's answer (200 expected), the browser's recorded pages and the axe check, on the file's world. */
+/**
+ * The public GET API's answer (200 expected), the browser's recorded pages, the axe check, and the
+ * choice of a market in the page's place box (its name typed, its option clicked; the page then shows
+ * the market's search), on the file's world.
+ */
 export function searchPageHelpers(world: () => { fx: Fixture; browser: Browser }) {
   const api = <T>(pathAndQuery: string): Promise<T> => readApi<T>(world().fx, pathAndQuery);
   const newPage = (width: number, height: number): Promise<RecordedPage> => recordedPage(world().browser, world().fx, width, height);
   const check = (page: Page, shot: string): Promise<void> => checkState(page, path.join(ARTIFACTS, shot));
-  return { api, newPage, check };
+  const marketName = async (slug: string): Promise<string> =>
+    (await api<{ markets: Array<{ slug: string; name: string }> }>('/api/public/markets')).markets.find((m) => m.slug === slug)!.name;
+  const pickMarket = async (page: Page, slug: string): Promise<void> => {
+    await pickPlace(page, await marketName(slug), { type: 'market', slug });
+    await rendered(page);
+  };
+  return { api, newPage, check, marketName, pickMarket };
 }
 
 export async function startSearchPageWorld(): Promise<SearchPageWorld> {

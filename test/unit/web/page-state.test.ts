@@ -68,6 +68,23 @@ describe('parseState and toQuery', () => {
     expect(parseState('?market=austin&guest_rating=SUPERB&polygon=1,2;3,4')).toMatchObject({ rating: null, polygon: null });
   });
 
+  it('keep the words and the neighborhood or building of the market (a shared URL restores them)', () => {
+    const words: PageState = { ...searched, neighborhood: 'back-bay', q: 'rooftop pool' };
+    expect(parseState(toQuery(words))).toEqual(words);
+    expect(toQuery({ ...EMPTY_STATE, market: 'boston', building: 'the-harlow-boston', q: 'gym' })).toBe('?market=boston&building=the-harlow-boston&q=gym');
+    expect(parseState('?market=boston&building=the-harlow-boston')).toMatchObject({ building: 'the-harlow-boston', neighborhood: '' });
+  });
+
+  it('read q trimmed, and drop a q of no letter or digit or over 200 characters, and a neighborhood or building without its market', () => {
+    expect(parseState('?q=%20%20coworking%20space%20').q).toBe('coworking space');
+    expect(parseState(`?q=${'é'.repeat(200)}`).q).toBe('é'.repeat(200));
+    for (const q of ['', '%20%20', '***', 'x'.repeat(201)]) expect(parseState(`?market=austin&q=${q}`).q).toBe('');
+    expect(parseState('?neighborhood=back-bay&building=the-harlow-boston')).toMatchObject({ market: '', neighborhood: '', building: '' });
+    // A place is one of the two: the building, the narrower, when a link names both.
+    expect(parseState('?market=boston&neighborhood=back-bay&building=the-harlow-boston')).toMatchObject({ neighborhood: '', building: 'the-harlow-boston' });
+    expect(parseState('?market=boston&neighborhood=Back%20Bay').neighborhood).toBe('');
+  });
+
   it('drop a check-out date when a Flex tier is chosen (the stay is open-ended)', () => {
     expect(parseState('?check_in=2027-01-10&check_out=2027-02-09&flex=180')).toMatchObject({ checkIn: '2027-01-10', checkOut: '', flex: 180 });
   });
@@ -133,6 +150,18 @@ describe('the GET parameters of the page state', () => {
     expect(searchParams({ ...state, maxPrice: null }, 12)).not.toHaveProperty('price_unit');
     expect(searchParams({ ...state, market: '' }, 12)).not.toHaveProperty('market');
     expect(mapSearchParams({ ...state, market: '', area: null })).toEqual({ ...filterParams({ ...state, market: '' }) });
+  });
+
+  it('send q to both searches, the neighborhood or building with the market, and neither part of a market in place of a map area', () => {
+    const state: PageState = { ...searched, area: null, neighborhood: 'back-bay', q: 'rooftop' };
+    expect(searchParams(state, 12)).toMatchObject({ market: 'boston', neighborhood: 'back-bay', q: 'rooftop' });
+    expect(mapSearchParams(state)).toMatchObject({ market: 'boston', neighborhood: 'back-bay', q: 'rooftop' });
+    expect(searchParams({ ...state, neighborhood: '', building: 'the-harlow-boston' }, 12)).toMatchObject({ market: 'boston', building: 'the-harlow-boston' });
+    // The map area stands in for the whole place; the words still narrow it.
+    const moved = mapSearchParams({ ...state, area: searched.area });
+    expect(moved).toMatchObject({ q: 'rooftop', zoom: '12' });
+    for (const key of ['market', 'neighborhood', 'building']) expect(moved).not.toHaveProperty(key);
+    expect(searchParams({ ...searched, q: '' }, 12)).not.toHaveProperty('q');
   });
 
   it('send a Flex stay as check_out=indefinite with its tier', () => {
