@@ -35,12 +35,12 @@ const NOT_WORD_CHARACTER = /[^\p{L}\p{N}]/gu;
  */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:['’ʼ][\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu;
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^ -~]/;
 
 /** Lowercased, accents folded (NFKD, combining marks removed), e.g. "Café" -> "cafe". */
 export function foldWord(word: string): string {
   const lower = word.toLowerCase();
-  // ASCII has nothing to decompose or fold: most words of an English inventory.
+  // Printable ASCII has nothing to decompose or fold: most words of an English inventory.
   if (!NON_ASCII.test(lower)) return lower;
   return lower
     .normalize('NFKD')
