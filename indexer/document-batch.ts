@@ -7,9 +7,23 @@
  */
 import { BSON } from 'mongodb';
 import type { HomeRecord } from '../services/kernel/inventory/records';
-import { homeRouting } from '../services/kernel/store/home-routing';
-import { buildDocument, isIndexable, MissingReferenceError } from './source';
-import type { BuiltBatch, PoolSetup } from './document-pool';
+import { homeRouting, type RoutingKeys } from '../services/kernel/store/home-routing';
+import { buildDocument, isIndexable, MissingReferenceError, type Lookups } from './source';
+import type { PrebuiltDocument } from './bulk-load';
+
+export interface PoolSetup {
+  lookups: Lookups;
+  today: string;
+  /** Each market's routing key (services/kernel/store/home-routing.ts). */
+  routingKeys: RoutingKeys;
+}
+
+export interface BuiltBatch {
+  id: number;
+  documents: PrebuiltDocument[];
+  /** Why each skipped home could not be indexed (a missing building or market). */
+  skipped: string[];
+}
 
 export function buildBatch(id: number, homes: Uint8Array[], { lookups, today, routingKeys }: PoolSetup): BuiltBatch {
   const answer: BuiltBatch = { id, documents: [], skipped: [] };

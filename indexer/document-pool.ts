@@ -9,23 +9,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PrebuiltDocument } from './bulk-load';
-import { buildBatch } from './document-batch';
-import type { Lookups } from './source';
-import type { RoutingKeys } from '../services/kernel/store/home-routing';
-
-export interface PoolSetup {
-  lookups: Lookups;
-  today: string;
-  /** Each market's routing key (services/kernel/store/home-routing.ts). */
-  routingKeys: RoutingKeys;
-}
-
-export interface BuiltBatch {
-  id: number;
-  documents: PrebuiltDocument[];
-  /** Why each skipped home could not be indexed (a missing building or market). */
-  skipped: string[];
-}
+import { buildBatch, type BuiltBatch, type PoolSetup } from './document-batch';
 
 /** Worker threads for a machine: one per core (the main thread's reads and sends are mostly I/O waits). */
 export function defaultWorkers(): number {

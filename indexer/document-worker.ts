@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildBatch } from './document-batch';
-import type { PoolSetup } from './document-pool';
+import type { PoolSetup } from './document-batch';
 
 const setup = workerData as PoolSetup;
 

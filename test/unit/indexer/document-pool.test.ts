@@ -4,7 +4,8 @@
  * starts no thread.
  */
 import { BSON } from 'mongodb';
-import { pooledDocuments, workersFor, IN_PROCESS_BELOW_HOMES, defaultWorkers, type PoolSetup } from '../../../indexer/document-pool';
+import { pooledDocuments, workersFor, IN_PROCESS_BELOW_HOMES, defaultWorkers } from '../../../indexer/document-pool';
+import type { PoolSetup } from '../../../indexer/document-batch';
 import type { PrebuiltDocument } from '../../../indexer/bulk-load';
 import { generateInventory } from '../../../stack/demo/generate';
 
