@@ -149,6 +149,17 @@ describe('the search page at /', () => {
       const narrowed = await listSearch({ bedrooms: '1' });
       expect(narrowed.total_count).toBeLessThan(whole.total_count);
       expect(await shownSlugs(page)).toEqual(narrowed.homes.map((h) => h.slug));
+      // The state shown, searched again: not ready until that search is drawn (its list replaces the one shown).
+      held.length = 0;
+      await page.route(listSearches, (route) => void held.push(() => route.continue().catch(() => undefined)));
+      await page.getByRole('button', { name: 'Search' }).click();
+      for (let i = 0; i < 50 && held.length === 0; i++) await page.waitForTimeout(20);
+      expect(held.length).toBe(1);
+      expect(await page.evaluate('document.body.dataset.ready === location.search')).toBe(false);
+      await page.unroute(listSearches);
+      for (const release of held) await release();
+      await rendered(page);
+      expect(await shownSlugs(page)).toEqual(narrowed.homes.map((h) => h.slug));
       expect(requests.filter((u) => u.startsWith('pageerror'))).toEqual([]);
     } finally {
       await page.close();

@@ -273,6 +273,8 @@ let renders = 0;
 
 async function render(): Promise<void> {
   const own = ++renders;
+  // Not ready while a render is under way, even of the state already shown (Search pressed again).
+  delete document.body.dataset.ready;
   const state = current();
   // A typed or older link is written back in the page's own form (unknown keys dropped, commas encoded).
   if (toQuery(state) !== (location.search || '?')) history.replaceState(null, '', toQuery(state));
