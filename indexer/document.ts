@@ -3,7 +3,6 @@
  * Elasticsearch document. Everything search filters, sorts or counts on is precomputed here.
  */
 import { homeTexts, indexedTexts } from '../services/kernel/text/home-texts';
-import { placeSuggestions } from '../services/kernel/text/place-suggestions';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
 import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
@@ -164,7 +163,6 @@ export function toHomeDocument(record: HomeRecord, property: PropertyRecord, mar
     indexed_for: today,
     text: indexedTexts(texts),
     match_text: texts,
-    suggest: placeSuggestions({ market: market.name, city: city?.name ?? property.city, neighborhood: neighborhood?.name, building: property.name }, bookable),
   };
   return { ...doc, card: encodeCard(doc) };
 }

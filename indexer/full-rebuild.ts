@@ -19,6 +19,7 @@ import { pooledDocuments, workersFor } from './document-pool';
 import { bulkLoadPrebuilt, IndexingFailedError } from './bulk-load';
 import { ensureRoutingKeys } from './routing-keys';
 import { readRoutingKeys } from '../services/kernel/store/home-routing';
+import { syncPlaces } from './place-index';
 
 export { IndexingFailedError } from './bulk-load';
 
@@ -117,6 +118,8 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   await deleteIndexes(es, retired);
   await acknowledgeChanges(c.inventoryChanges, applied);
   await saveSliceCensus(c.indexerState, read, startedAt);
+  // The place box follows the new index (one more generation window: a failure here leaves the homes swapped and the next run syncs again).
+  await applyingToIndex(c.indexerState, () => syncPlaces(es, c, opts.alias, opts.replicas, startedAt));
 
   const run = runSummary('full', startedAt, now(), { documents: sent, skipped, changes: applied.length, aliasTarget: next });
   await recordRun(c.indexerState, run);

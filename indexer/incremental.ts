@@ -17,6 +17,7 @@ import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source'
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { bulkLoad } from './bulk-load';
 import { compactLiveIndex } from './compaction';
+import { placesCurrent, syncPlaces } from './place-index';
 import type { HomeDocument } from '../services/kernel/store/home-document';
 
 export class NoIndexYetError extends Error {
@@ -101,15 +102,17 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
         refresh: opts.alias,
         // Deleting a document that is not in the index is not a failure.
         ignoreDrop: (status) => status === 404,
-      }),
+      }).then(() => syncPlaces(es, c, opts.alias, opts.replicas, startedAt)),
     );
     // The run's small segments merged back into one per shard after it, without holding it up (compaction.ts).
     if (indexed + deleted > 0 && opts.mergeAfterRun !== false) {
       const compaction = compactLiveIndex(es, opts.alias);
       opts.onCompaction?.(compaction);
     }
-  } else if (opts.heartbeat) {
-    await opts.heartbeat();
+  } else {
+    // Nothing to write; the places index is made when missing or of another mapping (a copy upgraded in place).
+    if (!(await placesCurrent(es, opts.alias))) await applyingToIndex(c.indexerState, () => syncPlaces(es, c, opts.alias, opts.replicas, startedAt));
+    await opts.heartbeat?.();
   }
   await acknowledgeChanges(c.inventoryChanges, entries);
   const run = runSummary('incremental', startedAt, now(), {

@@ -10,6 +10,7 @@ import type { GenerationBuildings } from './buildings/generation-buildings';
 import type { GenerationReader } from './kernel/store/generation-reader';
 import type { GenerationAnswers } from './kernel/store/generation-answers';
 import type { MapAnswer } from './contracts/search-output';
+import type { PlacesAnswer } from './kernel/text/place-suggestions';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
 import type { ServiceMetrics } from './kernel/metrics';
@@ -39,6 +40,8 @@ export interface Deps {
   generation: GenerationReader;
   /** The map's answers, kept while the index generation is unchanged (MAP_CACHE_MB; READ_CACHE=false keeps none). */
   mapAnswers: GenerationAnswers<MapAnswer>;
+  /** The place box's answers, kept the same way (SUGGEST_CACHE_MB). */
+  placeAnswers: GenerationAnswers<PlacesAnswer>;
   /** Building records for the apartment read and the quote, kept while the index generation is unchanged. */
   homeBuildings: GenerationBuildings;
   /** Policy entries, cached the same way. */

@@ -74,6 +74,8 @@ export interface Config {
   homesAlias: string;
   /** Prefix of the timestamped indexes behind the alias. */
   homesIndexPrefix: string;
+  /** Alias of the places index the place box reads (GET /suggest): the homes alias's, `<homes alias>-places` (placesAliasOf). */
+  placesAlias: string;
   /** node-cron expressions of the worker. */
   incrementalCron: string;
   /**
@@ -134,6 +136,8 @@ export interface Config {
   readCache: boolean;
   /** Bytes of map answers a copy keeps per index generation (MAP_CACHE_MB; 0, or READ_CACHE=false, keeps none). */
   mapCacheBytes: number;
+  /** Bytes of place-box answers a copy keeps per index generation (SUGGEST_CACHE_MB; 0, or READ_CACHE=false, keeps none). */
+  suggestCacheBytes: number;
   /**
    * `max-age` and `stale-while-revalidate` of a public GET answer (transports/http/caching.ts): a change
    * is searchable within seconds of its import (the worker watches the change log), so 5 s + 5 s keeps a
@@ -225,6 +229,9 @@ function adminAllowedHosts(env: Env): string[] {
   });
 }
 
+/** The places alias of a homes alias ("homes" -> "homes-places"): every world of homes has its own places, named after it. */
+export const placesAliasOf = (homesAlias: string): string => `${homesAlias}-places`;
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const publicBaseUrl = str(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/+$/, '');
@@ -248,6 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
     mongoDb: str(env, 'MONGO_DB', 'catalog'),
     homesAlias: str(env, 'HOMES_ALIAS', 'homes'),
     homesIndexPrefix: str(env, 'HOMES_INDEX_PREFIX', str(env, 'HOMES_ALIAS', 'homes')),
+    placesAlias: placesAliasOf(str(env, 'HOMES_ALIAS', 'homes')),
     incrementalCron: str(env, 'INDEXER_INCREMENTAL_CRON', '* * * * *'),
     indexerWatchMs: Math.max(0, int(env, 'INDEXER_WATCH_MS', 1_000)),
     indexerMergeQuietMs: Math.max(0, int(env, 'INDEXER_MERGE_QUIET_MS', 60_000)),
@@ -290,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
     cacheTtlMs: int(env, 'CACHE_TTL_SECONDS', 30) * 1_000,
     readCache: bool(env, 'READ_CACHE', true),
     mapCacheBytes: bool(env, 'READ_CACHE', true) ? Math.max(0, int(env, 'MAP_CACHE_MB', 64)) * 1024 * 1024 : 0,
+    suggestCacheBytes: bool(env, 'READ_CACHE', true) ? Math.max(0, int(env, 'SUGGEST_CACHE_MB', 8)) * 1024 * 1024 : 0,
     httpCache: {
       maxAgeSeconds: int(env, 'HTTP_MAX_AGE_SECONDS', 5),
       staleWhileRevalidateSeconds: int(env, 'HTTP_STALE_WHILE_REVALIDATE_SECONDS', 5),

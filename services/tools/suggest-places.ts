@@ -77,7 +77,7 @@ export const suggestPlacesRoute = defineTool<Args, Output>({
     if (typed === '') throw badRequest('invalid_parameters', 'q is empty: give the start of a place.');
     if (typed.length > MAX_SUGGEST_CHARS) throw badRequest('invalid_parameters', `q is ${typed.length} characters: at most ${MAX_SUGGEST_CHARS}.`);
     if (foldedTyping(typed).trim() === '') throw badRequest('invalid_parameters', 'q has no letter or digit to complete.');
-    const suggestions = await suggestPlaces(deps, args.q.trimStart(), args.limit ?? SUGGEST_LIMIT.default, request.signal);
-    return { data: { suggestions } };
+    const answer = await suggestPlaces(deps, args.q.trimStart(), args.limit ?? SUGGEST_LIMIT.default, request.signal);
+    return { data: answer };
   },
 });

@@ -120,6 +120,4 @@ export interface HomeDocument {
   text: Record<string, { words: string[]; stems: string[] }>;
   /** The same texts as written, each with its field, which an answer's `matched` marks (stored, not indexed). */
   match_text: Array<{ field: string; text: string }>;
-  /** The places a person may type to find this home, for GET /suggest (../text/place-suggestions.ts; query-only; none when not bookable). */
-  suggest: Array<{ input: string[]; weight: number; contexts: { type: string[] } }>;
 }

@@ -1,96 +1,78 @@
 /**
  * The place box's completions (GET /api/public/suggest): the markets, display cities, neighbourhoods
  * and buildings whose names start with what is typed, or nearly (typos by its length, as word search
- * allows them), best first. One request of four completion suggesters over the homes index, one per
- * kind of place (the `suggest` field's `type` context, written by the indexer for bookable homes only:
- * ../../kernel/text/place-suggestions.ts), each place once.
+ * allows them), best first. One completion suggester over the places index (one small document per
+ * place with a searchable home, written by the indexer: ../../kernel/text/place-suggestions.ts), so
+ * each option is a place, read whole from its document.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { PLACE_TYPES, foldedTyping, type PlaceType } from '../../kernel/text/place-suggestions';
+import { PLACE_TYPES, foldedTyping, placeId, type Place, type PlacesAnswer } from '../../kernel/text/place-suggestions';
 import { typoBudget } from '../../kernel/text/query-plan';
-import { homesTransport, type HomesTransportDeps } from '../shared/search-transport';
+import { esTransport } from '../shared/search-transport';
+import type { Deps } from '../../deps';
 
-export interface PlaceSuggestion {
-  type: PlaceType;
-  slug: string;
-  label: string;
-  market: string;
-  /** The search arguments that search this place. */
-  search: { market: string; neighborhood?: string; building?: string };
-}
+export type PlaceSuggestion = Place;
 
-interface SuggestedHome {
-  market_slug: string;
-  city_slug: string;
-  neighborhood_slug: string | null;
-  property_slug: string;
-  match_text?: Array<{ field: string; text: string }>;
-}
+const SUGGESTER = 'places';
+const PLACE_FIELDS = ['type', 'slug', 'label', 'market', 'search'];
 
-const LABEL_FIELD: Record<PlaceType, string> = { market: 'market', city: 'city', neighborhood: 'neighborhood', building: 'building_name' };
-
-/** The request of a typed prefix: a suggester per kind, each asking for enough options to leave `limit` places once the same place's other names are merged. */
+/** The request of a typed prefix: the places whose names (from any of their first four words) start with it, or nearly. */
 export function suggestBody(typed: string, limit: number): estypes.SearchRequest {
   const prefix = foldedTyping(typed);
-  const fuzziness = typoBudget(typed.replace(/\s+/g, ''));
-  const suggest: Record<string, estypes.SearchSuggester> = {};
-  for (const type of PLACE_TYPES) {
-    suggest[type] = {
-      prefix,
-      completion: {
-        field: 'suggest',
-        size: limit * 2,
-        skip_duplicates: true,
-        contexts: { type: [type] },
-        ...(fuzziness > 0 ? { fuzzy: { fuzziness, prefix_length: 1, transpositions: true } } : {}),
+  const fuzziness = typoBudget(prefix.replace(/\s+/g, ''));
+  return {
+    size: 0,
+    track_total_hits: false,
+    _source: PLACE_FIELDS,
+    suggest: {
+      [SUGGESTER]: {
+        prefix,
+        completion: {
+          field: 'suggest',
+          size: limit,
+          ...(fuzziness > 0 ? { fuzzy: { fuzziness, prefix_length: 1, transpositions: true } } : {}),
+        },
       },
-    } as estypes.SearchSuggester;
-  }
-  return { size: 0, track_total_hits: false, _source: ['market_slug', 'city_slug', 'neighborhood_slug', 'property_slug', 'match_text'], suggest };
+    },
+  };
 }
 
-function placeOf(type: PlaceType, home: SuggestedHome): PlaceSuggestion | null {
-  const label = home.match_text?.find((t) => t.field === LABEL_FIELD[type])?.text;
-  if (label === undefined) return null;
-  switch (type) {
-    case 'market':
-      return { type, slug: home.market_slug, label, market: home.market_slug, search: { market: home.market_slug } };
-    case 'city':
-      return { type, slug: home.city_slug, label, market: home.market_slug, search: { market: home.city_slug } };
-    case 'neighborhood':
-      return home.neighborhood_slug === null
-        ? null
-        : { type, slug: home.neighborhood_slug, label, market: home.market_slug, search: { market: home.market_slug, neighborhood: home.neighborhood_slug } };
-    case 'building':
-      return { type, slug: home.property_slug, label, market: home.market_slug, search: { market: home.market_slug, building: home.property_slug } };
-  }
-}
+const RANK = new Map<string, number>(PLACE_TYPES.map((t, i) => [t, i]));
 
-/** The answer's places: by score (a market's weight above a city's…, an exact prefix above a typo), each place once. */
+/** The answer's places: by score (a market's weight above a city's…, an exact prefix above a typo), then kind and label, each place once. */
 export function readSuggestions(res: { suggest?: Record<string, unknown> }, limit: number): PlaceSuggestion[] {
-  const scored: Array<{ score: number; rank: number; place: PlaceSuggestion }> = [];
-  for (const [rank, type] of PLACE_TYPES.entries()) {
-    const entries = (res.suggest?.[type] ?? []) as Array<{ options?: Array<{ _score?: number; _source?: SuggestedHome }> }>;
-    for (const option of entries.flatMap((e) => e.options ?? [])) {
-      const place = option._source ? placeOf(type, option._source) : null;
-      if (place) scored.push({ score: option._score ?? 0, rank, place });
-    }
-  }
-  scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.place.label.localeCompare(b.place.label));
+  const entries = (res.suggest?.[SUGGESTER] ?? []) as Array<{ options?: Array<{ _score?: number; _source?: Place }> }>;
+  const scored = entries
+    .flatMap((e) => e.options ?? [])
+    .flatMap((o) => (o._source ? [{ score: o._score ?? 0, place: o._source }] : []))
+    .sort((a, b) => b.score - a.score || (RANK.get(a.place.type) ?? 0) - (RANK.get(b.place.type) ?? 0) || a.place.label.localeCompare(b.place.label));
   const seen = new Set<string>();
   const out: PlaceSuggestion[] = [];
   for (const { place } of scored) {
-    const key = `${place.type}:${place.market}:${place.slug}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(place);
+    const id = placeId(place);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const { type, slug, label, market, search } = place;
+    out.push({ type, slug, label, market, search });
     if (out.length === limit) break;
   }
   return out;
 }
 
-/** The places completing `typed`, read from every shard of the homes alias. */
-export async function suggestPlaces(deps: HomesTransportDeps, typed: string, limit: number, signal?: AbortSignal): Promise<PlaceSuggestion[]> {
-  const t = homesTransport(deps, { signal });
-  return readSuggestions((await t.search(suggestBody(typed, limit))) as { suggest?: Record<string, unknown> }, limit);
+export type PlacesDeps = Pick<Deps, 'es' | 'config' | 'esNodes' | 'placeAnswers'>;
+
+/**
+ * The places completing `typed`, read from the places alias (one shard), or kept from the same
+ * question under the current index generation: what is asked is its folded text and the limit
+ * ("Cambr" and "cambr" are one question), and the set of places moves only with the generation.
+ */
+export function suggestPlaces(deps: PlacesDeps, typed: string, limit: number, signal?: AbortSignal): Promise<PlacesAnswer> {
+  const prefix = foldedTyping(typed);
+  return deps.placeAnswers.answer(`${limit}:${prefix}`, async () => {
+    const t = esTransport(deps.es, deps.config.placesAlias, { nodes: deps.esNodes, signal });
+    return { suggestions: readSuggestions((await t.search(suggestBody(prefix, limit))) as { suggest?: Record<string, unknown> }, limit) };
+  });
 }
+
+/** The bytes a kept answer holds, as the kept answers' bound counts them (about two per character of its JSON). */
+export const placesAnswerBytes = (a: PlacesAnswer): number => 2 * JSON.stringify(a).length;
