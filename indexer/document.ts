@@ -2,7 +2,7 @@
  * `toHomeDocument`: the one pure function that turns a home's canonical records into its
  * Elasticsearch document. Everything search filters, sorts or counts on is precomputed here.
  */
-import { homeTexts, indexedTexts } from '../services/kernel/text/home-texts';
+import { encodeMatchCard, homeTexts, indexedTexts } from '../services/kernel/text/home-texts';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
 import { computeAvailability } from '../services/kernel/engine/availability';
 import { displayPrice, referenceStay } from '../services/kernel/engine/pricing';
@@ -162,7 +162,7 @@ export function toHomeDocument(record: HomeRecord, property: PropertyRecord, mar
     updated_at: home.updated_at.toISOString(),
     indexed_for: today,
     text: indexedTexts(texts),
-    match_text: texts,
+    match_card: encodeMatchCard(texts),
   };
   return { ...doc, card: encodeCard(doc) };
 }

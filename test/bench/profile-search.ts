@@ -1,5 +1,5 @@
 /**
- * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|window|viewport|viewport-dated|overview|buildings|apartment|apartment-mcp|apartment-mcp-2026]`: a CPU profile of the
+ * `tsx test/bench/profile-search.ts [seconds] [connections] [search|flex|window|viewport|viewport-dated|overview|words|buildings|apartment|apartment-mcp|apartment-mcp-2026]`: a CPU profile of the
  * service process under a dated market search (a window of move-in dates, an availability overview, ...) load on the bench
  * inventory, written by `node --cpu-prof` to CPU_PROF_DIR (default ./profiles), with the hottest
  * functions by self time printed.
@@ -11,6 +11,8 @@ import { runLoad, row, type Probe } from './load';
 import { startServiceProcess } from './service-process';
 import { connectMongo } from '../../services/kernel/store/mongo';
 import { loadConfig } from '../../services/kernel/config';
+
+const WORDS = ['rooftop', 'coworking', 'lounge', 'courtyard', 'sauna', 'concierge', 'storage', 'pool', 'gym', 'lockers', 'grill', 'media'];
 
 interface ProfileNode {
   id: number;
@@ -102,7 +104,10 @@ async function main(): Promise<void> {
       return {
         path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=indefinite&committed_nights=${[180, 270, 365][i % 3]}`,
       };
-    return { path: `/api/public/search?market=${markets[i % markets.length]}&check_in=${start}&check_out=${addDays(start, 2 + ((i * 13) % 120))}` };
+    const dated = `market=${markets[i % markets.length]}&check_in=${start}&check_out=${addDays(start, 2 + ((i * 13) % 120))}`;
+    // A two-word q of the demo's amenity words, as the search bench's worded shape asks it.
+    if (shape === 'words') return { path: `/api/public/search?${dated}&q=${WORDS[i % WORDS.length]}+${WORDS[(i * 7) % WORDS.length]}` };
+    return { path: `/api/public/search?${dated}` };
   };
   const before = new Set(readdirSync(dir, { withFileTypes: false }).map(String));
   const svc = await startServiceProcess(env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);

@@ -118,6 +118,6 @@ export interface HomeDocument {
   card: string;
   /** The texts a word search reads, analysed: folded words and stems by tier (../text/home-texts.ts; query-only). */
   text: Record<string, { words: string[]; stems: string[] }>;
-  /** The same texts as written, each with its field, which an answer's `matched` marks (stored, not indexed). */
-  match_text: Array<{ field: string; text: string }>;
+  /** The same texts as written, each with its field, which an answer's `matched` marks: a binary doc value, not indexed (../text/home-texts.ts, encodeMatchCard). */
+  match_card: string;
 }

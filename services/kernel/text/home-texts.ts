@@ -3,8 +3,9 @@
  * amenities, its building's name, street address, amenities and description, the neighbourhood's,
  * the display city's and the market's names. The indexer writes them twice: analysed (words.ts) into
  * the `text` fields, one pair of fields (folded words, stems) per tier, whose boost says how much a
- * match there counts; and as written into `match_text` (kept in _source, not indexed), which the
- * service marks for an answer's `matched`. Built by pure functions, tested by their output.
+ * match there counts; and as written into `match_card` (a binary doc value, not indexed: a page's
+ * cards of texts are read without opening its homes' stored `_source`), which the service marks for
+ * an answer's `matched`. Built by pure functions, tested by their output.
  */
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../../kernel/inventory/records';
 import { indexedText } from './words';
@@ -68,6 +69,32 @@ export function indexedTexts(texts: readonly HomeText[]): IndexedTexts {
       out[tier].words.push(words);
       out[tier].stems.push(stems);
     }
+  }
+  return out;
+}
+
+/**
+ * The texts as the `match_card` doc value holds them: `[field's place in TEXT_FIELDS, text, ...]` as
+ * JSON, base64 (a binary field's form in a document).
+ */
+export function encodeMatchCard(texts: readonly HomeText[]): string {
+  return Buffer.from(JSON.stringify(texts.flatMap((t) => [TEXT_FIELDS.indexOf(t.field), t.text])), 'utf8').toString('base64');
+}
+
+/** A `match_card` as written; an unreadable one holds no text (a page then marks nothing for that home rather than failing). */
+export function decodeMatchCard(card: string): HomeText[] {
+  let flat: unknown;
+  try {
+    flat = JSON.parse(Buffer.from(card, 'base64').toString('utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(flat)) return [];
+  const out: HomeText[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const field = TEXT_FIELDS[flat[i] as number];
+    const text = flat[i + 1];
+    if (field !== undefined && typeof text === 'string') out.push({ field, text });
   }
   return out;
 }

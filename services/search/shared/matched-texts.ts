@@ -1,11 +1,12 @@
 /**
  * An answer's `matched`: for each home of a page found with q, the fields whose text holds q's words,
  * each with a fragment that marks them (matched.ts). The texts as written are read from the page's
- * documents (`match_text`, stored, not indexed) in one request for the page, in the shards the search
- * read, and marked in Node by the rules the search matched with.
+ * documents (`match_card`, a binary doc value: no stored `_source` is opened) in one request for the
+ * page, in the shards the search read, and marked in Node by the rules the search matched with.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { matchedFragment } from '../../kernel/text/matched';
+import { decodeMatchCard } from '../../kernel/text/home-texts';
 import type { QueryPart } from '../../kernel/text/query-plan';
 import type { SearchTransport } from './search-transport';
 
@@ -37,11 +38,18 @@ export async function matchedByHome(
 ): Promise<Map<string, MatchedField[]>> {
   const out = new Map<string, MatchedField[]>();
   if (ids.length === 0) return out;
-  const body: estypes.SearchRequest = { size: ids.length, track_total_hits: false, query: { ids: { values: [...ids] } }, _source: ['match_text'] };
+  const body: estypes.SearchRequest = {
+    size: ids.length,
+    track_total_hits: false,
+    query: { ids: { values: [...ids] } },
+    stored_fields: ['_none_'],
+    docvalue_fields: ['home_id', 'match_card'],
+  };
   const res = await t.search(body);
   for (const hit of res.hits.hits) {
-    const texts = (hit._source as { match_text?: Array<{ field: string; text: string }> } | undefined)?.match_text ?? [];
-    if (hit._id !== undefined && hit._id !== null) out.set(hit._id, matchedFields(texts, plan));
+    const [id] = (hit.fields?.home_id ?? []) as unknown[];
+    const [card] = (hit.fields?.match_card ?? []) as unknown[];
+    if (typeof id === 'string') out.set(id, matchedFields(typeof card === 'string' ? decodeMatchCard(card) : [], plan));
   }
   return out;
 }
