@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PrebuiltDocument } from './bulk-load';
 import { buildBatch, type BuiltBatch, type PoolSetup } from './document-batch';
+import { WordsSeen } from './words-seen';
 
 /** Worker threads for a machine: one per core (the main thread's reads and sends are mostly I/O waits). */
 export function defaultWorkers(): number {
@@ -43,11 +44,15 @@ export async function* pooledDocuments(
   setup: PoolSetup,
   onSkip: (reason: string) => void,
   workers = defaultWorkers(),
+  /** The documents' words, each at least once (the vocabulary's; words-seen.ts). */
+  onWords: (words: readonly string[]) => void = () => undefined,
 ): AsyncGenerator<PrebuiltDocument> {
   if (workers === 0) {
     let id = 0;
+    const seen = new WordsSeen();
     for await (const homes of batches) {
-      const batch = buildBatch(id++, homes, setup);
+      const batch = buildBatch(id++, homes, setup, seen);
+      onWords(batch.words);
       for (const reason of batch.skipped) onSkip(reason);
       yield* batch.documents;
     }
@@ -102,6 +107,7 @@ export async function* pooledDocuments(
       if (failure) throw failure;
       const batch = done.shift()!;
       received += 1;
+      onWords(batch.words);
       for (const reason of batch.skipped) onSkip(reason);
       yield* batch.documents;
     }

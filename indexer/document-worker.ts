@@ -6,9 +6,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildBatch } from './document-batch';
 import type { PoolSetup } from './document-batch';
+import { WordsSeen } from './words-seen';
 
 const setup = workerData as PoolSetup;
+/** A thread lives for one rebuild: its words seen are that rebuild's. */
+const seen = new WordsSeen();
 
 parentPort?.on('message', ({ id, homes }: { id: number; homes: Uint8Array[] }) => {
-  parentPort?.postMessage(buildBatch(id, homes, setup));
+  parentPort?.postMessage(buildBatch(id, homes, setup, seen));
 });

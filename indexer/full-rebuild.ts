@@ -20,6 +20,7 @@ import { bulkLoadPrebuilt, IndexingFailedError } from './bulk-load';
 import { ensureRoutingKeys } from './routing-keys';
 import { readRoutingKeys } from '../services/kernel/store/home-routing';
 import { syncPlaces } from './place-index';
+import { readVocabulary, writeVocabulary } from '../services/kernel/store/vocabulary-store';
 
 export { IndexingFailedError } from './bulk-load';
 
@@ -74,6 +75,8 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   const [total, lookups, census] = await Promise.all([c.homes.estimatedDocumentCount(), loadLookups(c), readSliceCensus(c.indexerState)]);
   // The slices follow what the last rebuild read (fewer, fuller queries); this one's census replaces it.
   const read: SliceCensus = [];
+  // Every word the new index's documents hold, for the vocabulary (services/kernel/store/vocabulary-store.ts).
+  const words = new Set<string>();
   let sent = 0;
   const skipped: string[] = [];
   try {
@@ -86,6 +89,9 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
       { lookups, today, routingKeys },
       (reason) => skipped.push(reason),
       opts.workers ?? workersFor(total),
+      (found) => {
+        for (const w of found) words.add(w);
+      },
     );
     await bulkLoadPrebuilt(es, next, documents, {
       onDocument: () => {
@@ -103,6 +109,8 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
     if (count !== sent) {
       throw new IndexingFailedError(`index holds ${count} documents but ${sent} were sent`, Math.abs(sent - count));
     }
+    // Searched from the swap on, read by copies until the old index is gone: the words of both.
+    await writeVocabulary(c.indexerState, opts.alias, [...((await readVocabulary(c.indexerState, opts.alias)) ?? []), ...words], now());
     // The new index is seen from the swap on: the generation moves around it (kernel/store/index-generation.ts).
     await applyingToIndex(c.indexerState, () => swapAlias(es, opts.alias, opts.indexPrefix, next, previous));
     opts.onPhase?.('swapped');
@@ -118,8 +126,12 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   await deleteIndexes(es, retired);
   await acknowledgeChanges(c.inventoryChanges, applied);
   await saveSliceCensus(c.indexerState, read, startedAt);
-  // The place box follows the new index (one more generation window: a failure here leaves the homes swapped and the next run syncs again).
-  await applyingToIndex(c.indexerState, () => syncPlaces(es, c, opts.alias, opts.replicas, startedAt));
+  // The place box follows the new index, and the vocabulary keeps its words alone (one more generation window: a
+  // failure here leaves the homes swapped, and the next run syncs the places again).
+  await applyingToIndex(c.indexerState, async () => {
+    await writeVocabulary(c.indexerState, opts.alias, words, now());
+    await syncPlaces(es, c, opts.alias, opts.replicas, startedAt);
+  });
 
   const run = runSummary('full', startedAt, now(), { documents: sent, skipped, changes: applied.length, aliasTarget: next });
   await recordRun(c.indexerState, run);

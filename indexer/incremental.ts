@@ -18,6 +18,8 @@ import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { bulkLoad } from './bulk-load';
 import { compactLiveIndex } from './compaction';
 import { placesCurrent, syncPlaces } from './place-index';
+import { WordsSeen } from './words-seen';
+import { extendVocabulary } from '../services/kernel/store/vocabulary-store';
 import type { HomeDocument } from '../services/kernel/store/home-document';
 
 export class NoIndexYetError extends Error {
@@ -52,6 +54,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   let indexed = 0;
   let deleted = 0;
   const wanted = [...ids];
+  const words = new WordsSeen();
   const indexedAt = await indexedRoutings(es, opts.alias, wanted);
   // The live index's routing keys; a market without one (new since the last run) is keyed before its first home is written.
   let keys = await readRoutingKeys(es, opts.alias);
@@ -93,6 +96,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
             return { delete: { _index: opts.alias, _id: op.id, routing: op.routing } };
           }
           indexed += 1;
+          words.add(op.doc);
           opts.onProgress?.(indexed, indexed + ids.size);
           return [{ index: { _index: opts.alias, _id: op.doc.home_id, routing: homeRouting(op.doc.market_slug, keys) } }, op.doc];
         },
@@ -102,7 +106,11 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
         refresh: opts.alias,
         // Deleting a document that is not in the index is not a failure.
         ignoreDrop: (status) => status === 404,
-      }).then(() => syncPlaces(es, c, opts.alias, opts.replicas, startedAt)),
+      }).then(async () => {
+        // Before the generation's last move: a copy reads the vocabulary anew after it (kernel/store/vocabulary-store.ts).
+        await extendVocabulary(c.indexerState, opts.alias, new Set(words.take()), now());
+        await syncPlaces(es, c, opts.alias, opts.replicas, startedAt);
+      }),
     );
     // The run's small segments merged back into one per shard after it, without holding it up (compaction.ts).
     if (indexed + deleted > 0 && opts.mergeAfterRun !== false) {

@@ -9,6 +9,7 @@ import type { BuildingRecords } from './buildings/building-records';
 import type { GenerationBuildings } from './buildings/generation-buildings';
 import type { GenerationReader } from './kernel/store/generation-reader';
 import type { GenerationAnswers } from './kernel/store/generation-answers';
+import type { GenerationVocabulary } from './kernel/store/generation-vocabulary';
 import type { MapAnswer } from './contracts/search-output';
 import type { PlacesAnswer } from './kernel/text/place-suggestions';
 import type { MarketDirectory } from './markets/market-directory';
@@ -40,6 +41,8 @@ export interface Deps {
   generation: GenerationReader;
   /** The map's answers, kept while the index generation is unchanged (MAP_CACHE_MB; READ_CACHE=false keeps none). */
   mapAnswers: GenerationAnswers<MapAnswer>;
+  /** The words the homes index holds, read once per index generation: a word search's typos and prefixes are asked for exactly (READ_CACHE=false reads none). */
+  vocabulary: GenerationVocabulary;
   /** The place box's answers, kept the same way (SUGGEST_CACHE_MB). */
   placeAnswers: GenerationAnswers<PlacesAnswer>;
   /** Building records for the apartment read and the quote, kept while the index generation is unchanged. */

@@ -21,6 +21,7 @@ import { GenerationReader } from './kernel/store/generation-reader';
 import { GenerationAnswers } from './kernel/store/generation-answers';
 import { mapAnswerBytes } from './tools/search-on-map';
 import { placesAnswerBytes } from './search/places/place-suggest';
+import { GenerationVocabulary } from './kernel/store/generation-vocabulary';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';
@@ -82,6 +83,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     buildings: new BuildingRecords(mongo.collections, config.cacheTtlMs),
     generation,
     mapAnswers: new GenerationAnswers(generation, { maxBytes: config.mapCacheBytes, sizeOf: mapAnswerBytes }),
+    vocabulary: new GenerationVocabulary(config.readCache ? generation : { read: async () => null }, mongo.collections.indexerState, config.homesAlias),
     placeAnswers: new GenerationAnswers(generation, { maxBytes: config.suggestCacheBytes, sizeOf: placesAnswerBytes }),
     homeBuildings: new GenerationBuildings(mongo.collections),
     policies: new PolicyCache(mongo.collections, config.cacheTtlMs),

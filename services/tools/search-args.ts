@@ -15,6 +15,7 @@ import { displayLimits, displayUnit, type PriceUnit, type SearchParams } from '.
 import type { StayDates } from '../stays/stay-dates';
 import { APARTMENT_SORTS, type SearchSort } from '../search/shared/sorts';
 import { qProperty, readQ } from '../search/shared/read-q';
+import { expandedPlan } from '../kernel/text/vocabulary';
 import { readStay } from '../stays/read-stay';
 import { firstStayDates, readStayWindow, windowArgProperties } from '../stays/stay-window';
 import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
@@ -117,10 +118,11 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
   }
   const stay = window ? firstStayDates(window) : readStay(args, today, SEARCH_STAY_POLICY);
   const filters = sharedFiltersOf(args);
-  const text = readQ(args.q);
-  if (args.sort_by === 'relevance' && text === null) throw badRequest('invalid_parameters', 'sort_by relevance orders the matches of q: give q.');
+  const plan = readQ(args.q);
+  if (args.sort_by === 'relevance' && plan === null) throw badRequest('invalid_parameters', 'sort_by relevance orders the matches of q: give q.');
   const shown = displayUnit(stay);
   const location = await place();
+  const text = plan === null ? null : expandedPlan(plan, await deps.vocabulary.current());
   return {
     location,
     filters,

@@ -18,7 +18,7 @@ import { readStay } from '../stays/read-stay';
 import { BUILDING_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY } from './tool';
 import { badRequest } from '../kernel/errors';
-import { qProperty, readQ } from '../search/shared/read-q';
+import { qProperty, readQExpanded } from '../search/shared/read-q';
 import { POLYGON_MAX_VERTICES, polygonProperties, readPolygon } from '../search/shared/polygon';
 
 const inputSchema = {
@@ -87,7 +87,7 @@ export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: I
     minRating: ratingThreshold(args),
     minSqft: args.min_square_footage ?? null,
     sort: args.sort_by ?? 'recommended',
-    text: readQ(args.q),
+    text: await readQExpanded(deps, args.q),
     budget: new PricingBudget(deps.config.searchMaxPriced, signal),
   };
 }

@@ -4,7 +4,8 @@
  * drawn over every place of the inventory (markets, display cities, neighbourhoods, and buildings
  * sampled over all of them, the last as often as the first): a prefix of 2-8 letters, one word and
  * the start of the next, a name with two letters swapped, and one in ten a text no place starts with.
- * Targets: p50 ≤ 3 ms at c=1 through the service, ≥ 1,500 answers/s at c=16.
+ * Each through a copy that keeps answers per index generation (the default) and one that computes
+ * every answer (SUGGEST_CACHE_MB=0). Targets: p50 ≤ 3 ms at c=1 through the service, ≥ 1,500 answers/s at c=16.
  */
 import { suggestBody } from '../../services/search/places/place-suggest';
 import { runLoad, row, storeLoad, TABLE_HEAD, type Probe } from './load';
@@ -42,31 +43,47 @@ export async function suggestBench(ctx: BenchContext, seconds: number): Promise<
   const next = (): string => typed[i++ % typed.length];
   ctx.say('## The place box (GET /api/public/suggest, and the same completion request straight to ES)');
   ctx.say('');
+  ctx.say(
+    `${typed.length} typed texts, asked in turn: a copy that keeps answers per index generation (the default) answers a text asked ` +
+      'before from memory; the copy with SUGGEST_CACHE_MB=0 sends every one to the places index.',
+  );
+  ctx.say('');
   ctx.say(TABLE_HEAD[0]);
   ctx.say(TABLE_HEAD[1]);
   const { es } = stackPids();
-  const cpu: { service: CpuPerCall; alone: CpuPerCall } = { service: {}, alone: {} };
+  const cpu: { kept: CpuPerCall; computed: CpuPerCall; alone: CpuPerCall } = { kept: {}, computed: {}, alone: {} };
+  const kept = await ctx.service();
+  const computed = await ctx.serviceWith({ SUGGEST_CACHE_MB: '0' });
   for (const connections of [1, 16]) {
-    const service = await ctx.service();
     const probe = (): Probe => ({ path: `/api/public/suggest?${new URLSearchParams({ q: next() })}` });
-    const via = await withCpuAt16(connections, { store: es, service: service.pid, bench: process.pid }, () =>
-      runLoad(service.url, probe, { connections, seconds }),
-    );
-    ctx.say(row(`suggest, service, c=${connections}`, via.result));
+    for (const [title, service, into] of [
+      ['answers kept', kept, 'kept'],
+      ['every answer computed', computed, 'computed'],
+    ] as const) {
+      const before = i;
+      const via = await withCpuAt16(connections, { store: es, service: service.pid, bench: process.pid }, () =>
+        runLoad(service.url, probe, { connections, seconds }),
+      );
+      const asked = i - before;
+      const repeats = into === 'kept' ? `, ${Math.round((100 * Math.max(0, asked - typed.length)) / Math.max(1, asked))} % asked before` : '';
+      ctx.say(row(`suggest, service, ${title}${repeats}, c=${connections}`, via.result));
+      if (connections === 16) cpu[into] = via.cpu;
+    }
     const alone = await withCpuAt16(connections, { store: es, bench: process.pid }, () =>
       storeLoad(
         async () => {
-          await ctx.es.search({ index: ctx.config.homesAlias, ...suggestBody(next(), 8) });
+          await ctx.es.search({ index: ctx.config.placesAlias, ...suggestBody(next(), 8) });
         },
         connections,
         seconds,
       ),
     );
     ctx.say(row(`suggest, ES alone, c=${connections}`, alone.result));
-    if (connections === 16) Object.assign(cpu, { service: via.cpu, alone: alone.cpu });
+    if (connections === 16) cpu.alone = alone.cpu;
   }
   ctx.say('');
   const table = new CpuTable();
-  table.add('suggest', 'Elasticsearch', cpu.alone, cpu.service);
+  table.add('suggest, answers kept', 'Elasticsearch', cpu.alone, cpu.kept);
+  table.add('suggest, every answer computed', 'Elasticsearch', cpu.alone, cpu.computed);
   table.writeTo((line) => ctx.say(line));
 }

@@ -7,7 +7,8 @@
  * refused with the error object and Elasticsearch's query syntax is plain text.
  */
 import { mulberry32 } from '../../stack/demo/prng';
-import { startFixture, type Fixture } from '../support/fixture';
+import { startFixture, testConfig, type Fixture } from '../support/fixture';
+import { startService, type RunningService } from '../../services/main';
 import { expectedResults, loadWorld, type World } from '../support/search-model';
 import { homeTexts } from '../../services/kernel/text/home-texts';
 import { matchedFragment } from '../../services/kernel/text/matched';
@@ -17,6 +18,8 @@ import { runs } from '../support/property-runs';
 import { judge, judgedQueries } from '../support/judged-queries';
 
 let fx: Fixture;
+/** A copy that trusts no index generation (READ_CACHE=false): no vocabulary, so q's typos and prefixes go to Elasticsearch's own clauses. */
+let clauses: RunningService;
 let world: World;
 let market: string;
 
@@ -24,6 +27,7 @@ type Home = { slug: string; matched?: Array<{ field: string; text: string }> } &
 
 beforeAll(async () => {
   fx = await startFixture({ homes: 400, seed: 21 });
+  clauses = await startService(testConfig({ MONGO_DB: fx.config.mongoDb, HOMES_ALIAS: fx.config.homesAlias, READ_CACHE: 'false' }));
   world = await loadWorld(fx.mongo.collections, fx.today);
   const counts = new Map<string, number>();
   for (const m of world.homes) counts.set(m.home.market_slug, (counts.get(m.home.market_slug) ?? 0) + 1);
@@ -31,6 +35,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  await clauses?.close();
   await fx?.close();
 });
 
@@ -56,7 +61,7 @@ async function allPages(args: Record<string, string>): Promise<{ homes: Home[]; 
 const slugs = (homes: Home[]): string[] => homes.map((h) => h.slug).sort();
 
 describe('q on the apartment search', () => {
-  it('finds exactly the homes of a market whose texts hold a word drawn from the inventory, with its stem, a typo or its start', async () => {
+  it('finds exactly the homes of a market whose texts hold a word drawn from the inventory, with its stem, a typo or its start, with the vocabulary or without', async () => {
     const rnd = mulberry32(7);
     const vocabulary = [
       ...new Set(
@@ -78,6 +83,11 @@ describe('q on the apartment search', () => {
         expect({ q, total }).toEqual({ q, total: expected.length });
         expect({ q, slugs: slugs(homes) }).toEqual({ q, slugs: expected });
         for (const h of homes) expect({ q, slug: h.slug, matched: (h.matched ?? []).length > 0 }).toEqual({ q, slug: h.slug, matched: true });
+        // Without the vocabulary (Elasticsearch's fuzzy and prefix clauses), the same count.
+        const alone = (await (await fetch(`${clauses.url}/api/public/search?${new URLSearchParams({ market, q, per_page: '1' })}`)).json()) as {
+          total_count: number;
+        };
+        expect({ q, clauses: alone.total_count }).toEqual({ q, clauses: expected.length });
       }
     }
   }, 300_000);

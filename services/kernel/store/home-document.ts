@@ -117,7 +117,7 @@ export interface HomeDocument {
   /** The hit of a search, whole, as a doc value (./home-card.ts; query-only). */
   card: string;
   /** The texts a word search reads, analysed: folded words and stems by tier (../text/home-texts.ts; query-only). */
-  text: Record<string, { words: string[]; stems: string[] }>;
+  text: Record<string, { words?: string[]; stems?: string[] }>;
   /** The same texts as written, each with its field, which an answer's `matched` marks: a binary doc value, not indexed (../text/home-texts.ts, encodeMatchCard). */
   match_card: string;
 }

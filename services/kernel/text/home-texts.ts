@@ -31,13 +31,14 @@ export interface HomeText {
   text: string;
 }
 
-/** What a tier's two index fields hold: one entry per text (an array keeps a phrase from running across two texts). */
-export interface IndexedTier {
-  words: string[];
-  stems: string[];
-}
-
-export type IndexedTexts = Record<TextTier, IndexedTier>;
+/**
+ * What the index's text fields hold, one entry per text (an array keeps a phrase from running across
+ * two texts): each tier's stems (matched by stem and phrase, scored by the tier's boost); the folded
+ * words of every text in one field, `any` (typos and prefixes are matched there: one fuzzy clause a word
+ * instead of one a tier); and the name tier's words again, so a building's name spelled with a typo or
+ * typed in part scores as a name.
+ */
+export type IndexedTexts = Record<TextTier, { stems: string[] }> & { name: { words: string[]; stems: string[] }; any: { words: string[] } };
 
 /** Every text of the home a word search reads, in TEXT_FIELDS order; a building amenity the home lists too is read once. */
 export function homeTexts(home: HomeRecord, property: PropertyRecord, market: MarketRecord): HomeText[] {
@@ -58,16 +59,21 @@ export function homeTexts(home: HomeRecord, property: PropertyRecord, market: Ma
   return texts.filter((t): t is [TextField, string] => typeof t[1] === 'string' && t[1].trim() !== '').map(([field, text]) => ({ field, text }));
 }
 
-/** The texts analysed into their tiers' fields. */
+/** The texts analysed into the index's text fields. */
 export function indexedTexts(texts: readonly HomeText[]): IndexedTexts {
-  const out = Object.fromEntries(TIERS.map((t) => [t, { words: [], stems: [] }])) as unknown as IndexedTexts;
+  const out = {
+    ...(Object.fromEntries(TIERS.map((t) => [t, { stems: [] }])) as unknown as Record<TextTier, { stems: string[] }>),
+    name: { words: [] as string[], stems: [] as string[] },
+    any: { words: [] as string[] },
+  };
   for (const tier of TIERS) {
     for (const t of texts) {
       if (!(TEXT_TIERS[tier].fields as readonly TextField[]).includes(t.field)) continue;
       const { words, stems } = indexedText(t.text);
       if (words === '') continue;
-      out[tier].words.push(words);
       out[tier].stems.push(stems);
+      out.any.words.push(words);
+      if (tier === 'name') out.name.words.push(words);
     }
   }
   return out;

@@ -47,15 +47,35 @@ function editDistance(a: readonly number[], b: readonly number[], limit: number)
 }
 
 /** Whether a word is within a term's fuzziness the way Lucene's FuzzyQuery with prefix_length 1 decides. */
-function withinFuzziness(word: string, term: QueryTerm): boolean {
+export function withinFuzziness(word: string, term: QueryTerm): boolean {
   if (term.fuzziness === 0 || term.word.length <= 1) return word === term.word;
+  // Different first code units are different first code points: most words of a text end here.
+  if (word.charCodeAt(0) !== term.word.charCodeAt(0)) return false;
   const [w, t] = [Array.from(word, (c) => c.codePointAt(0) ?? 0), Array.from(term.word, (c) => c.codePointAt(0) ?? 0)];
   if (w.length === 0 || w[0] !== t[0]) return false;
   return editDistance(w.slice(1), t.slice(1), term.fuzziness) <= term.fuzziness;
 }
 
+/**
+ * What each term decided for each word it was asked about: a page's texts repeat their words (a
+ * building's texts are in each of its units, amenities in many homes), and a term is one object for
+ * the whole answer (its plan), so each word is decided once per answer. A word's stem follows from
+ * the word, so the word alone is the key.
+ */
+const decided = new WeakMap<QueryTerm, Map<string, boolean>>();
+
 function matches(word: string, stem: string, term: QueryTerm): boolean {
-  return word === term.word || stem === term.stem || (term.prefix && word.startsWith(term.word)) || withinFuzziness(word, term);
+  let seen = decided.get(term);
+  if (seen === undefined) {
+    seen = new Map();
+    decided.set(term, seen);
+  }
+  let match = seen.get(word);
+  if (match === undefined) {
+    match = word === term.word || stem === term.stem || (term.prefix && word.startsWith(term.word)) || withinFuzziness(word, term);
+    seen.set(word, match);
+  }
+  return match;
 }
 
 /** Whether a single folded word matches a term by the rules above (exported for the property tests). */

@@ -16,13 +16,25 @@ export interface MatchedField {
   text: string;
 }
 
-/** The fields of `texts` that hold the plan's words, each field once (its first text that does), in the texts' order. */
-export function matchedFields(texts: ReadonlyArray<{ field: string; text: string }>, plan: readonly QueryPart[]): MatchedField[] {
+/**
+ * The fields of `texts` that hold the plan's words, each field once (its first text that does), in the
+ * texts' order. `fragments` keeps each text's fragment for the rest of the answer: the units of one
+ * building share its name, address, amenities and description.
+ */
+export function matchedFields(
+  texts: ReadonlyArray<{ field: string; text: string }>,
+  plan: readonly QueryPart[],
+  fragments: Map<string, string | null> = new Map(),
+): MatchedField[] {
   const out: MatchedField[] = [];
   const seen = new Set<string>();
   for (const t of texts) {
     if (seen.has(t.field)) continue;
-    const fragment = matchedFragment(t.text, plan);
+    let fragment = fragments.get(t.text);
+    if (fragment === undefined) {
+      fragment = matchedFragment(t.text, plan);
+      fragments.set(t.text, fragment);
+    }
     if (fragment === null) continue;
     seen.add(t.field);
     out.push({ field: t.field, text: fragment });
@@ -46,10 +58,11 @@ export async function matchedByHome(
     docvalue_fields: ['home_id', 'match_card'],
   };
   const res = await t.search(body);
+  const fragments = new Map<string, string | null>();
   for (const hit of res.hits.hits) {
     const [id] = (hit.fields?.home_id ?? []) as unknown[];
     const [card] = (hit.fields?.match_card ?? []) as unknown[];
-    if (typeof id === 'string') out.set(id, matchedFields(typeof card === 'string' ? decodeMatchCard(card) : [], plan));
+    if (typeof id === 'string') out.set(id, matchedFields(typeof card === 'string' ? decodeMatchCard(card) : [], plan, fragments));
   }
   return out;
 }

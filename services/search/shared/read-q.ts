@@ -3,6 +3,8 @@
  * 1 to 200 characters once trimmed and must hold a word (a letter or a digit); anything else is
  * refused with the error object, never searched as everything or as nothing.
  */
+import type { Deps } from '../../deps';
+import { expandedPlan } from '../../kernel/text/vocabulary';
 import { badRequest } from '../../kernel/errors';
 import { MAX_Q_CHARS } from '../../kernel/limits/typed-text';
 import { queryPlan, type QueryPart } from '../../kernel/text/query-plan';
@@ -31,4 +33,13 @@ export function readQ(q: string | undefined): QueryPart[] | null {
   const plan = queryPlan(text);
   if (plan.length === 0) throw badRequest('invalid_parameters', 'q has no word to find (letters or digits).');
   return plan;
+}
+
+/**
+ * q's plan with its typo and prefix words expanded in the vocabulary of the current index generation
+ * (../../kernel/text/vocabulary.ts), so the search asks for those words exactly; as readQ without one.
+ */
+export async function readQExpanded(deps: Pick<Deps, 'vocabulary'>, q: string | undefined): Promise<QueryPart[] | null> {
+  const plan = readQ(q);
+  return plan === null ? null : expandedPlan(plan, await deps.vocabulary.current());
 }

@@ -3,7 +3,8 @@
  * full rebuild and after each incremental run it holds exactly the markets, display cities,
  * neighbourhoods and buildings of the searchable homes (scanned from the homes alias), with the
  * names MongoDB gives them; a run that changes no place writes no new index; a copy upgraded in
- * place (no places alias yet) gets one from its next run, even one with nothing to apply.
+ * place (no places alias yet) gets one from its next run, even one with nothing to apply. The
+ * vocabulary holds every word of the index after a full rebuild, and gains a run's new words.
  */
 import type { Config } from '../../services/kernel/config';
 import type { MongoHandle } from '../../services/kernel/store/mongo';
@@ -13,6 +14,7 @@ import { incrementalRun } from '../../indexer/incremental';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { aliasTargets, deleteIndexes } from '../../indexer/es-admin';
 import { placeId, type PlaceDocument } from '../../services/kernel/text/place-suggestions';
+import { readVocabulary } from '../../services/kernel/store/vocabulary-store';
 import { closeIndexerWorld, openIndexerWorld, indexReads } from './shared/indexer-world';
 
 let config: Config;
@@ -105,5 +107,26 @@ describe('the places index', () => {
     const run = await incrementalRun(es, mongo.collections, opts());
     expect(run.changes).toBe(0);
     expect([...(await indexedPlaces()).keys()].sort()).toEqual(await scannedPlaceIds());
+  });
+});
+
+/** Every word the `any` field of the alias's documents holds. */
+async function indexedWords(): Promise<string[]> {
+  const res = await es.search<{ text: { any: { words: string[] } } }>({ index: config.homesAlias, size: 10_000, _source: ['text.any.words'] });
+  return [...new Set(res.hits.hits.flatMap((h) => h._source!.text.any.words.flatMap((t) => t.split(' '))))].sort();
+}
+
+describe('the vocabulary', () => {
+  it('holds exactly the words of the index after a full rebuild, and a word a run writes before the run ends', async () => {
+    await fullRebuild(es, mongo.collections, opts());
+    expect(await readVocabulary(mongo.collections.indexerState, config.homesAlias)).toEqual(await indexedWords());
+
+    const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
+    await mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { name: 'Zephyrine loft', updated_at: new Date() } });
+    await recordChanges(mongo.collections.inventoryChanges, 'test', { homes: [home!._id] });
+    await incrementalRun(es, mongo.collections, opts());
+    const words = await readVocabulary(mongo.collections.indexerState, config.homesAlias);
+    expect(words).toContain('zephyrine');
+    for (const w of await indexedWords()) expect(words).toContain(w);
   });
 });
