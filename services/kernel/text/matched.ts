@@ -12,7 +12,7 @@
  * that a search returns shows why.
  */
 import type { QueryPart, QueryTerm } from './query-plan';
-import { stemOf, wordsOf, type TextWord } from './words';
+import { stemOf, textWords, type TextWord } from './words';
 
 /** The length a fragment aims at, in characters of the text, when the text is longer. */
 export const FRAGMENT_CHARS = 100;
@@ -64,18 +64,26 @@ export function withinFuzziness(word: string, term: QueryTerm): boolean {
  */
 const decided = new WeakMap<QueryTerm, Map<string, boolean>>();
 
-function matches(word: string, stem: string, term: QueryTerm): boolean {
+function decisionsOf(term: QueryTerm): Map<string, boolean> {
   let seen = decided.get(term);
   if (seen === undefined) {
     seen = new Map();
     decided.set(term, seen);
   }
+  return seen;
+}
+
+function decide(seen: Map<string, boolean>, word: string, stem: string, term: QueryTerm): boolean {
   let match = seen.get(word);
   if (match === undefined) {
     match = word === term.word || stem === term.stem || (term.prefix && word.startsWith(term.word)) || withinFuzziness(word, term);
     seen.set(word, match);
   }
   return match;
+}
+
+function matches(word: string, stem: string, term: QueryTerm): boolean {
+  return decide(decisionsOf(term), word, stem, term);
 }
 
 /** Whether a single folded word matches a term by the rules above (exported for the property tests). */
@@ -87,14 +95,16 @@ export function wordMatches(word: string, term: QueryTerm): boolean {
  * Which words of a text the plan marks: a word matching a one-term alternative, and every word of a
  * run of consecutive words that matches a longer alternative's terms in order.
  */
-export function markedWords(words: readonly TextWord[], plan: readonly QueryPart[]): boolean[] {
+export function markedWords(words: readonly TextWord[], plan: readonly QueryPart[], stems: readonly string[] = words.map((w) => stemOf(w.word))): boolean[] {
   const marked = words.map(() => false);
-  const stems = words.map((w) => stemOf(w.word));
   for (const part of plan) {
     for (const terms of part.alternatives) {
       if (terms.length === 0) continue;
+      const seen = terms.map(decisionsOf);
       for (let j = 0; j + terms.length <= words.length; j++) {
-        if (terms.every((term, k) => matches(words[j + k].word, stems[j + k], term))) marked.fill(true, j, j + terms.length);
+        let all = true;
+        for (let k = 0; k < terms.length && all; k++) all = decide(seen[k], words[j + k].word, stems[j + k], terms[k]);
+        if (all) marked.fill(true, j, j + terms.length);
       }
     }
   }
@@ -129,8 +139,8 @@ function fragmentSpan(text: string, words: readonly TextWord[], first: number): 
 
 /** A fragment (about 100 characters, cut at word boundaries, with "…" where cut) of `text` around its first matched words, matched words in <mark></mark>, the rest HTML-escaped; null when no word of the text matches the plan. A word of the text matches a term when its stem equals the term's stem, or its folded word is within the term's fuzziness (Damerau-Levenshtein, same first letter), or (prefix terms) it starts with the term's folded word. Words of a multi-word synonym alternative are marked when the whole phrase appears in order. */
 export function matchedFragment(text: string, plan: readonly QueryPart[]): string | null {
-  const words = wordsOf(text);
-  const marked = markedWords(words, plan);
+  const { words, stems } = textWords(text);
+  const marked = markedWords(words, plan, stems);
   const first = marked.indexOf(true);
   if (first < 0) return null;
   const [start, end] = fragmentSpan(text, words, first);

@@ -112,3 +112,20 @@ export function indexedText(text: string): { words: string; stems: string } {
   }
   return kept;
 }
+
+const split = new Map<string, { words: TextWord[]; stems: string[] }>();
+
+/**
+ * A text's words (wordsOf) and their stems, kept like the analysed texts: the highlighter reads the
+ * same texts answer after answer (a building's, in every unit). The arrays are shared: read them only.
+ */
+export function textWords(text: string): { words: readonly TextWord[]; stems: readonly string[] } {
+  let kept = split.get(text);
+  if (kept === undefined) {
+    const words = wordsOf(text);
+    kept = { words, stems: words.map((w) => stemOf(w.word)) };
+    if (split.size >= KEPT) split.clear();
+    split.set(text, kept);
+  }
+  return kept;
+}

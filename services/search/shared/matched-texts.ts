@@ -18,28 +18,36 @@ export interface MatchedField {
 
 /**
  * The fields of `texts` that hold the plan's words, each field once (its first text that does), in the
- * texts' order. `fragments` keeps each text's fragment for the rest of the answer: the units of one
- * building share its name, address, amenities and description.
+ * texts' order. `fragmentOf` marks one text (an answer's: answerFragments).
  */
 export function matchedFields(
   texts: ReadonlyArray<{ field: string; text: string }>,
   plan: readonly QueryPart[],
-  fragments: Map<string, string | null> = new Map(),
+  fragmentOf: (text: string) => string | null = (text) => matchedFragment(text, plan),
 ): MatchedField[] {
   const out: MatchedField[] = [];
   const seen = new Set<string>();
   for (const t of texts) {
     if (seen.has(t.field)) continue;
-    let fragment = fragments.get(t.text);
-    if (fragment === undefined) {
-      fragment = matchedFragment(t.text, plan);
-      fragments.set(t.text, fragment);
-    }
+    const fragment = fragmentOf(t.text);
     if (fragment === null) continue;
     seen.add(t.field);
     out.push({ field: t.field, text: fragment });
   }
   return out;
+}
+
+/** How one answer marks a text: each text once (the units of a building share their building's texts). */
+function answerFragments(plan: readonly QueryPart[]): (text: string) => string | null {
+  const marked = new Map<string, string | null>();
+  return (text) => {
+    let fragment = marked.get(text);
+    if (fragment === undefined) {
+      fragment = matchedFragment(text, plan);
+      marked.set(text, fragment);
+    }
+    return fragment;
+  };
 }
 
 /** Each home's matched fields, by home id, read for the ids of one page. */
@@ -58,7 +66,7 @@ export async function matchedByHome(
     docvalue_fields: ['home_id', 'match_card'],
   };
   const res = await t.search(body);
-  const fragments = new Map<string, string | null>();
+  const fragments = answerFragments(plan);
   for (const hit of res.hits.hits) {
     const [id] = (hit.fields?.home_id ?? []) as unknown[];
     const [card] = (hit.fields?.match_card ?? []) as unknown[];
