@@ -2,9 +2,12 @@
  * The judged set of word searches (docs/performance.md, "Relevance"): queries generated from a world's
  * own texts, each with the homes that should come first, and the two measures the set is held to.
  *
- * - a building's name, as written and with one typo (two letters after the first swapped): its homes first;
+ * - a building's name, as written and with one typo (two letters after the first swapped): the homes of
+ *   the market's buildings of that name first (a generated inventory repeats names; the search cannot tell
+ *   two buildings of one name apart);
  * - an amenity of the place's homes, as written and by a synonym of the service's list: the homes that
- *   have it (by the same matcher the search highlights with);
+ *   say they have it, in their title or amenities or their building's (by the same matcher the search
+ *   highlights with), before homes whose building's description only mentions it;
  * - a neighbourhood's name: its homes first (the name may appear in other homes' descriptions);
  * - two words, a neighbourhood's name and a building amenity: the neighbourhood's homes with it.
  *
@@ -12,7 +15,7 @@
  * the number of relevant homes (a query with three relevant homes is judged on its first three); "first
  * right" is the share of queries whose first result is relevant.
  */
-import { homeTexts } from '../../services/kernel/text/home-texts';
+import { homeTexts, type TextField } from '../../services/kernel/text/home-texts';
 import { matchedFragment } from '../../services/kernel/text/matched';
 import { queryPlan } from '../../services/kernel/text/query-plan';
 import { mulberry32 } from '../../stack/demo/prng';
@@ -26,17 +29,20 @@ export interface JudgedQuery {
   relevant: Set<string>;
 }
 
-const SYNONYMS: ReadonlyArray<[typed: string, amenity: RegExp]> = [
-  ['w/d', /in-unit (washer|laundry)|washer\/dryer/i],
-  ['gym', /fitness/i],
-  ['doorman', /concierge|doorman/i],
-  ['ac', /air condition/i],
-];
+/** Words of the synonym list a renter types for an amenity. */
+const SYNONYMS: ReadonlyArray<[typed: string]> = [['w/d'], ['gym'], ['doorman'], ['ac']];
 
-const holds = (m: ModelHome, q: string): boolean => {
+/** Whether the home's texts (those of `fields`, or all) hold q, by the matcher the search highlights with. */
+const holds = (m: ModelHome, q: string, fields?: ReadonlySet<TextField>): boolean => {
   const plan = queryPlan(q);
-  return homeTexts(m.home, m.property, m.market).some((t) => matchedFragment(t.text, plan) !== null);
+  return homeTexts(m.home, m.property, m.market).some((t) => (fields === undefined || fields.has(t.field)) && matchedFragment(t.text, plan) !== null);
 };
+
+/** Where a home says what it has: its title and amenities, and its building's amenities (not a description that may mention anything nearby). */
+const HAS: ReadonlySet<TextField> = new Set(['title', 'amenities', 'building_amenities']);
+
+/** A building's name as a person types it: case and spacing aside, two buildings of one name are the same answer. */
+const nameKey = (name: string): string => name.trim().toLowerCase().replace(/\s+/g, ' ');
 
 function typo(word: string): string {
   return word.length < 5 ? word : word[0] + word[2] + word[1] + word.slice(3);
@@ -57,13 +63,15 @@ export function judgedQueries(homes: readonly ModelHome[], size: number, seed = 
     const inMarket = homes.filter((h) => h.home.market_slug === market);
     const slugs = (xs: readonly ModelHome[]) => new Set(xs.map((x) => x.home.slug));
     const name = m.property.name;
-    out.push({ kind: 'building', market, q: name, relevant: slugs(ms) });
+    // Every building of the market with this name: the search cannot tell two of one name apart.
+    const named = slugs(inMarket.filter((h) => nameKey(h.property.name) === nameKey(name)));
+    out.push({ kind: 'building', market, q: name, relevant: named });
     const first = name.split(/\s+/)[0];
-    if (first.length >= 5) out.push({ kind: 'building with a typo', market, q: name.replace(first, typo(first)), relevant: slugs(ms) });
+    if (first.length >= 5) out.push({ kind: 'building with a typo', market, q: name.replace(first, typo(first)), relevant: named });
     const amenity = pick([...m.home.amenities, ...m.property.amenities]);
-    out.push({ kind: 'amenity', market, q: amenity, relevant: slugs(inMarket.filter((h) => holds(h, amenity))) });
-    const [typed, pattern] = pick(SYNONYMS);
-    const having = inMarket.filter((h) => [...h.home.amenities, ...h.property.amenities].some((a) => pattern.test(a)));
+    out.push({ kind: 'amenity', market, q: amenity, relevant: slugs(inMarket.filter((h) => holds(h, amenity, HAS))) });
+    const [typed] = pick(SYNONYMS);
+    const having = inMarket.filter((h) => holds(h, typed, HAS));
     if (having.length > 0) out.push({ kind: 'amenity synonym', market, q: typed, relevant: slugs(having) });
     const neighborhood = m.market.neighborhoods.find((n) => n.id === m.home.neighborhood_id);
     if (neighborhood) {
