@@ -27,14 +27,19 @@ export class GenerationVocabulary {
     if (this.kept?.n !== at.n) {
       // Newer than the kept one (a generation only grows); an older read keeps what is kept and uses none.
       if (this.kept !== null && at.n < this.kept.n) return null;
+      let failed = false;
       const vocabulary = readVocabulary(this.state, this.alias).then(
         (words) => (words === null ? null : new Vocabulary(words)),
-        () => null,
+        () => {
+          failed = true;
+          return null;
+        },
       );
-      this.kept = { n: at.n, vocabulary };
-      // A failed read is not kept: the next request reads again.
-      void vocabulary.then((v) => {
-        if (v === null && this.kept?.vocabulary === vocabulary) this.kept = null;
+      const kept = { n: at.n, vocabulary };
+      this.kept = kept;
+      // A failed read is not kept: the next request reads again. None kept (too many words) is kept for the generation.
+      void vocabulary.then(() => {
+        if (failed && this.kept === kept) this.kept = null;
       });
     }
     return this.kept.vocabulary;
