@@ -20,7 +20,8 @@ export function keepBundlesIn(dir: string | null): void {
   cacheDir = dir;
 }
 
-async function esbuild(options: BuildOptions): Promise<{ output: string; inputs: string[] }> {
+/** One esbuild run's first output and the files it read; also the document pool's thread from the sources (indexer/document-pool.ts). */
+export async function bundleWithEsbuild(options: BuildOptions): Promise<{ output: string; inputs: string[] }> {
   building += 1;
   try {
     const out = await build({ ...options, metafile: true });
@@ -52,9 +53,9 @@ export async function bundleForBrowser(appDir: string, entry: string, loader: Re
     tsconfig: path.join(appDir, 'tsconfig.json'),
     logLevel: 'silent',
   };
-  if (cacheDir === null) return (await esbuild(options)).output;
+  if (cacheDir === null) return (await bundleWithEsbuild(options)).output;
   // Everything the output depends on but the files: esbuild's version, the options, the plugins' code,
   // and the working directory (module paths relative to it are kept in the output).
   const key = { version, cwd: process.cwd(), options: { ...options, plugins: plugins.map((p) => [p.name, String(p.setup)]) } };
-  return cachedBundle(cacheDir, key, () => esbuild(options));
+  return cachedBundle(cacheDir, key, () => bundleWithEsbuild(options));
 }
