@@ -1,7 +1,7 @@
 /**
  * Unit tests need no server; integration and end-to-end tests share one real ES + Mongo-wire stack.
  * Tests are transpiled only (SWC): `npm run typecheck` is the one type check (docs/decisions.md,
- * "The test loop").
+ * "The test loop"). Every file runs with an ordinary global object (test/support/plain-global-environment.ts).
  */
 const swc = [
   '@swc/jest',
@@ -18,13 +18,13 @@ module.exports = {
   projects: [
     {
       displayName: 'unit',
-      testEnvironment: 'node',
+      testEnvironment: '<rootDir>/test/support/plain-global-environment.ts',
       transform: { '^.+\\.ts$': swc },
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
     },
     {
       displayName: 'integration',
-      testEnvironment: 'node',
+      testEnvironment: '<rootDir>/test/support/plain-global-environment.ts',
       transform: { '^.+\\.ts$': swc },
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { bundleWithEsbuild } from '../services/kernel/browser-bundle';
 import type { PrebuiltDocument } from './bulk-load';
 import { buildBatch, type BuiltBatch, type PoolSetup } from './document-batch';
 import { WordsSeen } from './words-seen';
@@ -20,17 +21,33 @@ export function defaultWorkers(): number {
 /**
  * Below this many homes a rebuild builds its documents in its own thread (about 2 ms a home, so under
  * a second): starting the pool costs about as much as the building it would share (0.1 s a thread
- * compiled, 1-2 s under tsx). docs/decisions.md, "Documents are built on worker threads".
+ * compiled, a bundle of tens of ms more from the sources). docs/decisions.md, "Documents are built on worker threads".
  */
 export const IN_PROCESS_BELOW_HOMES = 500;
 
 /** The threads a rebuild of `homes` homes starts: none for a small inventory, else one per core. */
 export const workersFor = (homes: number): number => (homes < IN_PROCESS_BELOW_HOMES ? 0 : defaultWorkers());
 
-/** The worker's own file: the compiled .js next to this one, or the .ts source run through tsx. */
-function workerFile(): { file: string; execArgv: string[] } {
+/**
+ * What a pool thread runs. Compiled: document-worker.js beside this file. From the sources (tsx, jest):
+ * document-worker.ts bundled in memory by esbuild (tens of ms, its packages required from here) and run
+ * as the thread's script, rather than each thread loading tsx and compiling the same files (about 1 s).
+ */
+async function workerScript(): Promise<{ script: string; eval: boolean }> {
   const ext = path.extname(__filename);
-  return { file: path.join(__dirname, `document-worker${ext}`), execArgv: ext === '.ts' ? ['--import', 'tsx'] : [] };
+  if (ext !== '.ts') return { script: path.join(__dirname, `document-worker${ext}`), eval: false };
+  const { output } = await bundleWithEsbuild({
+    entryPoints: [path.join(__dirname, 'document-worker.ts')],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node24',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  const require = `process.getBuiltinModule('node:module').createRequire(${JSON.stringify(__filename)})`;
+  return { script: `(function (require) {\n${output}\n})(${require});`, eval: true };
 }
 
 /**
@@ -58,8 +75,8 @@ export async function* pooledDocuments(
     }
     return;
   }
-  const { file, execArgv } = workerFile();
-  const pool = Array.from({ length: workers }, () => new Worker(file, { workerData: setup, execArgv }));
+  const worker = await workerScript();
+  const pool = Array.from({ length: workers }, () => new Worker(worker.script, { workerData: setup, execArgv: [], eval: worker.eval }));
   const load = new Map<Worker, number>(pool.map((w) => [w, 0]));
   const done: BuiltBatch[] = [];
   let failure: Error | null = null;

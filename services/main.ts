@@ -9,6 +9,7 @@ import { sharedReadiness, sharedStatus } from './transports/http/readiness-cache
 import { esNodesOf, loadConfig, type Config } from './kernel/config';
 import type { Deps } from './deps';
 import { createLogger, type DestinationStream } from './kernel/logger';
+import { keepBundlesIn } from './kernel/browser-bundle';
 import { ensurePolicies } from './policies/store';
 import { createEsClient } from './kernel/store/es-client';
 import { watchNodes, watchTiming } from './kernel/store/node-watch';
@@ -57,6 +58,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     await setup.close();
   }
   // The widget documents are bundled now, so a broken build stops the start rather than a later read.
+  keepBundlesIn(config.browserBundleCache);
   await widgetDocuments();
   const esNodes = watchNodes(esNodesOf(config.esUrl), watchTiming(config.storeDeadlineMs));
   const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs, watch: esNodes });

@@ -111,6 +111,8 @@ export interface Config {
   mapTileUrl: string;
   /** Attribution shown under those tiles (most tile providers require one). */
   mapTileAttribution: string;
+  /** A directory where browser bundles are kept by their inputs between processes (BROWSER_BUNDLE_CACHE); null: each process bundles its own. */
+  browserBundleCache: string | null;
   /** Most homes one search prices exactly in Node; a search that needs more is refused as too broad. */
   searchMaxPriced: number;
   rateLimit: RateLimitConfig;
@@ -272,6 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     mapViewEnabled: bool(env, 'MAP_VIEW_ENABLED', true),
     mapTileUrl: str(env, 'MAP_TILE_URL', ''),
     mapTileAttribution: str(env, 'MAP_TILE_ATTRIBUTION', ''),
+    browserBundleCache: str(env, 'BROWSER_BUNDLE_CACHE', '') || null,
     searchMaxPriced: int(env, 'SEARCH_MAX_PRICED', DEFAULT_SEARCH_MAX_PRICED),
     rateLimit: {
       points: int(env, 'RATE_LIMIT_POINTS', 300),

@@ -41,7 +41,15 @@ function imageCommand(argv: string[], env: Record<string, string>): ChildProcess
   const [bin, ...args] = argv;
   const child = spawn(bin === 'node' ? process.execPath : bin, args, {
     cwd: stage,
-    env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, ...envOf(RUNTIME), ...env, LOG_LEVEL: 'warn' },
+    // The image bundles its browser code at start from the copied sources: the test run's bundle cache is left out.
+    env: {
+      ...process.env,
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+      ...envOf(RUNTIME),
+      ...env,
+      LOG_LEVEL: 'warn',
+      BROWSER_BUNDLE_CACHE: '',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });

@@ -73,6 +73,9 @@ async function startStores(): Promise<void> {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // Every service a test starts (in a worker or as a child process) reads its browser bundles from here while
+  // their inputs are unchanged, rather than running esbuild each time (services/kernel/bundle-cache.ts).
+  process.env.BROWSER_BUNDLE_CACHE ??= path.resolve(__dirname, '../../node_modules/.cache/catalog-bundles');
   await startStores();
   globalThis.__CATALOG_TEST_BROWSER__ = await startBrowserServer();
 }
