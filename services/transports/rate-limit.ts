@@ -25,7 +25,8 @@ export interface RateLimits {
   consume(clientKey: string, bucket: RateBucket, points?: number): Promise<void>;
   /**
    * Adds what an answered request owes beyond its admitted weight (./settled-cost.ts): the points are
-   * counted even past the limit, so the client's next request is the one refused; never throws a refusal.
+   * counted even past the limit, so the client's next request is the one refused (it waits for a
+   * settlement still being counted); never throws a refusal.
    */
   settle(clientKey: string, bucket: RateBucket, points: number): Promise<void>;
 }
@@ -84,16 +85,35 @@ export function createRateLimits(cfg: BucketConfig, opts: RateLimitOptions = {})
     }
   }
 
+  /**
+   * Settlements still being counted, by bucket and client: an answer is sent without waiting for its
+   * settlement (a shared count is a MongoDB write), and the client's next request waits for it instead,
+   * so that request is still the one refused.
+   */
+  const settling = new Map<string, Promise<void>>();
+  const settlingKey = (bucket: RateBucket, clientKey: string): string => `${bucket}\u0000${clientKey}`;
+
   return {
-    async settle(clientKey, bucket, points) {
-      if (points <= 0) return;
-      try {
-        await take(bucket, clientKey, points);
-      } catch (res) {
-        if (!(res instanceof RateLimiterRes)) throw res;
-      }
+    settle(clientKey, bucket, points) {
+      if (points <= 0) return Promise.resolve();
+      const key = settlingKey(bucket, clientKey);
+      const counted = (settling.get(key) ?? Promise.resolve()).then(async () => {
+        try {
+          await take(bucket, clientKey, points);
+        } catch (res) {
+          if (!(res instanceof RateLimiterRes)) throw res;
+        }
+      });
+      const tracked: Promise<void> = counted
+        .catch(() => undefined)
+        .finally(() => {
+          if (settling.get(key) === tracked) settling.delete(key);
+        });
+      settling.set(key, tracked);
+      return counted;
     },
     async consume(clientKey, bucket, points = 1) {
+      await settling.get(settlingKey(bucket, clientKey));
       try {
         await take(bucket, clientKey, points);
       } catch (res) {

@@ -42,7 +42,7 @@ function answerBytes(body: unknown): number {
 }
 
 /**
- * Settles each admitted request's answer and searches. Placed outside the JSON writer (http/caching.ts),
+ * Settles each admitted request's answer and searches, without holding the answer for it. Placed outside the JSON writer (http/caching.ts),
  * so it reads the answer's identity bytes as written; an answer refused or not admitted (no note) settles
  * nothing. A search shared with other requests (a kept map answer, a prepared tool call) is paid by the
  * request that ran it.
@@ -54,6 +54,8 @@ export function settleCost(limits: RateLimits, esMsPerPoint: number): Middleware
     const admitted = (ctx.state as Record<symbol, Admitted | undefined>)[ADMITTED];
     if (!admitted) return;
     const owed = owedPoints(answerBytes(ctx.body), admitted.points, { shardMs: meter.shardMs, msPerPoint: esMsPerPoint });
-    if (owed > 0) await limits.settle(admitted.clientKey, admitted.bucket, owed);
+    // Counted after the answer is sent: the client's next request waits for it (./rate-limit.ts). A settlement
+    // that neither the shared count nor this copy's memory could take is not counted.
+    if (owed > 0) limits.settle(admitted.clientKey, admitted.bucket, owed).catch(() => undefined);
   };
 }

@@ -184,4 +184,15 @@ describe('rate limits across two service processes', () => {
     const counted = await fx.mongo.db.collection<{ key: string; points: number }>(RATE_LIMITS_COLLECTION).findOne({ key: `default:${split}` });
     expect(counted!.points % block).toBe(0);
   });
+
+  it("hold a client's next request until the settlement of its last answer is counted, so that request is the one refused", async () => {
+    const cfg = { points: 10, overviewPoints: 20, staticPoints: 20, windowSeconds: 120, shared: true };
+    const limits = createRateLimits(cfg, { store: { client: fx.mongo.client, dbName: fx.config.mongoDb } });
+    const client = newClient();
+    await limits.consume(client, 'default');
+    // The answer went out without waiting for its settlement: the next request arrives while it is being counted.
+    const settled = limits.settle(client, 'default', cfg.points);
+    await expect(limits.consume(client, 'default')).rejects.toMatchObject({ status: 429 });
+    await settled;
+  });
 });
