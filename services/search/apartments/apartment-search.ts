@@ -11,7 +11,7 @@ import { homesTransport, type RoundTrip } from '../shared/search-transport';
 import { searchArea } from '../shared/search-area';
 import { searchHomes, type SearchFound } from './search-homes';
 import { searchWindow } from './window-search';
-import { matchedByHome } from '../shared/matched-texts';
+import { matchedByHome, matchedFromCards } from '../shared/matched-texts';
 
 /** Sees each round trip's bodies, as sent (the bench replays them). */
 export type TripRecorder = (trip: RoundTrip) => void;
@@ -44,5 +44,13 @@ export async function searchApartments(
     : searchHomes(transport, p, offset, size, today, options.aggs, options.facets));
   if (!p.text || p.text.length === 0) return found;
   const ids = found.homes.map((h) => h.doc.home_id);
-  return { ...found, matched: await matchedByHome(transport, options.matchedOf?.(ids) ?? ids, p.text) };
+  const wanted = options.matchedOf?.(ids) ?? ids;
+  // The page's hits carried their texts (a list's page read by search-body.ts's withTexts): no second request.
+  const carried = new Map(found.homes.map((h) => [h.doc.home_id, (h.doc as { match_card?: unknown }).match_card]));
+  const cards = wanted.flatMap((id) => {
+    const card = carried.get(id);
+    return typeof card === 'string' ? [[id, card] as const] : [];
+  });
+  if (cards.length === wanted.length) return { ...found, matched: matchedFromCards(cards, p.text) };
+  return { ...found, matched: await matchedByHome(transport, wanted, p.text) };
 }

@@ -16,6 +16,9 @@ export function hitFields(fields: readonly string[]): Pick<estypes.SearchRequest
 /** A hit as the fields it was asked for (the card carries more: the caller reads what it asked). */
 export function hitDocument<D = HomeDocument>(hit: { _source?: unknown; fields?: Record<string, unknown> }): D {
   const card = hit.fields?.card;
-  if (Array.isArray(card) && typeof card[0] === 'string') return decodeCard(card[0]) as HomeCard as D;
-  return hit._source as D;
+  const doc = Array.isArray(card) && typeof card[0] === 'string' ? (decodeCard(card[0]) as HomeCard as D) : (hit._source as D);
+  // A page with q reads its texts as written beside the card (search-body.ts, withTexts): they go with the document.
+  const texts = hit.fields?.match_card;
+  if (Array.isArray(texts) && typeof texts[0] === 'string' && doc !== null && typeof doc === 'object') Object.assign(doc, { match_card: texts[0] });
+  return doc;
 }

@@ -50,6 +50,12 @@ function answerFragments(plan: readonly QueryPart[]): (text: string) => string |
   };
 }
 
+/** Each home's matched fields, by home id, from the texts its page's hits carried (`match_card`). */
+export function matchedFromCards(cards: ReadonlyArray<readonly [id: string, card: string]>, plan: readonly QueryPart[]): Map<string, MatchedField[]> {
+  const fragments = answerFragments(plan);
+  return new Map(cards.map(([id, card]) => [id, matchedFields(decodeMatchCard(card), plan, fragments)]));
+}
+
 /** Each home's matched fields, by home id, read for the ids of one page. */
 export async function matchedByHome(
   t: Pick<SearchTransport, 'search'>,

@@ -119,6 +119,22 @@ export function needsPriceStream(p: SearchParams): boolean {
   return p.stay.kind === 'fixed' && (p.sort === 'price_asc' || p.sort === 'price_desc');
 }
 
+/** The most hits a page reads its texts as written with (a list's page; a map's pins get theirs apart, for the list's homes only). */
+export const PAGE_TEXTS_MAX = 100;
+
+/**
+ * A page of a search with q reads its hits' texts as written (`match_card`, a doc value) with them, so
+ * their `matched` needs no second request (../shared/matched-texts.ts).
+ */
+function withTexts(
+  fields: Pick<estypes.SearchRequest, '_source' | 'docvalue_fields' | 'stored_fields'>,
+  p: SearchParams,
+  size: number,
+): Pick<estypes.SearchRequest, '_source' | 'docvalue_fields' | 'stored_fields'> {
+  if (!p.text || p.text.length === 0 || size > PAGE_TEXTS_MAX) return fields;
+  return { ...fields, docvalue_fields: [...((fields.docvalue_fields as string[] | undefined) ?? []), 'match_card'] };
+}
+
 export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.SearchRequest {
   const filter = matchClauses(p);
   switch (phase.kind) {
@@ -127,7 +143,7 @@ export function buildSearchBody(p: SearchParams, phase: SearchPhase): estypes.Se
         track_total_hits: true,
         from: phase.from,
         size: phase.size,
-        ...hitFields(resultSource(p)),
+        ...withTexts(hitFields(resultSource(p)), p, phase.size),
         query: { bool: { filter: [...matchClauses(p, scoresText(p)), ...fixedPriceClauses(p, phase.passing)], ...scoredText(p) } },
         sort: pageSort(p),
         ...(phase.aggs ? { aggs: phase.aggs } : {}),
