@@ -70,20 +70,17 @@ export function placesDigest(docs: readonly PlaceDocument[]): string {
   return createHash('sha256').update(PLACES_MAPPING_VERSION).update(JSON.stringify(docs)).digest('hex').slice(0, 32);
 }
 
-async function liveDigest(es: Client, alias: string): Promise<string | null> {
+/** The `_meta` of the one index the places alias points at; null without exactly one. */
+async function liveMeta(es: Client, alias: string): Promise<Record<string, unknown> | null> {
   const targets = await aliasTargets(es, alias);
   if (targets.length !== 1) return null;
   const res = await es.indices.getMapping({ index: targets[0] });
-  const digest = res[targets[0]]?.mappings?._meta?.places_digest;
-  return typeof digest === 'string' ? digest : null;
+  return (res[targets[0]]?.mappings?._meta as Record<string, unknown> | undefined) ?? null;
 }
 
 /** Whether the places alias exists and was made from this version of mappings/places.json. */
 export async function placesCurrent(es: Client, homesAlias: string): Promise<boolean> {
-  const targets = await aliasTargets(es, placesAliasOf(homesAlias));
-  if (targets.length !== 1) return false;
-  const res = await es.indices.getMapping({ index: targets[0] });
-  return res[targets[0]]?.mappings?._meta?.mapping_version === PLACES_MAPPING_VERSION;
+  return (await liveMeta(es, placesAliasOf(homesAlias)))?.mapping_version === PLACES_MAPPING_VERSION;
 }
 
 export interface PlacesSync {
@@ -106,7 +103,7 @@ export async function syncPlaces(es: Client, c: Collections, homesAlias: string,
   const digest = placesDigest(docs);
   // A set swapped out by an earlier sync goes here, a run later: a suggestion still reading it then has long ended.
   await deleteIndexes(es, await orphanIndexes(es, alias, alias));
-  if ((await liveDigest(es, alias)) === digest) return { places: docs.length, written: false };
+  if ((await liveMeta(es, alias))?.places_digest === digest) return { places: docs.length, written: false };
 
   const previous = await aliasTargets(es, alias);
   const next = timestampedIndexName(alias, now);
