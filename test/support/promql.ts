@@ -4,7 +4,11 @@
  * project's own grammar (@prometheus-io/lezer-promql, the one its web UI uses), so function names,
  * label names, `by`/`without`/`on`/`ignoring`, durations and strings are never taken for metrics.
  */
-import { parser } from '@prometheus-io/lezer-promql';
+import { createRequire } from 'node:module';
+import type { parser as PromqlParser } from '@prometheus-io/lezer-promql' with { 'resolution-mode': 'import' };
+
+// The package ships CommonJS (its `require` export) under ESM-only types: loaded by require, typed as it declares.
+const { parser } = createRequire(__filename)('@prometheus-io/lezer-promql') as { parser: typeof PromqlParser };
 
 /** Grafana's interval variables, as a duration PromQL parses; every other `$name` sits inside a label's string. */
 const GRAFANA_DURATIONS = /\$(__rate_interval|__interval|__range)\b|\$\{(__rate_interval|__interval|__range)\}/g;
