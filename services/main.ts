@@ -68,6 +68,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
   });
   instrumentStores(metrics, es, mongo.client);
+  metrics.reportEsNodes(esNodes);
   const generation = new GenerationReader(mongo.collections.indexerState);
   const deps: Deps = {
     config,
@@ -93,6 +94,12 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     metrics,
     clock: () => new Date(),
   };
+  metrics.reportCaches({
+    map_answers: deps.mapAnswers,
+    place_answers: deps.placeAnswers,
+    building_records: deps.buildings,
+    home_buildings: deps.homeBuildings,
+  });
   if (config.requestState.generated) {
     log.warn(
       'REQUEST_STATE_SECRETS is not set: a random key signs the guest confirmations of this copy only; set it (the same on every copy) when running more than one',

@@ -10,6 +10,12 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 export type ToolOutcome = 'ok' | 'tool_error' | 'refused';
+
+/** What a cache counts of its lookups: answered from what it kept (hit) or by the store or a computation (miss). */
+export interface CacheLookups {
+  hit: number;
+  miss: number;
+}
 export type StoreName = 'elasticsearch' | 'mongodb';
 
 /** What the indexer gauges read at each scrape (from the indexer's state in MongoDB). */
@@ -78,6 +84,42 @@ export class ServiceMetrics {
     });
     if (readIndexer) this.indexerGauges(readIndexer, now);
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Each cache's lookups at every scrape, by cache name (the caches count; this reads their counts). */
+  reportCaches(caches: Readonly<Record<string, { readonly lookups: CacheLookups }>>): void {
+    new Counter({
+      name: 'catalog_cache_lookups_total',
+      help: 'Cache lookups by cache and outcome (hit: answered from what the cache kept; miss: read or computed)',
+      labelNames: ['cache', 'outcome'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [cache, { lookups }] of Object.entries(caches)) {
+          this.inc({ cache, outcome: 'hit' }, lookups.hit);
+          this.inc({ cache, outcome: 'miss' }, lookups.miss);
+        }
+      },
+    });
+  }
+
+  /**
+   * Elasticsearch nodes as the node watch sees them at every scrape: 1 while a node's last probe
+   * answered in time, 0 while it did not (searches then stay off it when another answers). The
+   * label is the node's origin (never its credentials); with one node nothing is watched and the
+   * metric has no series.
+   */
+  reportEsNodes(watch: { seen(): { node: string; answers: boolean }[] }): void {
+    new Gauge({
+      name: 'catalog_elasticsearch_node_answering',
+      help: "Elasticsearch nodes by origin: 1 while the node watch's last probe answered in time, 0 while it did not",
+      labelNames: ['node'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { node, answers } of watch.seen()) this.set({ node: new URL(node).origin }, answers ? 1 : 0);
+      },
+    });
   }
 
   /** The text a scrape gets, and its content type. */

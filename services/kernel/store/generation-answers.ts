@@ -13,6 +13,7 @@
  * and each form a transport keeps beside it (./answer-forms.ts), counted as it is made.
  */
 import { LRUCache } from 'lru-cache';
+import type { CacheLookups } from '../metrics';
 import { formBytes, stringBytes, watchForms } from './answer-forms';
 import type { GenerationReader } from './generation-reader';
 
@@ -42,6 +43,8 @@ export class GenerationAnswers<T extends object> {
   private readonly computing = new Map<string, Promise<T>>();
   /** The generation the kept answers were computed under. */
   private generation = -1;
+  /** Questions answered from a kept or shared answer (hit) or computed by the asker (miss), for the metrics. */
+  readonly lookups: CacheLookups = { hit: 0, miss: 0 };
 
   constructor(
     private readonly reader: Pick<GenerationReader, 'read'>,
@@ -76,21 +79,26 @@ export class GenerationAnswers<T extends object> {
 
   /** The answer to `key` under the current generation: kept, being computed, or computed now. */
   async answer(key: string, compute: () => Promise<T>): Promise<T> {
-    if (this.kept === null) return compute();
+    const computed = (): Promise<T> => {
+      this.lookups.miss++;
+      return compute();
+    };
+    if (this.kept === null) return computed();
     const at = await this.reader.read();
-    if (at === null || at.applying) return compute();
+    if (at === null || at.applying) return computed();
     if (at.n !== this.generation) {
       // Every kept answer is older than what search shows now; so is every one being computed.
-      if (at.n < this.generation) return compute();
+      if (at.n < this.generation) return computed();
       this.kept.clear();
       this.computing.clear();
       this.generation = at.n;
     }
     const kept = this.kept.get(key);
-    if (kept !== undefined) return kept;
     const shared = this.computing.get(key);
+    if (kept !== undefined || shared !== undefined) this.lookups.hit++;
+    if (kept !== undefined) return kept;
     if (shared !== undefined) return shared.catch(() => compute());
-    const mine = compute().then(deepFreeze);
+    const mine = computed().then(deepFreeze);
     this.computing.set(key, mine);
     try {
       const value = await mine;
