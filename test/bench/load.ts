@@ -97,6 +97,56 @@ export async function runLoad(baseUrl: string, next: () => Probe, opts: { connec
   };
 }
 
+/**
+ * Several shapes asked in turn on one connection (c=1), each timed on its own: a ratio of two of
+ * them is read from one stretch of time, not from rows measured a minute apart (a p50 drifts by
+ * more than a target's margin between such rows on a shared machine).
+ */
+export async function runInTurn(baseUrl: string, sources: ReadonlyArray<() => Probe>, seconds: number): Promise<LoadResult[]> {
+  const agent = new Agent({ connections: 1, keepAliveTimeout: 30_000 });
+  const latencies: number[][] = sources.map(() => []);
+  const statuses: Array<Record<string, number>> = sources.map(() => ({}));
+  const started = process.hrtime.bigint();
+  const until = Date.now() + seconds * 1_000;
+  for (let turn = 0; Date.now() < until; turn++) {
+    // Each turn starts with another shape, so none is always asked right after the same one.
+    for (let j = 0; j < sources.length; j++) {
+      const i = (turn + j) % sources.length;
+      const probe = sources[i]();
+      const t = process.hrtime.bigint();
+      let key: string;
+      try {
+        const res = await request(baseUrl + probe.path, {
+          dispatcher: agent,
+          method: probe.method ?? 'GET',
+          body: probe.body,
+          headers: { ...CLIENT_ACCEPT_ENCODING, ...probe.headers },
+        });
+        await drain(res.body);
+        key = `${Math.floor(res.statusCode / 100)}xx`;
+      } catch {
+        key = 'error';
+      }
+      latencies[i].push(Number(process.hrtime.bigint() - t) / 1e6);
+      statuses[i][key] = (statuses[i][key] ?? 0) + 1;
+    }
+  }
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  await agent.close();
+  return latencies.map((l, i) => {
+    l.sort((a, b) => a - b);
+    return {
+      requests: l.length,
+      rps: l.length / elapsed,
+      p50: percentile(l, 50),
+      p99: percentile(l, 99),
+      max: l[l.length - 1] ?? NaN,
+      statuses: statuses[i],
+      slow: 0,
+    };
+  });
+}
+
 /** Two decimals under 10 ms, one under 100 (a p99 against a 10 ms target reads 10.4, not 10), none above. */
 export const fmt = (ms: number): string => ms.toFixed(ms < 10 ? 2 : ms < 100 ? 1 : 0);
 
