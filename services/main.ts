@@ -28,6 +28,8 @@ import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';
 import { ServiceMetrics } from './kernel/metrics';
 import { instrumentStores } from './kernel/store/store-metrics';
+import { traceMongoCommands } from './kernel/store/store-traces';
+import { startTracing } from './kernel/tracing-sdk';
 import { readIndexerHistory } from './kernel/store/index-freshness';
 import { MarketExtents, marketExtentsBody, parseMarketExtents } from './kernel/store/market-extents';
 import { esTransport } from './search/shared/search-transport';
@@ -48,6 +50,8 @@ export interface RunningService {
 }
 
 export async function startService(config: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
+  // Before the stores' clients: with an OTLP endpoint set, their calls are spans of the request that made them.
+  const tracing = startTracing('furnished-catalog');
   const log = createLogger(config.logLevel, 'service', opts.logDestination);
   // Start-up may wait for the stores; requests may not (STORE_DEADLINE_MS).
   const setup = await connectMongo(config.mongoUrl, config.mongoDb);
@@ -68,6 +72,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
     return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
   });
   instrumentStores(metrics, es, mongo.client);
+  traceMongoCommands(mongo.client);
   const generation = new GenerationReader(mongo.collections.indexerState);
   const deps: Deps = {
     config,
@@ -145,6 +150,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
       esNodes.close();
       await mongo.close();
       await es.close();
+      await tracing.stop();
     },
   };
 }

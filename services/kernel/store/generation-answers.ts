@@ -15,6 +15,7 @@
 import { LRUCache } from 'lru-cache';
 import { formBytes, stringBytes, watchForms } from './answer-forms';
 import type { GenerationReader } from './generation-reader';
+import { noteRequest } from '../tracing';
 
 export interface GenerationAnswersOptions<T> {
   /** Bytes the kept answers may hold, with their keys and their served forms; 0 keeps nothing. */
@@ -87,9 +88,16 @@ export class GenerationAnswers<T extends object> {
       this.generation = at.n;
     }
     const kept = this.kept.get(key);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined) {
+      noteRequest({ 'catalog.cache': 'kept' });
+      return kept;
+    }
     const shared = this.computing.get(key);
-    if (shared !== undefined) return shared.catch(() => compute());
+    if (shared !== undefined) {
+      noteRequest({ 'catalog.cache': 'shared' });
+      return shared.catch(() => compute());
+    }
+    noteRequest({ 'catalog.cache': 'miss' });
     const mine = compute().then(deepFreeze);
     this.computing.set(key, mine);
     try {

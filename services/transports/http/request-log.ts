@@ -12,6 +12,7 @@ import type { Context, Next } from 'koa';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../../kernel/logger';
 import type { ServiceMetrics } from '../../kernel/metrics';
+import { traceIdOf } from './request-trace';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -48,9 +49,11 @@ export function requestLog(log: Logger, metrics: ServiceMetrics) {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
     // Called at the start too (nothing known yet: no binding, or the line would carry `route` twice).
+    // With tracing on, the request's trace id too (`trace_id`, as every other line of the request carries it: ../../kernel/logger.ts).
     customProps: (req) => {
       const route = routes.get(req);
-      return route === undefined ? {} : { route };
+      const traceId = traceIdOf(req);
+      return { ...(route === undefined ? {} : { route }), ...(traceId === undefined ? {} : { trace_id: traceId }) };
     },
     customSuccessMessage: () => 'request',
     customErrorMessage: () => 'request failed',
