@@ -30,6 +30,7 @@ import { ServiceMetrics } from './kernel/metrics';
 import { instrumentStores } from './kernel/store/store-metrics';
 import { traceMongoCommands } from './kernel/store/store-traces';
 import { startTracing } from './kernel/tracing-sdk';
+import { tracingOn } from './kernel/tracing';
 import { readIndexerHistory } from './kernel/store/index-freshness';
 import { MarketExtents, marketExtentsBody, parseMarketExtents } from './kernel/store/market-extents';
 import { esTransport } from './search/shared/search-transport';
@@ -67,10 +68,14 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
   const esNodes = watchNodes(esNodesOf(config.esUrl), watchTiming(config.storeDeadlineMs));
   const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs, watch: esNodes });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
-  const metrics = new ServiceMetrics(async () => {
-    const h = await readIndexerHistory(mongo.collections.indexerState);
-    return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
-  });
+  const metrics = new ServiceMetrics(
+    async () => {
+      const h = await readIndexerHistory(mongo.collections.indexerState);
+      return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
+    },
+    undefined,
+    { exemplars: tracingOn() },
+  );
   instrumentStores(metrics, es, mongo.client);
   traceMongoCommands(mongo.client);
   const generation = new GenerationReader(mongo.collections.indexerState);

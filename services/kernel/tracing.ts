@@ -6,7 +6,18 @@
  * What a span may carry: route templates, tool names, slugs, dates, counts, codes. Never an
  * argument value otherwise, a query text, a header or anything a guest typed.
  */
-import { context, createContextKey, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import {
+  context,
+  createContextKey,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
 
 let on = false;
 
@@ -101,4 +112,50 @@ export function activeTraceId(): string | undefined {
   if (!span) return undefined;
   const { traceId } = span.spanContext();
   return traceId === '00000000000000000000000000000000' ? undefined : traceId;
+}
+
+/** A span's W3C trace context as a record keeps it (`traceparent`, and `tracestate` when there is one). */
+export interface TraceCarrier {
+  traceparent: string;
+  tracestate?: string;
+}
+
+/** The active span's trace context to keep beside a record it wrote (an inventory change), or undefined. */
+export function traceCarrier(): TraceCarrier | undefined {
+  if (!on || !trace.getActiveSpan()) return undefined;
+  const carrier: Partial<TraceCarrier> = {};
+  propagation.inject(context.active(), carrier);
+  return typeof carrier.traceparent === 'string' ? (carrier as TraceCarrier) : undefined;
+}
+
+/** Links to the spans whose trace contexts some records kept (the changes an indexer run applies). */
+export function linksOf(carriers: ReadonlyArray<TraceCarrier | undefined>): Link[] {
+  const links: Link[] = [];
+  const seen = new Set<string>();
+  for (const carrier of carriers) {
+    if (!carrier) continue;
+    const spanContext = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, carrier));
+    if (!spanContext || seen.has(spanContext.spanId)) continue;
+    seen.add(spanContext.spanId);
+    links.push({ context: spanContext });
+  }
+  return links;
+}
+
+/**
+ * A batch job's run (an indexer run, an import) as a trace of its own (a root span, whatever is active),
+ * linked to the spans in `links`; nothing but `work()` while tracing is off.
+ */
+export async function runSpan<T>(name: string, attributes: Attributes, work: (span: Span | undefined) => Promise<T>): Promise<T> {
+  if (!on) return work(undefined);
+  const span = tracer.startSpan(name, { root: true, kind: SpanKind.INTERNAL, attributes });
+  try {
+    return await context.with(trace.setSpan(ROOT_CONTEXT, span), () => work(span));
+  } catch (err) {
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    span.setAttribute('error.type', (err as Error)?.name ?? 'Error');
+    throw err;
+  } finally {
+    span.end();
+  }
 }

@@ -7,6 +7,9 @@
  * its own, started as `npm run serve` starts it, with the standard OTEL_* variables set.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { dropWorld, seedWorld, testConfig } from '../support/fixture';
@@ -93,6 +96,9 @@ let config: Config;
 let world: { mongo: MongoHandle; es: EsClient };
 let child: ChildProcess;
 let url: string;
+let adminUrl: string;
+/** The trace of the traced search of the first test: its exemplar is looked for in /metrics. */
+let searchTrace = '';
 /** The service's log lines (JSON on a pipe). */
 const lines: string[] = [];
 
@@ -101,14 +107,16 @@ beforeAll(async () => {
   config = testConfig();
   world = await seedWorld(config, 80);
   const port = await freePort();
+  const adminPort = await freePort();
   url = `http://127.0.0.1:${port}`;
+  adminUrl = `http://127.0.0.1:${adminPort}`;
   child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
     env: {
       ...process.env,
       ...OTEL_ENV,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       PORT: String(port),
-      ADMIN_PORT: '0',
+      ADMIN_PORT: String(adminPort),
       HOST: '127.0.0.1',
       MONGO_DB: config.mongoDb,
       HOMES_ALIAS: config.homesAlias,
@@ -179,7 +187,7 @@ async function toolCall(name: string, args: Record<string, unknown>, meta?: Reco
 
 describe('traces exported over OTLP/HTTP', () => {
   it('continues the trace of a traceparent header on a GET, names the route and puts Elasticsearch under it', async () => {
-    const traceId = hex(16);
+    const traceId = (searchTrace = hex(16));
     const parent = hex(8);
     const market = (await world.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.market_slug;
     const res = await fetch(`${url}/api/public/search?market=${market}`, { headers: { traceparent: `00-${traceId}-${parent}-01`, tracestate: 'vendor=kept' } });
@@ -257,5 +265,61 @@ describe('traces exported over OTLP/HTTP', () => {
     expect(everything).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+/);
     expect(everything).not.toMatch(/555-?0172|4155550172/);
     expect(everything).not.toContain('Ada Tracer');
+  });
+
+  it("gives the request histogram's bucket the trace id of a sampled request as its exemplar (OpenMetrics)", async () => {
+    expect(searchTrace).not.toBe('');
+    const res = await fetch(`${adminUrl}/metrics`);
+    expect(res.headers.get('content-type')).toMatch(/^application\/openmetrics-text/);
+    const text = await res.text();
+    const buckets = text.split('\n').filter((l) => l.startsWith('catalog_http_request_duration_seconds_bucket{') && l.includes('route="/api/public/search"'));
+    expect(buckets.some((l) => l.includes(`# {trace_id="${searchTrace}"}`))).toBe(true);
+    // The counters' samples keep the names the Prometheus text gives them.
+    expect(text).toMatch(/^catalog_tool_calls_total\{/m);
+    expect(text.trimEnd().endsWith('# EOF')).toBe(true);
+  });
+
+  it('makes an import and the indexer run that applies it traces of their own, the run linked to the import', async () => {
+    const home = (await world.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!;
+    const { created_at: _c, updated_at: _u, deleted_at: _d, ...record } = home as typeof home & Record<string, unknown>;
+    void [_c, _u, _d];
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'catalog-trace-')), 'one-home.ndjson');
+    writeFileSync(file, JSON.stringify({ kind: 'home', record: { ...record, name: `${home.name} (renamed)` } }) + '\n');
+    const env = {
+      ...process.env,
+      ...OTEL_ENV,
+      OTEL_SERVICE_NAME: '',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      MONGO_DB: config.mongoDb,
+      HOMES_ALIAS: config.homesAlias,
+      LOG_LEVEL: 'warn',
+    };
+    const imported = spawn(process.execPath, ['--import', 'tsx', 'indexer/import-cli.ts', file], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    expect(await new Promise((resolve) => imported.once('exit', resolve))).toBe(0);
+    const importSpan = receiver.spans.find((s) => s.name === 'inventory import');
+    expect(importSpan).toBeDefined();
+    expect(importSpan!.parentSpanId).toBeUndefined();
+    const change = await world.mongo.collections.inventoryChanges.findOne({ source: 'import' });
+    expect(change?.trace?.traceparent).toContain(importSpan!.traceId);
+
+    const worker = spawn(process.execPath, ['--import', 'tsx', 'indexer/worker.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    try {
+      const deadline = Date.now() + 30_000;
+      let run: ReceivedSpan | undefined;
+      while (!run && Date.now() < deadline) {
+        run = receiver.spans.find((s) => s.name === 'indexer incremental' && s.links.some((l) => l.traceId === importSpan!.traceId));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(run).toBeDefined();
+      expect(run!.traceId).not.toBe(importSpan!.traceId);
+      expect(run!.parentSpanId).toBeUndefined();
+      expect(run!.links).toEqual([expect.objectContaining({ traceId: importSpan!.traceId, spanId: importSpan!.spanId })]);
+      // The run's Elasticsearch calls are its children.
+      expect(receiver.spans.some((s) => s.traceId === run!.traceId && s.attributes['db.system'] === 'elasticsearch')).toBe(true);
+    } finally {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.kill('SIGTERM');
+      await exited;
+    }
   });
 });

@@ -11,7 +11,7 @@
  * outcome, homes priced: ../../kernel/tracing.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import { context, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT, type TextMapGetter } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT, TraceFlags, type TextMapGetter } from '@opentelemetry/api';
 import type { Context, Next } from 'koa';
 import { requestContext, RequestTrace, tracer } from '../../kernel/tracing';
 
@@ -21,11 +21,17 @@ const HEADERS: TextMapGetter<IncomingMessage['headers']> = {
   get: (carrier, key) => carrier[key],
 };
 
-/** The trace id of each request's span, for its access-log line (written after the span's context is gone). */
-const traceIds = new WeakMap<IncomingMessage, string>();
+/** The trace of each request's span, for its access-log line and its exemplar (both written after the span's context is gone). */
+const traces = new WeakMap<IncomingMessage, { traceId: string; sampled: boolean }>();
 
 export function traceIdOf(req: IncomingMessage): string | undefined {
-  return traceIds.get(req);
+  return traces.get(req)?.traceId;
+}
+
+/** The request's trace id when its trace is sampled (exported), else undefined. */
+export function sampledTraceIdOf(req: IncomingMessage): string | undefined {
+  const t = traces.get(req);
+  return t?.sampled ? t.traceId : undefined;
 }
 
 /** The route template the router matched, or the one a refusing middleware named (./request-log.ts reads the same). */
@@ -40,7 +46,8 @@ export function requestTrace() {
   return async function traceRequest(ctx: Context, next: Next): Promise<void> {
     const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers, HEADERS);
     const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
-    traceIds.set(ctx.req, span.spanContext().traceId);
+    const { traceId, traceFlags } = span.spanContext();
+    traces.set(ctx.req, { traceId, sampled: (traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED });
     const record = new RequestTrace(span);
     try {
       await context.with(requestContext(span, parent, record), next);
