@@ -89,6 +89,12 @@ export function notePriced(homes: number): void {
  */
 export function pricingSpan<T>(homes: number | ((out: T) => number), fn: () => T, opts: { counted?: boolean } = {}): T {
   if (!on) return fn();
+  // Under a trace that is not sampled, only the count matters.
+  if (!trace.getActiveSpan()?.isRecording()) {
+    const out = fn();
+    if (opts.counted !== false) notePriced(typeof homes === 'number' ? homes : homes(out));
+    return out;
+  }
   const span = tracer.startSpan('pricing', { kind: SpanKind.INTERNAL });
   try {
     const out = context.with(trace.setSpan(context.active(), span), fn);

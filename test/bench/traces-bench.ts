@@ -4,7 +4,9 @@
  * (protobuf, the SDK's default) to a receiver in this process that reads and drops what it gets. Each
  * copy's processor time per call at concurrency 16, for a tool call that reads MongoDB (the apartment
  * read) and a dated market search tool call (Elasticsearch, MongoDB and pricing); each copy warmed,
- * then three rounds, the copies taken in turn in each, and the median of the three.
+ * then three rounds, each measuring the copies there and back (off, 10 %, every, every, 10 %, off); a
+ * copy's cost in a round is its processor time over the off copy's in that round, and the median of the
+ * three rounds is reported.
  */
 import { createServer } from 'node:http';
 import { runLoad, type Probe } from './load';
@@ -60,36 +62,45 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
     ];
     // Each copy warmed first (its code compiled, its caches filled): the first seconds of a fresh process are no round of the three.
     for (const shape of shapes) for (const copy of copies) await runLoad(copy.svc.url, shape.probe, { connections: 16, seconds: Math.max(3, seconds / 2) });
+    // The machine's speed drifts by a third within minutes: each round measures the copies there and back
+    // (off, 10 %, every, every, 10 %, off), and a copy's cost is the ratio of its two rows to the off copy's
+    // two in the same round. The median of the rounds' ratios is reported, beside the median ms/call.
+    const order = [...copies, ...[...copies].reverse()];
     const cpu = new Map<string, number[]>();
+    const ratios = new Map<string, number[]>();
     const rps = new Map<string, number[]>();
     const bad = new Map<string, number>();
+    const push = <T>(m: Map<string, T[]>, key: string, v: T): void => void (m.get(key) ?? m.set(key, []).get(key)!).push(v);
     for (let round = 0; round < ROUNDS; round++) {
       for (const shape of shapes) {
-        for (const copy of copies) {
+        const sum = new Map<string, number>();
+        for (const copy of order) {
           const key = `${shape.title}|${copy.title}`;
           const { result, cpu: per } = await withCpu({ service: copy.svc.pid }, () => runLoad(copy.svc.url, shape.probe, { connections: 16, seconds }));
-          (cpu.get(key) ?? cpu.set(key, []).get(key)!).push(per.service ?? NaN);
-          (rps.get(key) ?? rps.set(key, []).get(key)!).push(result.rps);
+          const ms = per.service ?? NaN;
+          push(cpu, key, ms);
+          push(rps, key, result.rps);
+          sum.set(copy.title, (sum.get(copy.title) ?? 0) + ms);
           bad.set(key, (bad.get(key) ?? 0) + (result.statuses['5xx'] ?? 0) + (result.statuses.error ?? 0));
         }
+        for (const copy of copies) push(ratios, `${shape.title}|${copy.title}`, sum.get(copy.title)! / sum.get('tracing off')!);
       }
     }
     say('## Traces (processor time per call, tracing off and on)');
     say('');
-    say('| call, c=16 | copy | req/s (median) | service CPU ms/call (median of 3) | of tracing off | 5xx/errors |');
-    say('|---|---|---|---|---|---|');
+    say('| call, c=16 | copy | req/s (median) | service CPU ms/call (median) | more than tracing off (median of 3 rounds) | each round | 5xx/errors |');
+    say('|---|---|---|---|---|---|---|');
+    const pct = (r: number): string => `${((r - 1) * 100).toFixed(1)} %`;
     for (const shape of shapes) {
-      const off = median(cpu.get(`${shape.title}|tracing off`)!);
       for (const copy of copies) {
         const key = `${shape.title}|${copy.title}`;
-        const ms = median(cpu.get(key)!);
+        const r = ratios.get(key)!;
         say(
-          `| ${shape.title} | ${copy.title} | ${Math.round(median(rps.get(key)!))} | ${ms.toFixed(3)} | ${((ms / off - 1) * 100).toFixed(1)} % | ${bad.get(key)} |`,
+          `| ${shape.title} | ${copy.title} | ${Math.round(median(rps.get(key)!))} | ${median(cpu.get(key)!).toFixed(3)} | ${pct(median(r))} | ${r.map(pct).join(', ')} | ${bad.get(key)} |`,
         );
       }
     }
     say('');
-    say(`Each round's figures, ms/call: ${[...cpu.entries()].map(([k, v]) => `${k}: ${v.map((x) => x.toFixed(3)).join(', ')}`).join('; ')}.`);
     say(`The receiver got ${(sink.bytes() / 2 ** 20).toFixed(1)} MiB of OTLP.`);
     say('');
     say('Target: tracing on with 10 % sampled costs at most 5 % more processor time per call than tracing off.');

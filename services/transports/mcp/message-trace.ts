@@ -33,6 +33,8 @@ export async function traceMessage<T>(body: unknown, protocolHeader: string, ser
   const fromMeta = meta && typeof meta.traceparent === 'string' ? propagation.extract(ambient, meta, META) : undefined;
   const carried = fromMeta ? trace.getSpanContext(fromMeta) : undefined;
   const transportSpan = trace.getSpan(ambient);
+  // The child of a request whose trace is not sampled is not sampled either (the parent-based samplers): no span to make.
+  if (!carried && transportSpan && !transportSpan.isRecording()) return serve();
   const links: Link[] = carried && transportSpan ? [{ context: transportSpan.spanContext() }] : [];
   const id = body.id;
   const span = tracer.startSpan(
