@@ -84,8 +84,9 @@ export function notePriced(homes: number): void {
 }
 
 /**
- * A synchronous pricing pass (`homes`: the homes it prices, or read from its outcome), timed as a child span `pricing` with the homes it priced; the engine
- * it calls stays pure (the span is made here, at the call site, never inside the kernel's engine).
+ * A synchronous pricing pass (`homes`: the homes it prices, or read from its outcome), timed as a child
+ * span `pricing` with the homes it priced; the engine it calls stays pure (the span is made here, at the
+ * call site, never inside the kernel's engine).
  */
 export function pricingSpan<T>(homes: number | ((out: T) => number), fn: () => T, opts: { counted?: boolean } = {}): T {
   if (!on) return fn();
