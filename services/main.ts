@@ -28,6 +28,9 @@ import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';
 import { ServiceMetrics } from './kernel/metrics';
 import { instrumentStores } from './kernel/store/store-metrics';
+import { traceMongoCommands } from './kernel/store/store-traces';
+import { startTracing } from './kernel/tracing-sdk';
+import { tracingOn } from './kernel/tracing';
 import { readIndexerHistory } from './kernel/store/index-freshness';
 import { MarketExtents, marketExtentsBody, parseMarketExtents } from './kernel/store/market-extents';
 import { esTransport } from './search/shared/search-transport';
@@ -48,6 +51,8 @@ export interface RunningService {
 }
 
 export async function startService(config: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
+  // Before the stores' clients: with an OTLP endpoint set, their calls are spans of the request that made them.
+  const tracing = startTracing('furnished-catalog');
   const log = createLogger(config.logLevel, 'service', opts.logDestination);
   // Start-up may wait for the stores; requests may not (STORE_DEADLINE_MS).
   const setup = await connectMongo(config.mongoUrl, config.mongoDb);
@@ -63,12 +68,17 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
   const esNodes = watchNodes(esNodesOf(config.esUrl), watchTiming(config.storeDeadlineMs));
   const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs, watch: esNodes });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
-  const metrics = new ServiceMetrics(async () => {
-    const h = await readIndexerHistory(mongo.collections.indexerState);
-    return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
-  });
+  const metrics = new ServiceMetrics(
+    async () => {
+      const h = await readIndexerHistory(mongo.collections.indexerState);
+      return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
+    },
+    undefined,
+    { exemplars: tracingOn() },
+  );
   instrumentStores(metrics, es, mongo.client);
   metrics.reportEsNodes(esNodes);
+  traceMongoCommands(mongo.client);
   const generation = new GenerationReader(mongo.collections.indexerState);
   const deps: Deps = {
     config,
@@ -152,6 +162,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
       esNodes.close();
       await mongo.close();
       await es.close();
+      await tracing.stop();
     },
   };
 }

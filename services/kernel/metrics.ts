@@ -4,7 +4,7 @@
  * and the default process metrics. Every label value comes from a fixed set (a route template, a
  * registry tool name, a store command name): never a slug, an email or a query value.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type PrometheusContentType } from 'prom-client';
 
 /** Seconds: from a cached market list (0.2 ms) to the store deadline (2 s) and past it. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -32,7 +32,9 @@ export interface IndexerView {
 }
 
 export class ServiceMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
+  /** Whether the request histogram keeps exemplars (the trace id of a sampled request per bucket): with tracing on. */
+  readonly exemplars: boolean;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly toolCalls: Counter<'tool' | 'outcome'>;
   readonly storeDuration: Histogram<'store' | 'operation' | 'outcome'>;
@@ -40,7 +42,15 @@ export class ServiceMetrics {
   readonly storeUnavailable: Counter<'store'>;
   readonly boundedRequests: Counter<'outcome'>;
 
-  constructor(readIndexer?: () => Promise<IndexerView>, now: () => Date = () => new Date()) {
+  /**
+   * `exemplars` (tracing on): the registry is an OpenMetrics one, the only text format with exemplars;
+   * its sample names are the Prometheus text's (a counter's samples end in `_total` in both).
+   */
+  constructor(readIndexer?: () => Promise<IndexerView>, now: () => Date = () => new Date(), opts: { exemplars?: boolean } = {}) {
+    this.exemplars = opts.exemplars ?? false;
+    this.registry = new Registry();
+    // Before any metric is registered: a histogram with exemplars is refused by a Prometheus registry.
+    if (this.exemplars) this.registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE as unknown as PrometheusContentType);
     const registers = [this.registry];
     this.httpDuration = new Histogram({
       name: 'catalog_http_request_duration_seconds',
@@ -48,6 +58,7 @@ export class ServiceMetrics {
       labelNames: ['method', 'route', 'status'],
       buckets: DURATION_BUCKETS,
       registers,
+      enableExemplars: this.exemplars,
     });
     this.toolCalls = new Counter({
       name: 'catalog_tool_calls_total',

@@ -16,6 +16,7 @@ import { LRUCache } from 'lru-cache';
 import type { CacheLookups } from '../metrics';
 import { formBytes, stringBytes, watchForms } from './answer-forms';
 import type { GenerationReader } from './generation-reader';
+import { noteRequest } from '../tracing';
 
 export interface GenerationAnswersOptions<T> {
   /** Bytes the kept answers may hold, with their keys and their served forms; 0 keeps nothing. */
@@ -96,8 +97,15 @@ export class GenerationAnswers<T extends object> {
     const kept = this.kept.get(key);
     const shared = this.computing.get(key);
     if (kept !== undefined || shared !== undefined) this.lookups.hit++;
-    if (kept !== undefined) return kept;
-    if (shared !== undefined) return shared.catch(() => compute());
+    if (kept !== undefined) {
+      noteRequest({ 'catalog.cache': 'kept' });
+      return kept;
+    }
+    if (shared !== undefined) {
+      noteRequest({ 'catalog.cache': 'shared' });
+      return shared.catch(() => compute());
+    }
+    noteRequest({ 'catalog.cache': 'miss' });
     const mine = computed().then(deepFreeze);
     this.computing.set(key, mine);
     try {
