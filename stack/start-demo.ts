@@ -12,6 +12,7 @@ import { connectMongo } from '../services/kernel/store/mongo';
 import { aliasMappingCurrent, ownAlias } from '../indexer/es-admin';
 import { readFreshness } from '../services/kernel/store/index-freshness';
 import { runIndexerJob } from '../indexer/runner';
+import { adoptUnversioned } from '../indexer/index-versions';
 import { startSchedule } from '../indexer/schedule';
 import { DEMO_HOMES, DEMO_SEED, seedDemoInventory } from './demo/demo-inventory';
 
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
   }
   const freshness = await readFreshness(mongo.indexerState);
   const builtOn = freshness.last_full_run ? todayIso(new Date(freshness.last_full_run.started_at)) : null;
+  // An index built before versioned aliases gets its version's alias, not a rebuild (indexer/index-versions.ts).
+  await adoptUnversioned(es, config.homesAlias);
   // No index, one built on another day, or one built from another version of the mapping.
   if (builtOn !== today || !(await aliasMappingCurrent(es, ownAlias(config.homesAlias)))) {
     log.info('building the search index');
