@@ -10,6 +10,7 @@ import { placesAliasOf } from '../services/kernel/config';
 import type { IndexerStateRecord } from '../services/kernel/store/collections';
 import { forgetExpiredReaders, liveReaders } from '../services/kernel/store/index-readers';
 import { versionedAlias, versionOfAlias } from '../services/kernel/store/mapping-version';
+import { forgetVocabulary, readVocabulary, writeVocabulary } from '../services/kernel/store/vocabulary-store';
 import { aliasTargets, deleteIndexes } from './es-admin';
 
 /**
@@ -73,15 +74,18 @@ async function versionsOf(es: Client, indexes: string[]): Promise<Map<string, st
  * An index the unversioned alias points at without the versioned alias of its own version (built
  * before versioned aliases, or by hand) is given it: copies of that version find it under their alias.
  */
-export async function adoptUnversioned(es: Client, alias: string): Promise<void> {
+export async function adoptUnversioned(es: Client, state: Collection<IndexerStateRecord>, alias: string): Promise<void> {
   const targets = await aliasTargets(es, alias);
   const versions = await versionsOf(es, targets);
   const have = new Set((await versionIndexes(es, alias)).map((v) => v.alias));
-  const actions = [...versions]
+  const adds = [...versions]
     .map(([index, version]) => ({ index, alias: versionedAlias(alias, version) }))
-    .filter((a) => /^[0-9a-f]{16}$/.test(a.alias.slice(alias.length + 2)) && !have.has(a.alias))
-    .map((add) => ({ add }));
-  if (actions.length > 0) await es.indices.updateAliases({ actions });
+    .filter((a) => versionOfAlias(alias, a.alias) !== null && !have.has(a.alias));
+  if (adds.length === 0) return;
+  // The words first: a copy reading the new alias finds the same vocabulary as under the unversioned one.
+  const words = await readVocabulary(state, alias);
+  for (const a of adds) if (words !== null) await writeVocabulary(state, a.alias, words);
+  await es.indices.updateAliases({ actions: adds.map((add) => ({ add })) });
 }
 
 /**
@@ -124,5 +128,6 @@ export async function retireUnread(
   for (const v of retiring) {
     await es.indices.delete({ index: `${placesAliasOf(v.alias)}-*`, ignore_unavailable: true, allow_no_indices: true });
   }
+  for (const v of retiring) await forgetVocabulary(state, v.alias);
   return retiring.map((v) => v.alias);
 }

@@ -55,7 +55,7 @@ export async function runIndexerJob(
         // version without an index of its own (the code was upgraded and the version not prepared) gets
         // one built, not the other version's updated. Asking Elasticsearch is part of the run: a run that
         // cannot is a failed run, and counted.
-        await adoptUnversioned(es, config.homesAlias);
+        await adoptUnversioned(es, c.indexerState, config.homesAlias);
         if (!opts.prepare) await ensureVersionWanted(es, c.indexerState, config.homesAlias, ownAlias(config.homesAlias));
         full ||= !(await aliasMappingCurrent(es, ownAlias(config.homesAlias)));
         const summary = full ? await fullRebuild(es, c, opts) : await incrementalRun(es, c, opts);

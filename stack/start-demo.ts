@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const freshness = await readFreshness(mongo.indexerState);
   const builtOn = freshness.last_full_run ? todayIso(new Date(freshness.last_full_run.started_at)) : null;
   // An index built before versioned aliases gets its version's alias, not a rebuild (indexer/index-versions.ts).
-  await adoptUnversioned(es, config.homesAlias);
+  await adoptUnversioned(es, mongo.indexerState, config.homesAlias);
   // No index, one built on another day, or one built from another version of the mapping.
   if (builtOn !== today || !(await aliasMappingCurrent(es, ownAlias(config.homesAlias)))) {
     log.info('building the search index');

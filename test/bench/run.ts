@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   const es = createEsClient(config.esUrl);
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
   // A bench world indexed before versioned aliases is read under its version's alias from now on (indexer/index-versions.ts).
-  await adoptUnversioned(es, config.homesAlias);
+  await adoptUnversioned(es, mongo.collections.indexerState, config.homesAlias);
   // In-process dependencies record what each call sends to Elasticsearch; the load goes to a service
   // process of its own (started after the bench inventory exists, see serviceUrl).
   const svc = await startService(config);

@@ -14,6 +14,7 @@ import { fullRebuild } from '../../indexer/full-rebuild';
 import { liveReaders, startReaderHeartbeat } from '../../services/kernel/store/index-readers';
 import { versionedAlias } from '../../services/kernel/store/mapping-version';
 import { pendingChanges, recordChanges } from '../../services/kernel/store/inventory-changes';
+import { forgetVocabulary, readVocabulary, writeVocabulary } from '../../services/kernel/store/vocabulary-store';
 import { closeIndexerWorld, openIndexerWorld, indexReads } from './shared/indexer-world';
 
 let config: Config;
@@ -48,9 +49,11 @@ describe('indexes of several mapping versions', () => {
     expect(await retire()).toEqual([]);
     expect(await aliasTargets(es, old.alias)).toEqual([old.index]);
 
+    await writeVocabulary(mongo.collections.indexerState, old.alias, ['loft']);
     await copy.stop();
     expect(await retire()).toEqual([old.alias]);
     expect(await aliasTargets(es, old.alias)).toEqual([]);
+    expect(await readVocabulary(mongo.collections.indexerState, old.alias)).toBeNull();
     expect(await es.indices.exists({ index: old.index })).toBe(false);
     expect((await versionIndexes(es, config.homesAlias)).map((v) => v.alias)).toEqual([ownAlias(config.homesAlias)]);
   });
@@ -87,12 +90,16 @@ describe('indexes of several mapping versions', () => {
     expect(await aliasTargets(es, config.homesAlias)).toEqual([current]);
   });
 
-  it("gives an index made before versioned aliases its version's alias", async () => {
+  it("gives an index made before versioned aliases its version's alias, and its words", async () => {
     const own = ownAlias(config.homesAlias);
     const [current] = await aliasTargets(es, own);
     await es.indices.updateAliases({ actions: [{ remove: { index: current!, alias: own } }] });
-    await adoptUnversioned(es, config.homesAlias);
+    await forgetVocabulary(mongo.collections.indexerState, own);
+    await adoptUnversioned(es, mongo.collections.indexerState, config.homesAlias);
     expect(await aliasTargets(es, own)).toEqual([current]);
+    const words = await readVocabulary(mongo.collections.indexerState, config.homesAlias);
+    expect(words?.length).toBeGreaterThan(0);
+    expect(await readVocabulary(mongo.collections.indexerState, own)).toEqual(words);
   });
 
   it('prepares a version under its own alias alone, and leaves the changes pending for every kept index', async () => {
