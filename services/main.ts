@@ -34,6 +34,9 @@ import { tracingOn } from './kernel/tracing';
 import { readIndexerHistory } from './kernel/store/index-freshness';
 import { MarketExtents, marketExtentsBody, parseMarketExtents } from './kernel/store/market-extents';
 import { esTransport } from './search/shared/search-transport';
+import shippedMapping from '../mappings/homes.json';
+import { buildMapping, mappingVersionOf, readingVersion } from './kernel/store/mapping-version';
+import { startReaderHeartbeat } from './kernel/store/index-readers';
 import { unmetered } from './kernel/store/es-time';
 
 /** Koa's handler settles its own promise (an error goes to the app's error handler): Node's server needs no more than a call. */
@@ -50,7 +53,12 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(config: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
+/** The mapping version this build reads: the indexer's hash of the same mapping (indexer/es-admin.ts). */
+const MAPPING_VERSION = mappingVersionOf(buildMapping(shippedMapping));
+
+export async function startService(given: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
+  // Every read is of this version's alias (docs/decisions.md, "Versioned aliases").
+  const config = readingVersion(given, MAPPING_VERSION);
   // Before the stores' clients: with an OTLP endpoint set, their calls are spans of the request that made them.
   const tracing = startTracing('furnished-catalog');
   const log = createLogger(config.logLevel, 'service', opts.logDestination);
@@ -80,6 +88,12 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
   metrics.reportEsNodes(esNodes);
   traceMongoCommands(mongo.client);
   const generation = new GenerationReader(mongo.collections.indexerState);
+  // The indexer keeps this version's index while the record says a copy reads it (kernel/store/index-readers.ts).
+  const reading = await startReaderHeartbeat(
+    mongo.collections.indexerState,
+    { alias: config.homesAlias, mappingVersion: MAPPING_VERSION, host: config.indexerHost },
+    { onError: (err) => log.warn({ err, store: 'mongodb' }, 'could not renew the record of the index this copy reads') },
+  );
   const deps: Deps = {
     config,
     es,
@@ -160,6 +174,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
       server.closeAllConnections();
       await closed;
       esNodes.close();
+      await reading.stop().catch((err: unknown) => log.warn({ err }, 'could not delete the record of the index this copy reads'));
       await mongo.close();
       await es.close();
       await tracing.stop();
