@@ -9,7 +9,18 @@ import type { Deps } from '../../services/deps';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { runIndexerJob } from '../../indexer/runner';
 import { RETIRE_AFTER_MS, type RebuildPhase } from '../../indexer/full-rebuild';
-import { homeBytesBySlice } from '../../indexer/source';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { homeBytesBySlice, loadLookups } from '../../indexer/source';
+import { pooledDocuments, workersFor } from '../../indexer/document-pool';
+import { bulkLoadPrebuilt, type PrebuiltDocument } from '../../indexer/bulk-load';
+import { createHomesIndex, deleteIndexes, finishLoading, ownAlias } from '../../indexer/es-admin';
+import { ensureRoutingKeys } from '../../indexer/routing-keys';
+import { readRoutingKeys } from '../../services/kernel/store/home-routing';
 import { planSlices, readSliceCensus } from '../../indexer/id-slices';
 import { shardCopies, type CompactionOutcome } from '../../indexer/compaction';
 import { DEMO_SEED, seedDemoInventory } from '../../stack/demo/demo-inventory';
@@ -65,6 +76,34 @@ export async function indexingBench(ctx: BenchContext): Promise<void> {
     `- floor: reading every home from MongoDB as a rebuild does (\`_id\` slices, raw BSON, nothing else): **${read.s.toFixed(0)} s** ` +
       `(${read.value.homes} homes, ${(read.value.bytes / 2 ** 20).toFixed(0)} MB of BSON; processor time: ${read.cpu})`,
   );
+  // The rebuild's two other floors, same run: its documents built alone (read and built on the same
+  // threads, nothing sent), then those same documents loaded alone into a fresh index with the same
+  // mapping, settings, bulk sizes and finishing (refresh, one segment), nothing else running.
+  const file = path.join(tmpdir(), `bench-floor-${process.pid}.ndjson`);
+  const floorIndex = `${config.homesIndexPrefix}-floor`;
+  try {
+    await deleteIndexes(es, [floorIndex]);
+    await createHomesIndex(es, floorIndex);
+    const built = await processTime(() => buildEveryDocument(ctx, floorIndex, file));
+    say(
+      `- floor: every document built as the rebuild builds them (the same reads and worker threads, nothing sent): **${built.s.toFixed(0)} s** ` +
+        `(${built.value.documents} documents, ${(built.value.bytes / 2 ** 20).toFixed(0)} MB of JSON; processor time: ${built.cpu})`,
+    );
+    const t = Date.now();
+    let loadedAt = 0;
+    const ingest = await processTime(async () => {
+      await bulkLoadPrebuilt(es, floorIndex, documentsOf(file), { flushBytes: config.indexerFlushBytes, concurrency: config.indexerConcurrency });
+      loadedAt = (Date.now() - t) / 1000;
+      await finishLoading(es, floorIndex, config.indexReplicas);
+    });
+    say(
+      `- floor: Elasticsearch alone ingesting those documents (bulk load as the rebuild sends it, then refresh and merge to one segment): ` +
+        `**${ingest.s.toFixed(0)} s** (loaded at ${loadedAt.toFixed(0)} s); processor time: ${ingest.cpu}`,
+    );
+  } finally {
+    await deleteIndexes(es, [floorIndex]).catch(() => undefined);
+    await rm(file, { force: true });
+  }
   // The rebuild alone: nothing else asks the three processes for their 2 cores.
   const t0 = Date.now();
   const at: Partial<Record<RebuildPhase, number>> = {};
@@ -145,6 +184,36 @@ async function readEveryHome(mongo: Collections): Promise<{ homes: number; bytes
     for (const b of slice) bytes += b.length;
   }
   return { homes, bytes };
+}
+
+/** Every document of a rebuild, built by the rebuild's pool from the same reads, written as lines to `file` (id and routing, then the JSON). */
+async function buildEveryDocument(ctx: BenchContext, index: string, file: string): Promise<{ documents: number; bytes: number }> {
+  const { mongo, es, config, today } = ctx;
+  const [total, lookups, census] = await Promise.all([mongo.homes.estimatedDocumentCount(), loadLookups(mongo), readSliceCensus(mongo.indexerState)]);
+  const routingKeys = await ensureRoutingKeys(es, index, lookups.markets.keys(), await readRoutingKeys(es, ownAlias(config.homesAlias)));
+  const out = createWriteStream(file);
+  let documents = 0;
+  let bytes = 0;
+  for await (const doc of pooledDocuments(homeBytesBySlice(mongo, planSlices(census)), { lookups, today, routingKeys }, () => undefined, workersFor(total))) {
+    documents += 1;
+    bytes += doc.json.length;
+    if (!out.write(`${JSON.stringify({ id: doc.id, routing: doc.routing })}\n${doc.json}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return { documents, bytes };
+}
+
+/** The documents `buildEveryDocument` wrote, in order. */
+async function* documentsOf(file: string): AsyncGenerator<PrebuiltDocument> {
+  let head: { id: string; routing: string } | null = null;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    if (head === null) head = JSON.parse(line) as { id: string; routing: string };
+    else {
+      yield { ...head, json: line };
+      head = null;
+    }
+  }
 }
 
 /** Wall time and each local process's processor seconds (this one, which builds documents on its worker threads, and the stack's servers). */
