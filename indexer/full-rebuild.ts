@@ -156,12 +156,11 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   if (others.length === 0) await acknowledgeChanges(c.inventoryChanges, applied);
   await saveSliceCensus(c.indexerState, read, startedAt);
   // The place box follows the new index, and the vocabulary keeps its words alone (one more generation window: a
-  // failure here leaves the homes swapped, and the next run syncs the places again).
+  // failure here leaves the homes swapped, and the next run syncs the places again). The aliases that moved
+  // name one index: one places index behind both places aliases, built once (place-index.ts).
   await applyingToIndex(c.indexerState, async () => {
-    for (const alias of swapped) {
-      await writeVocabulary(c.indexerState, alias, words, now());
-      await syncPlaces(es, c, alias, opts.replicas, startedAt);
-    }
+    for (const alias of swapped) await writeVocabulary(c.indexerState, alias, words, now());
+    await syncPlaces(es, c, swapped, opts.replicas, startedAt);
   });
 
   const run = runSummary('full', startedAt, now(), { documents: sent, skipped, changes: applied.length, aliasTarget: next });

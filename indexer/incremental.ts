@@ -162,10 +162,9 @@ async function applyChanges(
       }).then(async () => {
         // Before the generation's last move: a copy reads the vocabulary anew after it (kernel/store/vocabulary-store.ts).
         const seen = new Set(words.take());
-        for (const alias of followers) {
-          await extendVocabulary(c.indexerState, alias, seen, now());
-          await syncPlaces(es, c, alias, opts.replicas, startedAt);
-        }
+        for (const alias of followers) await extendVocabulary(c.indexerState, alias, seen, now());
+        // One index, one sync: its places aliases share the places index it makes (place-index.ts).
+        await syncPlaces(es, c, followers, opts.replicas, startedAt);
       }),
     );
     // The run's small segments merged back into one per shard after it, without holding it up (compaction.ts).
@@ -174,10 +173,9 @@ async function applyChanges(
       opts.onCompaction?.(compaction);
     }
   } else {
-    // Nothing to write; the places index is made when missing or of another mapping (a copy upgraded in place).
-    for (const alias of followers) {
-      if (!(await placesCurrent(es, alias))) await applyingToIndex(c.indexerState, () => syncPlaces(es, c, alias, opts.replicas, startedAt));
-    }
+    // Nothing to write; the places index is made when missing, of another mapping (a copy upgraded in place) or
+    // not shared by the followers' places aliases (made before they shared it).
+    if (!(await placesCurrent(es, followers))) await applyingToIndex(c.indexerState, () => syncPlaces(es, c, followers, opts.replicas, startedAt));
     await opts.heartbeat?.();
   }
   return { indexed, deleted, skipped };

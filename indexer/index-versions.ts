@@ -112,12 +112,12 @@ export async function retireUnread(
   const kept = new Set(all.filter((v) => !retiring.includes(v)).map((v) => v.index));
   const gone = [...new Set(retiring.map((v) => v.index))].filter((i) => !kept.has(i));
   const unversioned = await aliasTargets(es, alias);
+  const moves = unversioned.some((i) => gone.includes(i));
   const places = await Promise.all(retiring.map(async (v) => ({ alias: placesAliasOf(v.alias), targets: await aliasTargets(es, placesAliasOf(v.alias)) })));
   await es.indices.updateAliases({
     actions: [
-      ...(unversioned.some((i) => gone.includes(i))
-        ? [...unversioned.map((index) => ({ remove: { index, alias } })), { add: { index: newest.index, alias, is_write_index: true } }]
-        : []),
+      ...(moves ? [...unversioned.map((index) => ({ remove: { index, alias } })), { add: { index: newest.index, alias, is_write_index: true } }] : []),
+      ...(await unversionedPlacesMove(es, alias, moves ? [newest.index] : unversioned, all, retiring)),
       ...retiring.map((v) => ({ remove: { index: v.index, alias: v.alias } })),
       ...places.flatMap((p) => p.targets.map((index) => ({ remove: { index, alias: p.alias } }))),
     ],
@@ -130,4 +130,25 @@ export async function retireUnread(
   }
   for (const v of retiring) await forgetVocabulary(state, v.alias);
   return retiring.map((v) => v.alias);
+}
+
+/**
+ * The unversioned places alias shares the places index of the version whose homes index the unversioned
+ * alias points at (place-index.ts): when that version retires, or the unversioned alias moves, it moves
+ * with it to the places of the version the unversioned alias ends on, in the same atomic call. None when
+ * it stays where it is, or that version has no places yet (the next run makes them).
+ */
+async function unversionedPlacesMove(
+  es: Client,
+  alias: string,
+  endsOn: readonly string[],
+  all: readonly VersionIndex[],
+  retiring: readonly VersionIndex[],
+): Promise<Array<{ remove: { index: string; alias: string } } | { add: { index: string; alias: string; is_write_index: boolean } }>> {
+  const placesAlias = placesAliasOf(alias);
+  const current = await aliasTargets(es, placesAlias);
+  const kept = all.filter((v) => !retiring.includes(v) && endsOn.includes(v.index));
+  const follows = kept.length > 0 ? await aliasTargets(es, placesAliasOf(kept[kept.length - 1].alias)) : [];
+  if (follows.length !== 1 || (current.length === 1 && current[0] === follows[0])) return [];
+  return [...current.map((index) => ({ remove: { index, alias: placesAlias } })), { add: { index: follows[0], alias: placesAlias, is_write_index: true } }];
 }

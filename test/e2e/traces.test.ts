@@ -250,6 +250,18 @@ describe('traces exported over OTLP/HTTP', () => {
     expect(spans.some((s) => s.attributes['db.system.name'] === 'mongodb' && s.parentSpanId === call.spanId)).toBe(true);
   });
 
+  it('exports nothing of a request whose trace is not sampled, and its access line still names the trace', async () => {
+    const unsampled = hex(16);
+    const { message } = await toolCall('get_apartment_tool', { slug: 'no-such-home-anywhere' }, undefined, { traceparent: `00-${unsampled}-${hex(8)}-00` });
+    expect(message.result.isError).toBe(true);
+    // A sampled call after it: once its spans have arrived, the unsampled call's would have too.
+    const fence = hex(16);
+    await toolCall('get_apartment_tool', { slug: 'no-such-home-anywhere' }, undefined, { traceparent: `00-${fence}-${hex(8)}-01` });
+    await traceOf(fence, (s) => s.some((x) => x.name === 'POST /mcp/public') && s.some((x) => x.name === 'tools/call get_apartment_tool'));
+    expect(receiver.spans.filter((s) => s.traceId === unsampled)).toEqual([]);
+    expect(lines.some((l) => l.includes('"route":"/mcp/public"') && l.includes(`"trace_id":"${unsampled}"`))).toBe(true);
+  });
+
   it('exports no email and no phone number of a booking intent in any span', async () => {
     const traceId = hex(16);
     const email = `trace.guest.${hex(3)}@example.com`;

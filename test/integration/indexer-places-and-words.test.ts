@@ -3,16 +3,19 @@
  * full rebuild and after each incremental run it holds exactly the markets, display cities,
  * neighbourhoods and buildings of the searchable homes (scanned from the homes alias), with the
  * names MongoDB gives them; a run that changes no place writes no new index; a copy upgraded in
- * place (no places alias yet) gets one from its next run, even one with nothing to apply. The
+ * place (no places alias yet) gets one from its next run, even one with nothing to apply. A version's
+ * alias and the unversioned alias on the same homes index share one places index, read and written once
+ * a run, and both read the run's places. The
  * vocabulary holds every word of the index after a full rebuild, and gains a run's new words.
  */
-import type { Config } from '../../services/kernel/config';
+import { placesAliasOf, type Config } from '../../services/kernel/config';
 import type { MongoHandle } from '../../services/kernel/store/mongo';
 import type { EsClient } from '../../services/kernel/store/es-client';
 import { fullRebuild } from '../../indexer/full-rebuild';
 import { incrementalRun } from '../../indexer/incremental';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
-import { aliasTargets, deleteIndexes } from '../../indexer/es-admin';
+import { aliasTargets, deleteIndexes, ownAlias, timestampedIndexName } from '../../indexer/es-admin';
+import placesMapping from '../../mappings/places.json';
 import { placeId, type PlaceDocument } from '../../services/kernel/text/place-suggestions';
 import { readVocabulary } from '../../services/kernel/store/vocabulary-store';
 import { closeIndexerWorld, openIndexerWorld, indexReads } from './shared/indexer-world';
@@ -32,8 +35,8 @@ afterAll(async () => {
 const { opts } = indexReads(() => ({ config, es }));
 
 /** Every place document the places alias holds, by id. */
-async function indexedPlaces(): Promise<Map<string, PlaceDocument>> {
-  const res = await es.search<PlaceDocument>({ index: config.placesAlias, size: 10_000, query: { match_all: {} } });
+async function indexedPlaces(alias = config.placesAlias): Promise<Map<string, PlaceDocument>> {
+  const res = await es.search<PlaceDocument>({ index: alias, size: 10_000, query: { match_all: {} } });
   return new Map(res.hits.hits.map((h) => [h._id!, h._source!]));
 }
 
@@ -98,6 +101,74 @@ describe('the places index', () => {
     await recordChanges(mongo.collections.inventoryChanges, 'test', { homes: [home!._id] });
     await incrementalRun(es, mongo.collections, opts());
     expect(await aliasTargets(es, config.placesAlias)).toEqual(settled);
+  });
+
+  it("is read and written once per run for a version's alias and the unversioned one on the same index, and both read it", async () => {
+    const versionedPlaces = placesAliasOf(ownAlias(config.homesAlias));
+    const reads = jest.spyOn(es, 'search');
+    const creates = jest.spyOn(es.indices, 'create');
+    /** Places syncs since the last call: composite reads of the homes' places, and places indexes created. */
+    const syncs = (): { reads: number; created: number } => {
+      const counted = {
+        reads: reads.mock.calls.filter(([req]) => (req as { aggregations?: { places?: unknown } } | undefined)?.aggregations?.places !== undefined).length,
+        created: creates.mock.calls.filter(([req]) => String((req as { index?: unknown }).index).includes('-places-')).length,
+      };
+      reads.mockClear();
+      creates.mockClear();
+      return counted;
+    };
+    /** Both places aliases on one index, holding the places of the searchable homes (`label` of a building, when given). */
+    const bothRead = async (building?: { market: string; slug: string; label: string }): Promise<void> => {
+      const [shared] = await aliasTargets(es, versionedPlaces);
+      expect(await aliasTargets(es, config.placesAlias)).toEqual([shared]);
+      for (const alias of [config.placesAlias, versionedPlaces]) {
+        const places = await indexedPlaces(alias);
+        expect([...places.keys()].sort()).toEqual(await scannedPlaceIds());
+        if (building) expect(places.get(placeId({ type: 'building', market: building.market, slug: building.slug }))?.label).toBe(building.label);
+      }
+    };
+    try {
+      // The places of the earlier tests' last run: read once, and at most one index made.
+      await fullRebuild(es, mongo.collections, opts());
+      expect(syncs()).toEqual({ reads: 1, created: expect.any(Number) as number });
+      expect(await aliasTargets(es, versionedPlaces)).toHaveLength(1);
+      await bothRead();
+
+      // A place changed: one new places index, read under both aliases.
+      const building = await mongo.collections.properties.findOne({}, { sort: { _id: -1 } });
+      await mongo.collections.properties.updateOne({ _id: building!._id }, { $set: { name: 'Marrowgate House', updated_at: new Date() } });
+      await recordChanges(mongo.collections.inventoryChanges, 'test', { properties: [building!._id] });
+      await incrementalRun(es, mongo.collections, opts());
+      expect(syncs()).toEqual({ reads: 1, created: 1 });
+      await bothRead({ market: building!.market_slug, slug: building!.slug, label: 'Marrowgate House' });
+
+      // No place changed: read once, nothing written.
+      const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
+      await mongo.collections.homes.updateOne({ _id: home!._id }, { $inc: { monthly_rate_cents: 100 }, $set: { updated_at: new Date() } });
+      await recordChanges(mongo.collections.inventoryChanges, 'test', { homes: [home!._id] });
+      await incrementalRun(es, mongo.collections, opts());
+      expect(syncs()).toEqual({ reads: 1, created: 0 });
+      await bothRead({ market: building!.market_slug, slug: building!.slug, label: 'Marrowgate House' });
+
+      // An unversioned places alias on an index of its own (made before they shared one) joins the version's
+      // at the next run, even one with nothing to apply, without a places index made again.
+      const [shared] = await aliasTargets(es, versionedPlaces);
+      const own = timestampedIndexName(config.placesAlias, new Date());
+      const made = await es.indices.getMapping({ index: shared! });
+      await es.indices.create({ index: own, settings: placesMapping.settings, mappings: made[shared!]!.mappings });
+      const copied = await es.search({ index: shared!, size: 10_000, query: { match_all: {} } });
+      await es.bulk({ refresh: true, operations: copied.hits.hits.flatMap((h) => [{ index: { _index: own, _id: h._id } }, h._source]) });
+      await es.indices.updateAliases({
+        actions: [{ remove: { index: shared!, alias: config.placesAlias } }, { add: { index: own, alias: config.placesAlias } }],
+      });
+      syncs();
+      await incrementalRun(es, mongo.collections, opts());
+      expect(syncs()).toEqual({ reads: 1, created: 0 });
+      await bothRead({ market: building!.market_slug, slug: building!.slug, label: 'Marrowgate House' });
+    } finally {
+      reads.mockRestore();
+      creates.mockRestore();
+    }
   });
 
   it('is made by the next run of a copy that has homes but no places alias, even a run with nothing to apply', async () => {

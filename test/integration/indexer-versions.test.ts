@@ -5,7 +5,7 @@
  * they are, and its pending changes wait for the run that applies them to every kept index
  * (setup: test/integration/shared/indexer-world.ts).
  */
-import type { Config } from '../../services/kernel/config';
+import { placesAliasOf, type Config } from '../../services/kernel/config';
 import type { MongoHandle } from '../../services/kernel/store/mongo';
 import type { EsClient } from '../../services/kernel/store/es-client';
 import { aliasTargets, createHomesIndex, ownAlias, timestampedIndexName } from '../../indexer/es-admin';
@@ -80,14 +80,28 @@ describe('indexes of several mapping versions', () => {
     await es.indices.delete({ index: next.index });
   });
 
-  it('moves the unversioned alias off an index it retires, to the newest', async () => {
+  it('moves the unversioned alias off an index it retires, to the newest, its places alias with it', async () => {
     const old = await olderVersion('00000000000000a3', 2021);
     const [current] = await aliasTargets(es, ownAlias(config.homesAlias));
+    const ownPlaces = await aliasTargets(es, placesAliasOf(ownAlias(config.homesAlias)));
+    expect(ownPlaces).toHaveLength(1);
+    // The unversioned places alias shares the old version's places index, as it does the version its homes alias points at.
+    const oldPlaces = timestampedIndexName(placesAliasOf(old.alias), new Date(Date.UTC(2021, 0, 1)));
+    await es.indices.create({ index: oldPlaces });
+    const unversionedPlaces = await aliasTargets(es, config.placesAlias);
     await es.indices.updateAliases({
-      actions: [{ remove: { index: current!, alias: config.homesAlias } }, { add: { index: old.index, alias: config.homesAlias } }],
+      actions: [
+        { remove: { index: current!, alias: config.homesAlias } },
+        { add: { index: old.index, alias: config.homesAlias } },
+        ...unversionedPlaces.map((index) => ({ remove: { index, alias: config.placesAlias } })),
+        { add: { index: oldPlaces, alias: config.placesAlias } },
+        { add: { index: oldPlaces, alias: placesAliasOf(old.alias) } },
+      ],
     });
     expect(await retire()).toEqual([old.alias]);
     expect(await aliasTargets(es, config.homesAlias)).toEqual([current]);
+    expect(await aliasTargets(es, config.placesAlias)).toEqual(ownPlaces);
+    expect(await es.indices.exists({ index: oldPlaces })).toBe(false);
   });
 
   it("gives an index made before versioned aliases its version's alias, and its words", async () => {

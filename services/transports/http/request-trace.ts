@@ -11,7 +11,7 @@
  * outcome, homes priced: ../../kernel/tracing.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import { context, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT, TraceFlags, type TextMapGetter } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, TraceFlags, type TextMapGetter } from '@opentelemetry/api';
 import type { Context, Next } from 'koa';
 import { requestContext, RequestTrace, tracer } from '../../kernel/tracing';
 
@@ -48,6 +48,16 @@ export function requestTrace() {
     const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
     const { traceId, traceFlags } = span.spanContext();
     traces.set(ctx.req, { traceId, sampled: (traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED });
+    // A span that is not recorded (its trace not sampled) keeps nothing: no record of the request, no attribute,
+    // no name to read; its context alone goes on, so the work's spans know their trace is not sampled either.
+    if (!span.isRecording()) {
+      try {
+        await context.with(trace.setSpan(parent, span), next);
+      } finally {
+        span.end();
+      }
+      return;
+    }
     const record = new RequestTrace(span);
     try {
       await context.with(requestContext(span, parent, record), next);
