@@ -14,8 +14,7 @@ import { locationProperties, type ResolvedLocation } from '../search/shared/loca
 import { displayLimits, displayUnit, type PriceUnit, type SearchParams } from '../search/shared/search-params';
 import type { StayDates } from '../stays/stay-dates';
 import { APARTMENT_SORTS, type SearchSort } from '../search/shared/sorts';
-import { qProperty, readQ } from '../search/shared/read-q';
-import { expandedPlan } from '../kernel/text/vocabulary';
+import { qProperty, readQ, speculativePlan } from '../search/shared/read-q';
 import { readStay } from '../stays/read-stay';
 import { firstStayDates, readStayWindow, windowArgProperties } from '../stays/stay-window';
 import { SEARCH_STAY_POLICY } from '../stays/stay-policies';
@@ -122,7 +121,7 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
   if (args.sort_by === 'relevance' && plan === null) throw badRequest('invalid_parameters', 'sort_by relevance orders the matches of q: give q.');
   const shown = displayUnit(stay);
   const location = await place();
-  const text = plan === null ? null : expandedPlan(plan, await deps.vocabulary.current());
+  const { text, settled } = await speculativePlan(deps, plan);
   return {
     location,
     filters,
@@ -132,6 +131,7 @@ export async function readSearchParamsIn<L extends ResolvedLocation | null>(
     window,
     sort: args.sort_by ?? (text === null ? DEFAULT_SEARCH_SORT : 'relevance'),
     text,
+    ...(settled ? { textSettled: settled } : {}),
     budget: new PricingBudget(deps.config.searchMaxPriced, signal),
   };
 }

@@ -18,7 +18,7 @@ import { readStay } from '../stays/read-stay';
 import { BUILDING_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY } from './tool';
 import { badRequest } from '../kernel/errors';
-import { qProperty, readQExpanded } from '../search/shared/read-q';
+import { qProperty, readQ, speculativePlan } from '../search/shared/read-q';
 import { POLYGON_MAX_VERTICES, polygonProperties, readPolygon } from '../search/shared/polygon';
 
 const inputSchema = {
@@ -78,8 +78,11 @@ export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: I
   if (!named && polygon === null) throw badRequest('invalid_parameters', NO_PLACE);
   const stay = readStay(args, today, BUILDING_STAY_POLICY);
   const filters = sharedFiltersOf(args);
+  const plan = readQ(args.q);
+  const location = named ? await resolveLocation(deps, args) : null;
+  const { text, settled } = await speculativePlan(deps, plan);
   return {
-    location: named ? await resolveLocation(deps, args) : null,
+    location,
     polygon,
     filters,
     stay,
@@ -87,7 +90,8 @@ export async function readBuildingQuery(deps: Deps, args: BuildingArgs, today: I
     minRating: ratingThreshold(args),
     minSqft: args.min_square_footage ?? null,
     sort: args.sort_by ?? 'recommended',
-    text: await readQExpanded(deps, args.q),
+    text,
+    ...(settled ? { textSettled: settled } : {}),
     budget: new PricingBudget(deps.config.searchMaxPriced, signal),
   };
 }

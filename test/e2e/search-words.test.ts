@@ -16,6 +16,8 @@ import { queryPlan } from '../../services/kernel/text/query-plan';
 import { wordsOf } from '../../services/kernel/text/words';
 import { runs } from '../support/property-runs';
 import { judge, judgedQueries } from '../support/judged-queries';
+import { recordChanges } from '../../services/kernel/store/inventory-changes';
+import { incrementalRun } from '../../indexer/incremental';
 
 let fx: Fixture;
 /** A copy that trusts no index generation (READ_CACHE=false): no vocabulary, so q's typos and prefixes go to Elasticsearch's own clauses. */
@@ -259,5 +261,25 @@ describe('the place box: GET /api/public/suggest', () => {
       expect([q.slice(0, 10), limit, res.status, res.body.error?.code]).toEqual([q.slice(0, 10), limit, 400, 'invalid_parameters']);
     }
     expect((await fx.get('/api/public/suggest')).status).toBe(400);
+  });
+});
+
+// Last: it renames a home, which the scans above would not know.
+describe('a word an incremental run adds', () => {
+  it('is found by a typo of it in the first search after the run, by a copy that searched with the previous vocabulary before', async () => {
+    const [first] = expectedResults(world, { market });
+    const q = (words: string) => fx.get(`/api/public/search?${new URLSearchParams({ market, q: words, per_page: '100' })}`);
+    // The copy reads the generation's vocabulary, which has no such word.
+    const before = await q('zepyrine');
+    expect([before.status, before.body.total_count]).toEqual([200, 0]);
+    const home = await fx.mongo.collections.homes.findOne({ slug: first.slug });
+    await fx.mongo.collections.homes.updateOne({ _id: home!._id }, { $set: { name: 'Zephyrine loft', updated_at: new Date() } });
+    await recordChanges(fx.mongo.collections.inventoryChanges, 'test', { homes: [home!._id] });
+    await incrementalRun(fx.es, fx.mongo.collections, { alias: fx.config.homesAlias, indexPrefix: fx.config.homesIndexPrefix });
+    // One typo (a letter left out) of a word of 9 letters, which only the new vocabulary expands to the word.
+    const after = await q('zepyrine');
+    expect(after.status).toBe(200);
+    expect((after.body.homes as Home[]).map((h) => h.slug)).toEqual([first.slug]);
+    expect((after.body.homes as Home[])[0].matched).toEqual([{ field: 'title', text: '<mark>Zephyrine</mark> loft' }]);
   });
 });

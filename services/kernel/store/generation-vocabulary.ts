@@ -4,6 +4,10 @@
  * document search shows while that generation stands. While a run is writing (`applying`), or when the
  * generation or the vocabulary cannot be read, there is none, and the search sends Elasticsearch's own
  * fuzzy and prefix clauses: slower, and the same homes.
+ *
+ * `latest()` answers at once with the vocabulary of the newest generation read: a search may be sent
+ * with it while `current()` reads the generation beside it, and stands when `current()` answers the
+ * same vocabulary (the generation did not move); else it is asked again (../../search/shared/read-q.ts).
  */
 import type { Collection } from 'mongodb';
 import { Vocabulary } from '../text/vocabulary';
@@ -13,6 +17,8 @@ import { readVocabulary } from './vocabulary-store';
 
 export class GenerationVocabulary {
   private kept: { n: number; vocabulary: Promise<Vocabulary | null> } | null = null;
+  /** What the newest generation read found, once its vocabulary is read; undefined while a run writes, or after a failed read. */
+  private settled: { vocabulary: Vocabulary | null } | undefined;
 
   constructor(
     private readonly reader: Pick<GenerationReader, 'read'>,
@@ -23,7 +29,10 @@ export class GenerationVocabulary {
   /** The vocabulary under the current generation, or null. */
   async current(): Promise<Vocabulary | null> {
     const at = await this.reader.read();
-    if (at === null || at.applying) return null;
+    if (at === null || at.applying) {
+      this.settled = undefined;
+      return null;
+    }
     if (this.kept?.n !== at.n) {
       // Newer than the kept one (a generation only grows); an older read keeps what is kept and uses none.
       if (this.kept !== null && at.n < this.kept.n) return null;
@@ -42,6 +51,14 @@ export class GenerationVocabulary {
         if (failed && this.kept === kept) this.kept = null;
       });
     }
-    return this.kept.vocabulary;
+    const kept = this.kept;
+    const vocabulary = await kept.vocabulary;
+    if (this.kept === kept) this.settled = { vocabulary };
+    return vocabulary;
+  }
+
+  /** The vocabulary the newest generation read found, without reading (undefined: none settled, read it with current()). */
+  latest(): { vocabulary: Vocabulary | null } | undefined {
+    return this.settled;
   }
 }

@@ -12,6 +12,7 @@ import { searchArea } from '../shared/search-area';
 import { searchHomes, type SearchFound } from './search-homes';
 import { searchWindow } from './window-search';
 import { matchedByHome, matchedFromCards } from '../shared/matched-texts';
+import { searchedOnSettledText } from '../shared/read-q';
 
 /** Sees each round trip's bodies, as sent (the bench replays them). */
 export type TripRecorder = (trip: RoundTrip) => void;
@@ -27,13 +28,25 @@ export interface ApartmentSearchOptions {
 }
 
 /** The matching homes `[offset, offset + size)` of `p` in its order, with the exact total; the request's budget carries its signal. */
-export async function searchApartments(
+export function searchApartments(
   deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys' | 'marketExtents'>,
   p: SearchParams,
   offset: number,
   size: number,
   today: IsoDate,
   options: ApartmentSearchOptions = {},
+): Promise<SearchFound> {
+  // A q expanded before this request's generation read answered is confirmed by it (../shared/read-q.ts).
+  return searchedOnSettledText(p, (settled) => searchOnce(deps, settled, offset, size, today, options));
+}
+
+async function searchOnce(
+  deps: Pick<Deps, 'es' | 'config' | 'esNodes' | 'routingKeys' | 'marketExtents'>,
+  p: SearchParams,
+  offset: number,
+  size: number,
+  today: IsoDate,
+  options: ApartmentSearchOptions,
 ): Promise<SearchFound> {
   // Without a market, the shards of the markets its shapes can reach (docs/decisions.md, "A shape reads the shards of its markets").
   const area = p.location ? null : searchArea(p);

@@ -29,6 +29,8 @@ export interface BuildingQuery {
   sort: BuildingSort;
   /** A word search's q, analysed: only units whose texts hold every part (narrowing: the building order stays). */
   text?: readonly QueryPart[] | null;
+  /** When `text` was expanded in a vocabulary not yet confirmed for this request (../shared/read-q.ts, speculativePlan): what settles it. */
+  textSettled?: Promise<QueryPart[] | null>;
   /** Further clauses a relaxed search adds (buildings already shown, a set of cities). */
   extra?: readonly estypes.QueryDslQueryContainer[];
   /** The request's pricing budget (config SEARCH_MAX_PRICED), shared by the search and its relaxation steps. */

@@ -12,6 +12,7 @@ import { searchArea } from '../shared/search-area';
 import { nearby } from './relax-steps';
 import { relaxThinSearch, THIN_SEARCH, type AdditionalType } from './relax-buildings';
 import { searchBuildings, type BuildingPage } from './run-building-search';
+import { searchedOnSettledText } from '../shared/read-q';
 
 export interface BuildingAnswer {
   found: BuildingPage;
@@ -20,7 +21,18 @@ export interface BuildingAnswer {
 }
 
 /** Buildings `[offset, offset + size)` of `q`; `relax`: a thin page is relaxed (the first page). */
-export async function answerBuildingSearch(
+export function answerBuildingSearch(
+  deps: Deps,
+  q: BuildingQuery,
+  page: { offset: number; size: number; relax: boolean },
+  today: IsoDate,
+  signal?: AbortSignal,
+): Promise<BuildingAnswer> {
+  // A q expanded before this request's generation read answered is confirmed by it (../shared/read-q.ts).
+  return searchedOnSettledText(q, (settled) => answerOnce(deps, settled, page, today, signal));
+}
+
+async function answerOnce(
   deps: Deps,
   q: BuildingQuery,
   page: { offset: number; size: number; relax: boolean },

@@ -35,11 +35,41 @@ export function readQ(q: string | undefined): QueryPart[] | null {
   return plan;
 }
 
+/** q's plan to search with at once, and what settles it: null when it stands, else the plan to search again with. */
+export interface SpeculativeText {
+  text: QueryPart[] | null;
+  settled?: Promise<QueryPart[] | null>;
+}
+
 /**
- * q's plan with its typo and prefix words expanded in the vocabulary of the current index generation
- * (../../kernel/text/vocabulary.ts), so the search asks for those words exactly; as readQ without one.
+ * q's plan (readQ) with its typo and prefix words expanded in the vocabulary of the index generation
+ * (../../kernel/text/vocabulary.ts), so the search asks for those words exactly. The vocabulary is the
+ * one of the newest generation read, without waiting for this request's own read of the generation:
+ * the search is sent with it while the generation is read beside it, and stands when that read finds
+ * the same vocabulary (the generation did not move: the answer is the one the request's own generation
+ * gives); else `settled` gives the plan to search again with. With nothing read yet, the generation is
+ * read first.
  */
-export async function readQExpanded(deps: Pick<Deps, 'vocabulary'>, q: string | undefined): Promise<QueryPart[] | null> {
-  const plan = readQ(q);
-  return plan === null ? null : expandedPlan(plan, await deps.vocabulary.current());
+export async function speculativePlan(deps: Pick<Deps, 'vocabulary'>, plan: QueryPart[] | null): Promise<SpeculativeText> {
+  if (plan === null) return { text: null };
+  const guess = deps.vocabulary.latest();
+  if (guess === undefined) return { text: expandedPlan(plan, await deps.vocabulary.current()) };
+  const settled = deps.vocabulary.current().then(
+    (vocabulary) => (vocabulary === guess.vocabulary ? null : expandedPlan(plan, vocabulary)),
+    () => expandedPlan(plan, null),
+  );
+  return { text: expandedPlan(plan, guess.vocabulary), settled };
+}
+
+/**
+ * A search sent with a speculative plan (speculativePlan), its answer once the plan settled: the
+ * answer as sent when the plan stands, else the search sent again with the settled plan.
+ */
+export async function searchedOnSettledText<P extends { text?: readonly QueryPart[] | null; textSettled?: Promise<QueryPart[] | null> }, T>(
+  p: P,
+  search: (p: P) => Promise<T>,
+): Promise<T> {
+  if (p.textSettled === undefined) return search(p);
+  const [answer, settled] = await Promise.all([search(p), p.textSettled]);
+  return settled === null ? answer : search({ ...p, text: settled, textSettled: undefined });
 }

@@ -41,6 +41,8 @@ export interface SearchParams {
   sort: SearchSort;
   /** A word search's q, analysed (../text/query-plan.ts): every part must match; null or absent without q. */
   text?: readonly QueryPart[] | null;
+  /** When `text` was expanded in a vocabulary not yet confirmed for this request (../shared/read-q.ts, readQSpeculative): what settles it. */
+  textSettled?: Promise<QueryPart[] | null>;
   /** Further filter clauses of a caller that narrows the apartments (the building search: square footage, exclusions). */
   extra?: readonly estypes.QueryDslQueryContainer[];
   /** The request's pricing budget (config SEARCH_MAX_PRICED), shared by every search of the request; past it the search is refused as too broad. */
