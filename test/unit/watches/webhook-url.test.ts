@@ -1,0 +1,31 @@
+/** Where a watch may send its changes (services/watches/webhook-url.ts): https to public addresses, or a host the operator allows. */
+import { addressRange, checkWebhookUrl } from '../../../services/watches/webhook-url';
+
+describe('checkWebhookUrl', () => {
+  it.each([
+    ['ftp://example.com/x', /https/],
+    ['http://93.184.215.14/hook', /https/],
+    ['https://127.0.0.1/hook', /loopback/],
+    ['https://10.0.0.1/hook', /private/],
+    ['https://172.16.5.4/hook', /private/],
+    ['https://169.254.169.254/', /linkLocal/],
+    ['https://[fe80::1]/', /linkLocal/],
+    ['https://[fd00::1]/', /uniqueLocal/],
+    ['https://[::ffff:10.0.0.1]/', /private/],
+    ['https://0.0.0.0/', /unspecified/],
+    ['https://100.64.0.1/', /carrierGradeNat/],
+    ['not a url', /not a URL/],
+  ])('refuses %s', async (url, why) => {
+    await expect(checkWebhookUrl(url, [])).rejects.toMatchObject({ code: 'invalid_parameters', message: expect.stringMatching(why) });
+  });
+
+  it('accepts https to a public address, and an allowed host over http whatever it resolves to', async () => {
+    await expect(checkWebhookUrl('https://93.184.215.14/hook', [])).resolves.toBeInstanceOf(URL);
+    await expect(checkWebhookUrl('http://127.0.0.1:8080/hook', ['127.0.0.1'])).resolves.toBeInstanceOf(URL);
+  });
+
+  it('reads an IPv4-mapped IPv6 address as its IPv4', () => {
+    expect(addressRange('::ffff:127.0.0.1')).toBe('loopback');
+    expect(addressRange('8.8.8.8')).toBe('unicast');
+  });
+});
