@@ -112,6 +112,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
         await syncPlaces(es, c, opts.alias, opts.replicas, startedAt);
       }),
     );
+    if (indexed + deleted > 0) await opts.onIndexed?.(wanted);
     // The run's small segments merged back into one per shard after it, without holding it up (compaction.ts).
     if (indexed + deleted > 0 && opts.mergeAfterRun !== false) {
       const compaction = compactLiveIndex(es, opts.alias);
@@ -123,6 +124,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
     await opts.heartbeat?.();
   }
   await acknowledgeChanges(c.inventoryChanges, entries);
+  await opts.afterIncremental?.();
   const run = runSummary('incremental', startedAt, now(), {
     documents: indexed,
     deleted,

@@ -4,6 +4,7 @@ import { createLogger } from '../services/kernel/logger';
 import { createEsClient } from '../services/kernel/store/es-client';
 import { connectMongo } from '../services/kernel/store/mongo';
 import { startSchedule } from './schedule';
+import { openWatchMatcher } from '../services/watch-matcher';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,10 +15,15 @@ async function main(): Promise<void> {
     () => connectMongo(config.mongoUrl, config.mongoDb),
     (err) => log.warn({ err: (err as Error).message }, 'MongoDB does not answer yet; trying again in 2 s'),
   );
-  const schedule = startSchedule(es, mongo.collections, config, log);
+  // The watches are matched by the worker that indexed the change, under its lease (services/watch-matcher.ts).
+  const watches = await openWatchMatcher(config, log);
+  const schedule = startSchedule(es, mongo.collections, config, log, {
+    onIndexed: (ids) => watches.onIndexed(ids),
+  });
   await schedule.runNow('incremental');
   const stop = async (): Promise<void> => {
     await schedule.stop();
+    await watches.close();
     await mongo.close();
     await es.close();
     process.exit(0);

@@ -13,6 +13,7 @@ import { aliasMappingCurrent } from '../indexer/es-admin';
 import { readFreshness } from '../services/kernel/store/index-freshness';
 import { runIndexerJob } from '../indexer/runner';
 import { startSchedule } from '../indexer/schedule';
+import { matchWatchesFor } from '../services/tools/watch-matching-run';
 import { DEMO_HOMES, DEMO_SEED, seedDemoInventory } from './demo/demo-inventory';
 
 async function main(): Promise<void> {
@@ -38,7 +39,12 @@ async function main(): Promise<void> {
     const run = await runIndexerJob('full', es, mongo, config);
     log.info({ documents: run.documents, seconds: run.duration_ms / 1000, alias: run.alias_target }, 'search index built');
   }
-  const schedule = startSchedule(es, mongo, config, log);
+  // The watches matched by this process's runs, with the service's own Deps.
+  const schedule = startSchedule(es, mongo, config, log, {
+    onIndexed: async (ids) => {
+      await matchWatchesFor(svc.deps, ids, new Date());
+    },
+  });
   process.stdout.write(
     `\nCatalog service ready on ${config.publicBaseUrl}\n` +
       `  GET  ${config.publicBaseUrl}/api/public/markets\n` +

@@ -88,8 +88,9 @@ export const RULES: Rule[] = [
   },
   {
     files: 'indexer',
-    may: (t) => inside('services/kernel')(t) || inside('mappings')(t) || inside('indexer')(t),
-    says: 'indexer/ imports only the kernel and mappings/',
+    // The worker's entry point also composes the watch matching, which runs the service's own search code.
+    may: (t) => inside('services/kernel')(t) || inside('mappings')(t) || inside('indexer')(t) || t === 'services/watch-matcher',
+    says: 'indexer/ imports only the kernel, mappings/ and the watch matching the worker runs (services/watch-matcher)',
   },
 ];
 

@@ -1,0 +1,35 @@
+/**
+ * The watch matching as the indexer worker runs it (indexer/worker.ts): its own Deps (the service's
+ * search code needs them), and, after each incremental run that wrote, the changed homes matched in
+ * batches against the watches (tools/watch-matching-run.ts). It runs inside the run, under the lease,
+ * so only the worker holding the lease records changes.
+ */
+import type { Config } from './kernel/config';
+import type { Logger } from './kernel/logger';
+import { openDeps } from './service-deps';
+import { matchWatchesFor } from './tools/watch-matching-run';
+
+/** Changed homes matched at once: one _msearch of the reverse search, one restricted search per candidate watch. */
+export const MATCH_BATCH = 200;
+
+export interface WatchMatcher {
+  onIndexed(homeIds: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openWatchMatcher(config: Config, log: Logger): Promise<WatchMatcher> {
+  const { deps, esNodes, es, mongo } = await openDeps(config, log);
+  return {
+    async onIndexed(homeIds) {
+      for (let i = 0; i < homeIds.length; i += MATCH_BATCH) {
+        const outcome = await matchWatchesFor(deps, homeIds.slice(i, i + MATCH_BATCH), deps.clock());
+        if (outcome.changes.length > 0) log.info({ watches: outcome.watches, changes: outcome.changes.length }, 'watch changes recorded');
+      }
+    },
+    async close() {
+      esNodes.close();
+      await mongo.close();
+      await es.close();
+    },
+  };
+}

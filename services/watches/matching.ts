@@ -1,0 +1,97 @@
+/**
+ * The matching of the homes an incremental run changed (docs/decisions.md, "Watches: a reverse
+ * search"): the watches they may concern are found by Elasticsearch (the reverse search of
+ * watch-index.ts, plus the watches that hold one of them now, read by the homes' ids), then each
+ * (watch, its candidate homes) is decided exactly by `decide`, the watch's own search restricted to
+ * those homes (the service's search code: the same pricing and availability), and the difference
+ * with what the watch held is recorded (diff.ts). Never a loop over all the watches.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import type { Collections } from '../kernel/store/collections';
+import type { IsoDate } from '../kernel/inventory/records';
+import type { WatchChangeRecord, WatchRecord } from '../kernel/store/watch-records';
+import { FLAG_FIELDS } from '../kernel/store/flag-fields';
+import { ApiError } from '../kernel/errors';
+import { diffMatches, type NowMatching, type Seen } from './diff';
+import { isLive } from './owners';
+import { appendChanges, endWatch, holdMatches, releaseMatches } from './store';
+import { candidateWatches, unindexWatch, type HomeFacts } from './watch-index';
+
+export interface MatchingDeps {
+  es: Client;
+  mongo: Collections;
+  config: { homesAlias: string };
+}
+
+/** The watch's search restricted to these homes: what of them it matches now, with prices and cards. */
+export type DecideMatches = (watch: WatchRecord, homeIds: readonly string[]) => Promise<NowMatching[]>;
+
+/** The changed homes as the homes alias holds them now (a home gone from it has no facts: only its holders see it). */
+async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]): Promise<HomeFacts[]> {
+  const flagFields: string[] = Object.values(FLAG_FIELDS);
+  const res = await deps.es.search<Record<string, unknown>>({
+    index: deps.config.homesAlias,
+    size: homeIds.length,
+    query: { ids: { values: [...homeIds] } },
+    _source: ['home_id', 'market_slug', 'bedrooms', ...flagFields],
+  });
+  return res.hits.hits.flatMap((hit) => {
+    const s = hit._source;
+    if (!s) return [];
+    return [{ homeId: String(s.home_id), market_slug: String(s.market_slug), bedrooms: Number(s.bedrooms), flags: flagFields.filter((f) => s[f] === true) }];
+  });
+}
+
+export interface MatchingOutcome {
+  watches: number;
+  changes: WatchChangeRecord[];
+}
+
+export async function matchChangedHomes(
+  deps: MatchingDeps,
+  homeIds: readonly string[],
+  today: IsoDate,
+  now: Date,
+  decide: DecideMatches,
+): Promise<MatchingOutcome> {
+  if (homeIds.length === 0) return { watches: 0, changes: [] };
+  const candidates = await candidateWatches(deps, await homeFacts(deps, homeIds), today);
+  // What the watches hold of these homes now: a home that left the search (or the index) is seen here.
+  const held = new Map<string, Map<string, Seen>>();
+  for (const record of await deps.mongo.watchMatches.find({ _id: { $in: [...homeIds] } }).toArray()) {
+    for (const [watchId, seen] of Object.entries(record.held ?? {})) {
+      const map = held.get(watchId) ?? new Map<string, Seen>();
+      map.set(record._id, seen);
+      held.set(watchId, map);
+      const list = candidates.get(watchId) ?? [];
+      if (!list.includes(record._id)) list.push(record._id);
+      candidates.set(watchId, list);
+    }
+  }
+  if (candidates.size === 0) return { watches: 0, changes: [] };
+  const watches = await deps.mongo.watches.find({ _id: { $in: [...candidates.keys()] } }).toArray();
+  const recorded: WatchChangeRecord[] = [];
+  for (const watch of watches.sort((a, b) => (a._id < b._id ? -1 : 1))) {
+    if (!isLive(watch, today)) {
+      // An expired watch ends itself, and leaves the reverse search.
+      if (watch.ended_at === null) await endWatch(deps.mongo, watch._id, 'expired', now);
+      await unindexWatch(deps, watch._id);
+      continue;
+    }
+    const ids = candidates.get(watch._id) ?? [];
+    let matching: NowMatching[];
+    try {
+      matching = await decide(watch, ids);
+    } catch (err) {
+      // A search the service now refuses (its market is gone): the watch ends rather than stop every run.
+      if (!(err instanceof ApiError && err.status < 500)) throw err;
+      if (await endWatch(deps.mongo, watch._id, 'refused', now)) await unindexWatch(deps, watch._id);
+      continue;
+    }
+    const diff = diffMatches(ids, held.get(watch._id) ?? new Map(), matching);
+    await holdMatches(deps, watch._id, diff.hold);
+    await releaseMatches(deps.mongo, watch._id, diff.release);
+    recorded.push(...(await appendChanges(deps.mongo, watch._id, diff.changes, now)));
+  }
+  return { watches: watches.length, changes: recorded };
+}

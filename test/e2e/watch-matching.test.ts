@@ -1,0 +1,128 @@
+/**
+ * The matching of watches on the real stores: random watches, then rounds of random inventory changes
+ * (prices up and down, homes unpublished and published again) applied by the indexer's incremental
+ * run; after each, the changes the matching records equal exactly the difference between each watch's
+ * search run before and after the round (entered, left, a drop of 5 % or more), and none is recorded twice.
+ */
+import fc from 'fast-check';
+import { startFixture, type Fixture } from '../support/fixture';
+import { incrementalRun } from '../../indexer/incremental';
+import { recordChanges } from '../../services/kernel/store/inventory-changes';
+import { todayIso } from '../../services/kernel/engine/dates';
+import { matchWatchesFor } from '../../services/tools/watch-matching-run';
+import { watchedMatches, type WatchedArgs } from '../../services/tools/watched-search';
+import type { HomeRecord } from '../../services/kernel/inventory/records';
+import type { WatchChangeRecord } from '../../services/kernel/store/watch-records';
+
+let fx: Fixture;
+let homes: HomeRecord[];
+const watches: Array<{ id: string; search: WatchedArgs }> = [];
+
+beforeAll(async () => {
+  fx = await startFixture({ homes: 60, seed: 11 });
+  homes = await fx.mongo.collections.homes.find({}).toArray();
+  const markets = [...new Set(homes.map((h) => h.market_slug))];
+  const searches: WatchedArgs[] = [];
+  for (const market of markets) {
+    searches.push({ market }, { market, min_bedrooms: 1, max_bedrooms: 2 }, { market, parking: true }, { market, max_price: 4000, price_unit: 'per_month' });
+    searches.push({ market, start_date: addDays(fx.today, 20), end_date: addDays(fx.today, 80) });
+  }
+  for (const [i, search] of searches.entries()) {
+    const res = await fetch(`${fx.url}/api/public/watches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ search, email: `m${i % 5}-${Math.floor(i / 5)}@example.com`, guest_consent: true }),
+    });
+    const body = (await res.json()) as { watch_id: string };
+    expect(res.status).toBe(201);
+    watches.push({ id: body.watch_id, search });
+  }
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+function addDays(iso: string, n: number): string {
+  return new Date(Date.parse(iso) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** What each watch's search matches now: home id → slug and price. */
+async function snapshot(): Promise<Map<string, Map<string, { slug: string; price: number }>>> {
+  const out = new Map<string, Map<string, { slug: string; price: number }>>();
+  for (const w of watches) {
+    const { matches } = await watchedMatches(fx.svc.deps, w.search, todayIso(new Date()));
+    out.set(w.id, new Map(matches.map((m) => [m.homeId, { slug: m.slug, price: m.price }])));
+  }
+  return out;
+}
+
+const change = fc.record({
+  home: fc.nat(),
+  kind: fc.constantFrom('price', 'price', 'unpublish', 'publish'),
+  factor: fc.double({ min: 0.8, max: 1.25, noNaN: true }),
+});
+
+describe('watch matching', () => {
+  it('records exactly the difference of each watch’s search before and after random changes, nothing twice', async () => {
+    const seen = new Set<string>();
+    const kinds = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 12 }), async (round) => {
+        const before = await snapshot();
+        const now = new Date();
+        const touched = new Set<string>();
+        for (const ch of round) {
+          const home = homes[ch.home % homes.length];
+          touched.add(home._id);
+          const current = (await fx.mongo.collections.homes.findOne({ _id: home._id }))!;
+          const set =
+            ch.kind === 'price'
+              ? {
+                  monthly_rate_cents: Math.max(1, Math.round(current.monthly_rate_cents * ch.factor)),
+                  nightly_rate_cents: Math.max(1, Math.round(current.nightly_rate_cents * ch.factor)),
+                }
+              : { published: ch.kind === 'publish' };
+          await fx.mongo.collections.homes.updateOne({ _id: home._id }, { $set: { ...set, updated_at: now } });
+        }
+        await recordChanges(fx.mongo.collections.inventoryChanges, 'test', { homes: [...touched] });
+        // The matching runs inside the incremental run, as the worker runs it (IndexerOptions.onIndexed).
+        const recordedIn: WatchChangeRecord[] = [];
+        await incrementalRun(fx.es, fx.mongo.collections, {
+          alias: fx.config.homesAlias,
+          indexPrefix: fx.config.homesIndexPrefix,
+          onIndexed: async (ids) => {
+            expect([...ids].sort()).toEqual([...touched].sort());
+            recordedIn.push(...(await matchWatchesFor(fx.svc.deps, ids, new Date())).changes);
+          },
+        });
+        const after = await snapshot();
+        const outcome = { changes: recordedIn };
+
+        const expected: string[] = [];
+        for (const w of watches) {
+          const b = before.get(w.id)!;
+          const a = after.get(w.id)!;
+          for (const id of new Set([...b.keys(), ...a.keys()])) {
+            const was = b.get(id);
+            const is = a.get(id);
+            if (is && !was) expected.push(`${w.id} entered ${is.slug} ${is.price}`);
+            else if (was && !is) expected.push(`${w.id} left ${was.slug} null`);
+            else if (was && is && is.price <= was.price * 0.95) expected.push(`${w.id} price_dropped ${is.slug} ${is.price}`);
+          }
+        }
+        const recorded = outcome.changes.map((c) => `${c.watch_id} ${c.kind} ${c.home_slug} ${c.price}`);
+        expect(recorded.sort()).toEqual(expected.sort());
+        // Matching the same homes again records nothing: the watches hold what their searches show.
+        expect((await matchWatchesFor(fx.svc.deps, [...touched], new Date())).changes).toEqual([]);
+        for (const c of outcome.changes) {
+          expect(seen.has(c._id)).toBe(false);
+          seen.add(c._id);
+          kinds.add(c.kind);
+        }
+      }),
+      { numRuns: 6, endOnFailure: true, seed: 20261129 },
+    );
+    // The rounds did move homes in and out and down in price: the property was not held vacuously.
+    expect([...kinds].sort()).toEqual(['entered', 'left', 'price_dropped']);
+  });
+});
