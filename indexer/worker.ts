@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   const watches = await openWatchMatcher(config, log);
   const schedule = startSchedule(es, mongo.collections, config, log, {
     onIndexed: (ids) => watches.onIndexed(ids),
+    // A webhook that cannot be sent now is retried at a later run; it never fails the run.
+    afterIncremental: () => watches.sendDue().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'webhooks not sent; retrying at the next run')),
   });
   await schedule.runNow('incremental');
   const stop = async (): Promise<void> => {

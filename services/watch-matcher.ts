@@ -8,12 +8,15 @@ import type { Config } from './kernel/config';
 import type { Logger } from './kernel/logger';
 import { openDeps } from './service-deps';
 import { matchWatchesFor } from './tools/watch-matching-run';
+import { sendDueWebhooks } from './watches/webhook-sender';
 
 /** Changed homes matched at once: one _msearch of the reverse search, one restricted search per candidate watch. */
 export const MATCH_BATCH = 200;
 
 export interface WatchMatcher {
   onIndexed(homeIds: readonly string[]): Promise<void>;
+  /** Sends the webhooks whose backoff has passed (the worker calls it after every incremental run, under the lease). */
+  sendDue(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,6 +28,10 @@ export async function openWatchMatcher(config: Config, log: Logger): Promise<Wat
         const outcome = await matchWatchesFor(deps, homeIds.slice(i, i + MATCH_BATCH), deps.clock());
         if (outcome.changes.length > 0) log.info({ watches: outcome.watches, changes: outcome.changes.length }, 'watch changes recorded');
       }
+      await sendDueWebhooks(deps, deps.clock);
+    },
+    async sendDue() {
+      await sendDueWebhooks(deps, deps.clock);
     },
     async close() {
       esNodes.close();
