@@ -9,6 +9,8 @@ import { loadConfig } from '../services/kernel/config';
 import { connectMongo } from '../services/kernel/store/mongo';
 import { ensureIndexes } from '../services/kernel/store/collections';
 import { importLines, type ImportSummary } from './import-run';
+import { startTracing } from '../services/kernel/tracing-sdk';
+import { runSpan } from '../services/kernel/tracing';
 
 async function main(): Promise<number> {
   const file = process.argv[2];
@@ -17,11 +19,17 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  // With an OTLP endpoint set, the import is a trace of its own; the indexer run that applies it links to it.
+  const tracing = startTracing('furnished-catalog-import');
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
   try {
     await ensureIndexes(mongo.collections);
     const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-    const summary: ImportSummary = await importLines(mongo.collections, lines);
+    const summary: ImportSummary = await runSpan('inventory import', {}, async (span) => {
+      const done = await importLines(mongo.collections, lines);
+      span?.setAttributes({ 'catalog.import.homes': done.imported.home, 'catalog.import.rejected': done.errors.length });
+      return done;
+    });
     for (const e of summary.errors) process.stderr.write(`line ${e.line}: ${e.reason}\n`);
     process.stdout.write(
       `imported ${summary.imported.market} markets, ${summary.imported.property} buildings, ${summary.imported.home} homes; ` +
@@ -30,6 +38,7 @@ async function main(): Promise<number> {
     return summary.errors.length > 0 ? 1 : 0;
   } finally {
     await mongo.close();
+    await tracing.stop();
   }
 }
 

@@ -21,6 +21,8 @@ import { placesCurrent, syncPlaces } from './place-index';
 import { WordsSeen } from './words-seen';
 import { extendVocabulary } from '../services/kernel/store/vocabulary-store';
 import type { HomeDocument } from '../services/kernel/store/home-document';
+import { trace } from '@opentelemetry/api';
+import { linksOf, tracingOn } from '../services/kernel/tracing';
 
 export class NoIndexYetError extends Error {
   constructor(alias: string) {
@@ -40,6 +42,8 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   if (targets.length === 0) throw new NoIndexYetError(opts.alias);
 
   const entries = await pendingChanges(c.inventoryChanges);
+  // The run's trace links to the traces of the writers whose changes it applies (an import, a writer's request).
+  if (tracingOn()) trace.getActiveSpan()?.addLinks(linksOf(entries.map((e) => e.trace)));
   const changed = summarizeChanges(entries);
   // The inventory was replaced as a whole (a seed): only a rebuild catches up.
   if (changed.full) return fullRebuild(es, c, opts);

@@ -39,7 +39,7 @@ export async function searchablePlaces(es: Client, homesAlias: string): Promise<
             sources: [
               { market_slug: { terms: { field: 'market_slug' } } },
               { property_slug: { terms: { field: 'property_slug' } } },
-              { property_name: { terms: { field: 'property_name.raw' } } },
+              { property_name: { terms: { field: 'property_name' } } },
               { city_slug: { terms: { field: 'city_slug' } } },
               { city_name: { terms: { field: 'city_name' } } },
               { neighborhood_slug: { terms: { field: 'neighborhood_slug', missing_bucket: true } } },

@@ -7,6 +7,7 @@ import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { incrementalRun } from './incremental';
 import { aliasMappingCurrent } from './es-admin';
 import { recordFailedRun, type RunSummary } from '../services/kernel/store/index-freshness';
+import { runSpan } from '../services/kernel/tracing';
 
 export type JobKind = 'full' | 'incremental';
 
@@ -47,10 +48,15 @@ export async function runIndexerJob(
     };
     let full = kind === 'full';
     try {
-      // An index built from another mapping (the code was upgraded) is rebuilt, not updated. Asking
-      // Elasticsearch is part of the run: a run that cannot is a failed run, and counted.
-      full ||= !(await aliasMappingCurrent(es, config.homesAlias));
-      return full ? await fullRebuild(es, c, opts) : await incrementalRun(es, c, opts);
+      // Each run is a trace of its own (tracing on); an incremental run links to the changes it applies (incremental.ts).
+      return await runSpan(`indexer ${kind}`, { 'catalog.indexer.kind': kind }, async (span) => {
+        // An index built from another mapping (the code was upgraded) is rebuilt, not updated. Asking
+        // Elasticsearch is part of the run: a run that cannot is a failed run, and counted.
+        full ||= !(await aliasMappingCurrent(es, config.homesAlias));
+        const summary = full ? await fullRebuild(es, c, opts) : await incrementalRun(es, c, opts);
+        span?.setAttributes({ 'catalog.indexer.kind': full ? 'full' : 'incremental', 'catalog.indexer.documents': summary.documents });
+        return summary;
+      });
     } catch (err) {
       await recordFailedRun(c.indexerState, full ? 'full' : 'incremental').catch(() => undefined);
       throw err;

@@ -5,9 +5,12 @@ import { createEsClient } from '../services/kernel/store/es-client';
 import { connectMongo } from '../services/kernel/store/mongo';
 import { startSchedule } from './schedule';
 import { openWatchMatcher } from '../services/watch-matcher';
+import { startTracing } from '../services/kernel/tracing-sdk';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // With an OTLP endpoint set, each run is a trace (indexer/runner.ts); before the clients, so their calls are its spans.
+  const tracing = startTracing('furnished-catalog-indexer');
   const log = createLogger(config.logLevel, 'indexer');
   const es = createEsClient(config.esUrl);
   // A worker started while MongoDB is away (a restart during an outage) waits for it rather than exiting.
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
     await watches.close();
     await mongo.close();
     await es.close();
+    await tracing.stop();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

@@ -26,6 +26,8 @@ import { publicStatus } from './transports/http/status';
 import { sharedReadiness, sharedStatus, type Readiness, type SharedStatus } from './transports/http/readiness-cache';
 import { liveness } from './transports/http/health';
 import { requestLog } from './transports/http/request-log';
+import { requestTrace } from './transports/http/request-trace';
+import { tracingOn } from './kernel/tracing';
 import { mountMcp, MCP_PATH } from './transports/mcp/route';
 import { CAPABILITIES } from './transports/mcp/server';
 import { toolsList } from './transports/mcp/tool-list';
@@ -65,6 +67,8 @@ export function createApp(
   const costOfRoute = new Map<string, number>(routed.flatMap((t) => (t.get ? [[t.get.path, t.cost ?? 1] as const] : [])));
   const PUBLIC = '/api/public';
 
+  // With tracing on (an OTLP endpoint configured), one span per request around all the rest, shed requests too.
+  if (tracingOn()) app.use(requestTrace());
   // Outermost: whatever answers a request before its body was read, the body's rest does not stay on the connection.
   app.use(unreadBodies());
   // Then: a request the copy cannot take is shed before anything else runs for it (no log line: the

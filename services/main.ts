@@ -14,6 +14,7 @@ import { ensurePolicies } from './policies/store';
 import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
 import { widgetDocuments } from './widgets/bundle';
+import { startTracing } from './kernel/tracing-sdk';
 
 /** Koa's handler settles its own promise (an error goes to the app's error handler): Node's server needs no more than a call. */
 function listener(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestListener {
@@ -30,6 +31,8 @@ export interface RunningService {
 }
 
 export async function startService(config: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
+  // Before the stores' clients: with an OTLP endpoint set, their calls are spans of the request that made them.
+  const tracing = startTracing('furnished-catalog');
   const log = createLogger(config.logLevel, 'service', opts.logDestination);
   // Start-up may wait for the stores; requests may not (STORE_DEADLINE_MS).
   const setup = await connectMongo(config.mongoUrl, config.mongoDb);
@@ -95,6 +98,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
       esNodes.close();
       await mongo.close();
       await es.close();
+      await tracing.stop();
     },
   };
 }

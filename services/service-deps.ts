@@ -21,6 +21,8 @@ import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { ServiceMetrics } from './kernel/metrics';
 import { instrumentStores } from './kernel/store/store-metrics';
+import { traceMongoCommands } from './kernel/store/store-traces';
+import { tracingOn } from './kernel/tracing';
 import { readIndexerHistory } from './kernel/store/index-freshness';
 import { MarketExtents, marketExtentsBody, parseMarketExtents } from './kernel/store/market-extents';
 import { esTransport } from './search/shared/search-transport';
@@ -30,11 +32,17 @@ export async function openDeps(config: Config, log: Logger) {
   const esNodes = watchNodes(esNodesOf(config.esUrl), watchTiming(config.storeDeadlineMs));
   const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs, watch: esNodes });
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
-  const metrics = new ServiceMetrics(async () => {
-    const h = await readIndexerHistory(mongo.collections.indexerState);
-    return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
-  });
+  const metrics = new ServiceMetrics(
+    async () => {
+      const h = await readIndexerHistory(mongo.collections.indexerState);
+      return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
+    },
+    undefined,
+    { exemplars: tracingOn() },
+  );
   instrumentStores(metrics, es, mongo.client);
+  metrics.reportEsNodes(esNodes);
+  traceMongoCommands(mongo.client);
   const generation = new GenerationReader(mongo.collections.indexerState);
   const deps: Deps = {
     config,
@@ -60,5 +68,11 @@ export async function openDeps(config: Config, log: Logger) {
     metrics,
     clock: () => new Date(),
   };
+  metrics.reportCaches({
+    map_answers: deps.mapAnswers,
+    place_answers: deps.placeAnswers,
+    building_records: deps.buildings,
+    home_buildings: deps.homeBuildings,
+  });
   return { deps, esNodes, es, mongo };
 }

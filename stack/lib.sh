@@ -50,6 +50,7 @@ LOCAL_MONGO_URL="mongodb://127.0.0.1:${MONGO_PORT}/"
 MONGO_DIR="$CACHE_DIR/mongo-java-server"      # jars (lib/), compiled launcher (classes/), Maven repo (m2/)
 MONGO_DATA="$CACHE_DIR/mongo-data"            # the MVStore file
 MONGO_PIDFILE="$CACHE_DIR/mongo.pid"
+MONGO_KEYFILE="$CACHE_DIR/mongo.build-key"    # the build of stack/mongo the running server started from
 MONGO_LOG="$CACHE_DIR/logs/mongo.log"
 MONGO_MAIN="CatalogMongoServer"
 

@@ -348,6 +348,17 @@ build_mongo() {
   log "ready in $((SECONDS - t0))s"
 }
 
+# stop_mongo: SIGTERM (the server commits its MVStore file), SIGKILL after 30 s as stack/stop.sh does.
+stop_mongo() {
+  local pid deadline
+  pid="$(pid_of "$MONGO_PIDFILE")"
+  kill -TERM "$pid" 2>/dev/null || true
+  deadline=$((SECONDS + 30))
+  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.5; done
+  if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; sleep 0.5; fi
+  rm -f "$MONGO_PIDFILE" "$MONGO_KEYFILE"
+}
+
 mongo_fail() {
   log "--- last lines of $MONGO_LOG ---"
   tail -n 40 "$MONGO_LOG" >&2 2>/dev/null || true
@@ -364,18 +375,23 @@ start_mongo() {
   fi
   MONGO_URL="$LOCAL_MONGO_URL"
 
+  local java_home
   if mongo_running && tcp_open 127.0.0.1 "$MONGO_PORT"; then
-    log "Mongo-wire server already running (pid $(pid_of "$MONGO_PIDFILE")) at $MONGO_URL"
-    return 0
-  fi
-  if mongo_running; then
+    java_home="$(jdk_home)"
+    build_mongo "$java_home"
+    if [[ "$(cat "$MONGO_KEYFILE" 2>/dev/null)" == "$(cat "$MONGO_DIR/build.key")" ]]; then
+      log "Mongo-wire server already running (pid $(pid_of "$MONGO_PIDFILE")) at $MONGO_URL"
+      return 0
+    fi
+    # started from another build of stack/mongo (a driver may refuse its handshake): replace it
+    log "Mongo-wire server (pid $(pid_of "$MONGO_PIDFILE")) runs an older build of stack/mongo: restarting it"
+    stop_mongo
+  elif mongo_running; then
     # alive but not answering: a leftover from a broken start; replace it
     log "Mongo-wire server (pid $(pid_of "$MONGO_PIDFILE")) does not answer on $MONGO_PORT: restarting it"
-    kill "$(pid_of "$MONGO_PIDFILE")" 2>/dev/null || true
-    sleep 2
+    stop_mongo
   fi
   claim_port "$MONGO_PIDFILE" "$MONGO_PORT" MONGO "mongodb://127.0.0.1:$MONGO_PORT/"
-  local java_home
   java_home="$(jdk_home)"
   build_mongo "$java_home"
 
@@ -392,6 +408,7 @@ start_mongo() {
     >>"$MONGO_LOG" 2>&1 </dev/null 9>&- &
   pid=$!
   printf '%s\n' "$pid" >"$MONGO_PIDFILE"
+  cp "$MONGO_DIR/build.key" "$MONGO_KEYFILE"
 
   deadline=$((SECONDS + MONGO_TIMEOUT))
   until tcp_open 127.0.0.1 "$MONGO_PORT"; do

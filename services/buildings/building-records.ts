@@ -8,9 +8,12 @@
 import { LRUCache } from 'lru-cache';
 import type { PropertyRecord } from '../kernel/inventory/records';
 import type { Collections } from '../kernel/store/collections';
+import type { CacheLookups } from '../kernel/metrics';
 
 export class BuildingRecords {
   private readonly cache: LRUCache<string, PropertyRecord>;
+  /** Records found kept (hit) or read from MongoDB (miss), for the metrics. */
+  readonly lookups: CacheLookups = { hit: 0, miss: 0 };
 
   constructor(
     private readonly c: Pick<Collections, 'properties'>,
@@ -29,6 +32,8 @@ export class BuildingRecords {
       if (hit) found.set(id, hit);
       else missing.push(id);
     }
+    this.lookups.hit += found.size;
+    this.lookups.miss += missing.length;
     if (missing.length > 0) {
       for (const record of await this.c.properties.find({ _id: { $in: missing } }).toArray()) {
         this.cache.set(record._id, record);

@@ -9,6 +9,7 @@ import { LRUCache } from 'lru-cache';
 import type { PropertyRecord } from '../kernel/inventory/records';
 import type { Collections } from '../kernel/store/collections';
 import type { IndexGeneration } from '../kernel/store/index-generation';
+import type { CacheLookups } from '../kernel/metrics';
 
 interface Kept {
   record: PropertyRecord;
@@ -17,6 +18,8 @@ interface Kept {
 
 export class GenerationBuildings {
   private readonly kept: LRUCache<string, Kept>;
+  /** Buildings served kept (hit) or read from MongoDB (miss), for the metrics. */
+  readonly lookups: CacheLookups = { hit: 0, miss: 0 };
 
   constructor(
     private readonly c: Pick<Collections, 'properties'>,
@@ -33,8 +36,12 @@ export class GenerationBuildings {
     const keep = at !== null && !at.applying;
     if (keep) {
       const hit = this.kept.get(id);
-      if (hit?.generation === at.n) return hit.record;
+      if (hit?.generation === at.n) {
+        this.lookups.hit++;
+        return hit.record;
+      }
     }
+    this.lookups.miss++;
     const record = await this.c.properties.findOne({ _id: id });
     if (record && keep) this.kept.set(id, { record, generation: at.n });
     return record;

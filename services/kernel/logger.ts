@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
+import { activeTraceId } from './tracing';
 
 export type { DestinationStream, Logger };
 
@@ -39,5 +40,11 @@ export function logDestination(out: Output = process.stdout): DestinationStream 
 
 /** One structured logger: `destination`, or standard output in the form logDestination chooses. */
 export function createLogger(level: string, name = 'catalog', destination: DestinationStream = logDestination()): Logger {
-  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, mixin: traceOfLine }, destination);
+}
+
+/** A line written while a traced request is served carries its trace id (`trace_id`); nothing while tracing is off. */
+function traceOfLine(): { trace_id?: string } {
+  const traceId = activeTraceId();
+  return traceId === undefined ? {} : { trace_id: traceId };
 }

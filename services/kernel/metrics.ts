@@ -4,12 +4,18 @@
  * and the default process metrics. Every label value comes from a fixed set (a route template, a
  * registry tool name, a store command name): never a slug, an email or a query value.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type PrometheusContentType } from 'prom-client';
 
 /** Seconds: from a cached market list (0.2 ms) to the store deadline (2 s) and past it. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 export type ToolOutcome = 'ok' | 'tool_error' | 'refused';
+
+/** What a cache counts of its lookups: answered from what it kept (hit) or by the store or a computation (miss). */
+export interface CacheLookups {
+  hit: number;
+  miss: number;
+}
 export type StoreName = 'elasticsearch' | 'mongodb';
 
 /** What the indexer gauges read at each scrape (from the indexer's state in MongoDB). */
@@ -26,7 +32,9 @@ export interface IndexerView {
 }
 
 export class ServiceMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
+  /** Whether the request histogram keeps exemplars (the trace id of a sampled request per bucket): with tracing on. */
+  readonly exemplars: boolean;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly toolCalls: Counter<'tool' | 'outcome'>;
   readonly storeDuration: Histogram<'store' | 'operation' | 'outcome'>;
@@ -34,7 +42,15 @@ export class ServiceMetrics {
   readonly storeUnavailable: Counter<'store'>;
   readonly boundedRequests: Counter<'outcome'>;
 
-  constructor(readIndexer?: () => Promise<IndexerView>, now: () => Date = () => new Date()) {
+  /**
+   * `exemplars` (tracing on): the registry is an OpenMetrics one, the only text format with exemplars;
+   * its sample names are the Prometheus text's (a counter's samples end in `_total` in both).
+   */
+  constructor(readIndexer?: () => Promise<IndexerView>, now: () => Date = () => new Date(), opts: { exemplars?: boolean } = {}) {
+    this.exemplars = opts.exemplars ?? false;
+    this.registry = new Registry();
+    // Before any metric is registered: a histogram with exemplars is refused by a Prometheus registry.
+    if (this.exemplars) this.registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE as unknown as PrometheusContentType);
     const registers = [this.registry];
     this.httpDuration = new Histogram({
       name: 'catalog_http_request_duration_seconds',
@@ -42,6 +58,7 @@ export class ServiceMetrics {
       labelNames: ['method', 'route', 'status'],
       buckets: DURATION_BUCKETS,
       registers,
+      enableExemplars: this.exemplars,
     });
     this.toolCalls = new Counter({
       name: 'catalog_tool_calls_total',
@@ -78,6 +95,42 @@ export class ServiceMetrics {
     });
     if (readIndexer) this.indexerGauges(readIndexer, now);
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Each cache's lookups at every scrape, by cache name (the caches count; this reads their counts). */
+  reportCaches(caches: Readonly<Record<string, { readonly lookups: CacheLookups }>>): void {
+    new Counter({
+      name: 'catalog_cache_lookups_total',
+      help: 'Cache lookups by cache and outcome (hit: answered from what the cache kept; miss: read or computed)',
+      labelNames: ['cache', 'outcome'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [cache, { lookups }] of Object.entries(caches)) {
+          this.inc({ cache, outcome: 'hit' }, lookups.hit);
+          this.inc({ cache, outcome: 'miss' }, lookups.miss);
+        }
+      },
+    });
+  }
+
+  /**
+   * Elasticsearch nodes as the node watch sees them at every scrape: 1 while a node's last probe
+   * answered in time, 0 while it did not (searches then stay off it when another answers). The
+   * label is the node's origin (never its credentials); with one node nothing is watched and the
+   * metric has no series.
+   */
+  reportEsNodes(watch: { seen(): { node: string; answers: boolean }[] }): void {
+    new Gauge({
+      name: 'catalog_elasticsearch_node_answering',
+      help: "Elasticsearch nodes by origin: 1 while the node watch's last probe answered in time, 0 while it did not",
+      labelNames: ['node'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { node, answers } of watch.seen()) this.set({ node: new URL(node).origin }, answers ? 1 : 0);
+      },
+    });
   }
 
   /** The text a scrape gets, and its content type. */

@@ -12,6 +12,7 @@ import { apartmentBasicsProperties, displayPriceProperties, mediaSchema, petPoli
 import { defineTool, READ_ONLY } from './tool';
 import { MEDIA_PHOTOS } from '../kernel/limits/media';
 import { COMPARED_APARTMENTS } from '../kernel/limits/pages';
+import { pricingSpan } from '../kernel/tracing';
 
 const { min, max } = COMPARED_APARTMENTS;
 
@@ -120,7 +121,7 @@ function compared(ctx: HomeContext, publicBaseUrl: string, siteBaseUrl: string, 
     bathrooms: home.bathrooms,
     sqft: home.sqft,
     // Undated: the price of the engine's reference stay, as an undated search shows.
-    ...priceForView(home, null, today),
+    ...pricingSpan(1, () => priceForView(home, null, today)),
     eligible_for_flex: offeredTiers(home).length > 0,
     ...(city ? { city: city.name } : {}),
     ...(neighborhood ? { neighborhood: neighborhood.name } : {}),

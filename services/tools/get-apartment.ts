@@ -16,6 +16,7 @@ import { stayArgProperties } from '../stays/stay-arguments';
 import { stayClip, stayRequestOf, type StayDates } from '../stays/stay-dates';
 import { APARTMENT_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY, type ToolResult } from './tool';
+import { pricingSpan } from '../kernel/tracing';
 
 const inputSchema = {
   type: 'object',
@@ -68,7 +69,7 @@ export function apartmentDetail(ctx: HomeContext, dates: StayDates<number>, comm
     floor: home.floor,
     market: { slug: market.slug, name: market.name },
     display_city: city ? { slug: city.slug, name: city.name, state: city.state } : null,
-    ...priceForView(home, pricedStay, today),
+    ...pricingSpan(1, () => priceForView(home, pricedStay, today)),
     // As in search: Flex is supported when a tier can actually be quoted.
     eligible_for_flex: offeredTiers(home).length > 0,
     amenities: home.amenities,

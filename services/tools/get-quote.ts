@@ -11,6 +11,7 @@ import { stayArgProperties } from '../stays/stay-arguments';
 import { stayRequestOf } from '../stays/stay-dates';
 import { QUOTE_STAY_POLICY } from '../stays/stay-policies';
 import { defineTool, READ_ONLY } from './tool';
+import { pricingSpan } from '../kernel/tracing';
 
 const inputSchema = {
   type: 'object',
@@ -74,7 +75,7 @@ export const getQuoteTool = defineTool<Args, Quote>({
     if (!check.available) {
       return { data: { ...common, ...check } };
     }
-    const pricing = priceStay(home, stay, pets);
+    const pricing = pricingSpan(1, () => priceStay(home, stay, pets));
     return { data: { ...common, available: true, ...pricing } };
   },
 });

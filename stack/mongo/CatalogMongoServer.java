@@ -1,10 +1,12 @@
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.h2.mvstore.MVStore;
 
 import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.MongoVersion;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 
 /**
@@ -15,6 +17,24 @@ import de.bwaldvogel.mongo.backend.h2.H2Backend;
  * Usage: java -cp <jars>:<classes> CatalogMongoServer HOST PORT DATA_FILE [CACHE_MB]
  */
 public final class CatalogMongoServer {
+
+    /**
+     * What the server says it is in hello and buildInfo: MongoDB 4.4, wire version 9, the oldest the
+     * Node driver 7 accepts. mongo-java-server 1.47.0 says 5.0 with wire version 8, which the driver 7
+     * refuses; the label changes nothing else on the server, and the driver enables nothing between
+     * wire versions 8 and 9 (see docs/decisions.md, "The local stack's servers").
+     */
+    private static final MongoVersion HANDSHAKE_VERSION = new MongoVersion() {
+        @Override
+        public List<Integer> getVersionArray() {
+            return List.of(4, 4, 0);
+        }
+
+        @Override
+        public int getWireVersion() {
+            return 9;
+        }
+    };
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
@@ -34,6 +54,7 @@ public final class CatalogMongoServer {
             .compress()
             .open();
         H2Backend backend = new H2Backend(store);
+        backend.version(HANDSHAKE_VERSION);
         MongoServer server = new MongoServer(backend);
         server.bind(new InetSocketAddress(host, port));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

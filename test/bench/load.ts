@@ -47,44 +47,31 @@ export const CLIENT_ACCEPT_ENCODING = { 'accept-encoding': 'gzip, deflate, br' }
 /** A row asked without compression, beside a compressed one. */
 export const IDENTITY = { 'accept-encoding': 'identity' } as const;
 
-export async function runLoad(baseUrl: string, next: () => Probe, opts: { connections: number; seconds: number; slowMs?: number }): Promise<LoadResult> {
-  const agent = new Agent({ connections: opts.connections, keepAliveTimeout: 30_000 });
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  const slowMs = opts.slowMs ?? 1_000;
-  let slow = 0;
-  const started = process.hrtime.bigint();
-  const until = Date.now() + opts.seconds * 1_000;
-  const worker = async (): Promise<void> => {
-    while (Date.now() < until) {
-      const probe = next();
-      const t = process.hrtime.bigint();
-      let key: string;
-      try {
-        const res = await request(baseUrl + probe.path, {
-          dispatcher: agent,
-          method: probe.method ?? 'GET',
-          body: probe.body,
-          headers: {
-            ...CLIENT_ACCEPT_ENCODING,
-            ...(probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}),
-            ...probe.headers,
-          },
-        });
-        await drain(res.body);
-        key = `${Math.floor(res.statusCode / 100)}xx`;
-      } catch {
-        key = 'error';
-      }
-      const ms = Number(process.hrtime.bigint() - t) / 1e6;
-      latencies.push(ms);
-      if (ms > slowMs) slow += 1;
-      statuses[key] = (statuses[key] ?? 0) + 1;
-    }
-  };
-  await Promise.all(Array.from({ length: opts.connections }, worker));
-  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  await agent.close();
+/** One probe asked and its answer read to the end: how long it took, and its status class (or `error`). */
+async function askOnce(baseUrl: string, agent: Agent, probe: Probe): Promise<{ ms: number; key: string }> {
+  const t = process.hrtime.bigint();
+  let key: string;
+  try {
+    const res = await request(baseUrl + probe.path, {
+      dispatcher: agent,
+      method: probe.method ?? 'GET',
+      body: probe.body,
+      headers: {
+        ...CLIENT_ACCEPT_ENCODING,
+        ...(probe.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}),
+        ...probe.headers,
+      },
+    });
+    await drain(res.body);
+    key = `${Math.floor(res.statusCode / 100)}xx`;
+  } catch {
+    key = 'error';
+  }
+  return { ms: Number(process.hrtime.bigint() - t) / 1e6, key };
+}
+
+/** A load's figures from its latencies (sorted here) over `elapsed` seconds. */
+function summarised(latencies: number[], elapsed: number, statuses: Record<string, number>, slow: number): LoadResult {
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
@@ -95,6 +82,53 @@ export async function runLoad(baseUrl: string, next: () => Probe, opts: { connec
     statuses,
     slow,
   };
+}
+
+export async function runLoad(baseUrl: string, next: () => Probe, opts: { connections: number; seconds: number; slowMs?: number }): Promise<LoadResult> {
+  const agent = new Agent({ connections: opts.connections, keepAliveTimeout: 30_000 });
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const slowMs = opts.slowMs ?? 1_000;
+  let slow = 0;
+  const started = process.hrtime.bigint();
+  const until = Date.now() + opts.seconds * 1_000;
+  const worker = async (): Promise<void> => {
+    while (Date.now() < until) {
+      const { ms, key } = await askOnce(baseUrl, agent, next());
+      latencies.push(ms);
+      if (ms > slowMs) slow += 1;
+      statuses[key] = (statuses[key] ?? 0) + 1;
+    }
+  };
+  await Promise.all(Array.from({ length: opts.connections }, worker));
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  await agent.close();
+  return summarised(latencies, elapsed, statuses, slow);
+}
+
+/**
+ * Several shapes asked in turn on one connection (c=1), each timed on its own: a ratio of two of
+ * them is read from one stretch of time, not from rows measured a minute apart (a p50 drifts by
+ * more than a target's margin between such rows on a shared machine).
+ */
+export async function runInTurn(baseUrl: string, sources: ReadonlyArray<() => Probe>, seconds: number): Promise<LoadResult[]> {
+  const agent = new Agent({ connections: 1, keepAliveTimeout: 30_000 });
+  const latencies: number[][] = sources.map(() => []);
+  const statuses: Array<Record<string, number>> = sources.map(() => ({}));
+  const started = process.hrtime.bigint();
+  const until = Date.now() + seconds * 1_000;
+  for (let turn = 0; Date.now() < until; turn++) {
+    // Each turn starts with another shape, so none is always asked right after the same one.
+    for (let j = 0; j < sources.length; j++) {
+      const i = (turn + j) % sources.length;
+      const { ms, key } = await askOnce(baseUrl, agent, sources[i]());
+      latencies[i].push(ms);
+      statuses[i][key] = (statuses[i][key] ?? 0) + 1;
+    }
+  }
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  await agent.close();
+  return latencies.map((l, i) => summarised(l, elapsed, statuses[i], 0));
 }
 
 /** Two decimals under 10 ms, one under 100 (a p99 against a 10 ms target reads 10.4, not 10), none above. */

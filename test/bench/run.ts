@@ -26,6 +26,7 @@ import { searchBench } from './search-bench';
 import { viewportBench } from './viewport-bench';
 import { rateLimitBench } from './rate-limit-bench';
 import { toolServerBench } from './tool-server-bench';
+import { tracesBench } from './traces-bench';
 import { httpBench } from './http-bench';
 import { amplificationBench } from './amplification-bench';
 import { startServiceProcess } from './service-process';
@@ -60,6 +61,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'indexing', run: (ctx) => indexingBench(ctx) },
   { name: 'lookups', run: (ctx, o) => lookupBench(ctx, o.seconds) },
   { name: 'tool-server', run: (ctx, o) => toolServerBench(ctx, o.seconds) },
+  { name: 'traces', run: (ctx, o) => tracesBench(ctx, o.seconds) },
   { name: 'http', run: (ctx, o) => httpBench(ctx, o.seconds) },
   { name: 'rate-limits', run: (ctx, o) => rateLimitBench(ctx, o.seconds) },
   { name: 'amplification', run: (ctx) => amplificationBench(ctx) },

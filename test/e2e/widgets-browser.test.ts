@@ -108,6 +108,16 @@ async function photosSettled(images: Locator): Promise<void> {
   );
 }
 
+/** How many images there are once there are `wanted`, or after 15 s (whatever there are then). */
+async function imagesWhenShown(images: Locator, wanted: number): Promise<number> {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const n = await images.count();
+    if (n >= wanted || Date.now() > until) return n;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** A full-page screenshot once the host has sized the frame to the widget's content (size-changed). */
 async function screenshot(page: Page, file: string): Promise<void> {
   const height = (await page.frames()[1].evaluate('Math.ceil(document.documentElement.getBoundingClientRect().height)')) as number;
@@ -149,9 +159,10 @@ describe('the card-grid widget (search_apartments_tool)', () => {
       expect(messages[0].role).toBe('user');
       expect(messages[0].content[0].text).toContain(chosen.slug);
 
+      // The rest are asked of the service: their elements appear when it answers (later on a loaded machine).
+      expect(await imagesWhenShown(view.locator('.card img'), homes.length)).toBe(homes.length); // the rest loaded from the service
       await photosSettled(view.locator('.card img'));
       expect(failedPhotos).toEqual([]);
-      expect(await view.locator('.card img').count()).toBe(homes.length); // the rest loaded from the service
       await screenshot(page, shotName('search-cards.png', era));
     } finally {
       await page.close();

@@ -13,8 +13,10 @@
  * and each form a transport keeps beside it (./answer-forms.ts), counted as it is made.
  */
 import { LRUCache } from 'lru-cache';
+import type { CacheLookups } from '../metrics';
 import { formBytes, stringBytes, watchForms } from './answer-forms';
 import type { GenerationReader } from './generation-reader';
+import { noteRequest } from '../tracing';
 
 export interface GenerationAnswersOptions<T> {
   /** Bytes the kept answers may hold, with their keys and their served forms; 0 keeps nothing. */
@@ -42,6 +44,8 @@ export class GenerationAnswers<T extends object> {
   private readonly computing = new Map<string, Promise<T>>();
   /** The generation the kept answers were computed under. */
   private generation = -1;
+  /** Questions answered from a kept or shared answer (hit) or computed by the asker (miss), for the metrics. */
+  readonly lookups: CacheLookups = { hit: 0, miss: 0 };
 
   constructor(
     private readonly reader: Pick<GenerationReader, 'read'>,
@@ -76,21 +80,33 @@ export class GenerationAnswers<T extends object> {
 
   /** The answer to `key` under the current generation: kept, being computed, or computed now. */
   async answer(key: string, compute: () => Promise<T>): Promise<T> {
-    if (this.kept === null) return compute();
+    const computed = (): Promise<T> => {
+      this.lookups.miss++;
+      return compute();
+    };
+    if (this.kept === null) return computed();
     const at = await this.reader.read();
-    if (at === null || at.applying) return compute();
+    if (at === null || at.applying) return computed();
     if (at.n !== this.generation) {
       // Every kept answer is older than what search shows now; so is every one being computed.
-      if (at.n < this.generation) return compute();
+      if (at.n < this.generation) return computed();
       this.kept.clear();
       this.computing.clear();
       this.generation = at.n;
     }
     const kept = this.kept.get(key);
-    if (kept !== undefined) return kept;
     const shared = this.computing.get(key);
-    if (shared !== undefined) return shared.catch(() => compute());
-    const mine = compute().then(deepFreeze);
+    if (kept !== undefined || shared !== undefined) this.lookups.hit++;
+    if (kept !== undefined) {
+      noteRequest({ 'catalog.cache': 'kept' });
+      return kept;
+    }
+    if (shared !== undefined) {
+      noteRequest({ 'catalog.cache': 'shared' });
+      return shared.catch(() => compute());
+    }
+    noteRequest({ 'catalog.cache': 'miss' });
+    const mine = computed().then(deepFreeze);
     this.computing.set(key, mine);
     try {
       const value = await mine;

@@ -8,6 +8,7 @@
  */
 import { ObjectId } from 'mongodb';
 import type { Collection } from 'mongodb';
+import { traceCarrier, type TraceCarrier } from '../tracing';
 
 export interface InventoryChangeRecord {
   _id: ObjectId;
@@ -19,6 +20,8 @@ export interface InventoryChangeRecord {
   homes?: string[];
   properties?: string[];
   markets?: string[];
+  /** The trace of the writer that recorded it (tracing on): the indexer run that applies it links to it. */
+  trace?: TraceCarrier;
 }
 
 export interface ChangedIds {
@@ -40,15 +43,18 @@ function chunks(ids: Iterable<string> | undefined): string[][] {
 /** Records what a writer changed. Call it after the write it describes has been acknowledged. */
 export async function recordChanges(log: Collection<InventoryChangeRecord>, source: string, changed: ChangedIds, now = new Date()): Promise<void> {
   const entries: InventoryChangeRecord[] = [];
-  for (const homes of chunks(changed.homes)) entries.push({ _id: new ObjectId(), at: now, source, homes });
-  for (const properties of chunks(changed.properties)) entries.push({ _id: new ObjectId(), at: now, source, properties });
-  for (const markets of chunks(changed.markets)) entries.push({ _id: new ObjectId(), at: now, source, markets });
+  const carrier = traceCarrier();
+  const traced = carrier ? { trace: carrier } : {};
+  for (const homes of chunks(changed.homes)) entries.push({ _id: new ObjectId(), at: now, source, homes, ...traced });
+  for (const properties of chunks(changed.properties)) entries.push({ _id: new ObjectId(), at: now, source, properties, ...traced });
+  for (const markets of chunks(changed.markets)) entries.push({ _id: new ObjectId(), at: now, source, markets, ...traced });
   if (entries.length > 0) await log.insertMany(entries);
 }
 
 /** Records that the whole inventory was replaced (a seed): the indexer answers with a full rebuild. */
 export async function recordFullReplacement(log: Collection<InventoryChangeRecord>, source: string, now = new Date()): Promise<void> {
-  await log.insertOne({ _id: new ObjectId(), at: now, source, full: true });
+  const carrier = traceCarrier();
+  await log.insertOne({ _id: new ObjectId(), at: now, source, full: true, ...(carrier ? { trace: carrier } : {}) });
 }
 
 /** The entries not yet applied by the indexer. The log holds only those, so it stays small. */

@@ -20,6 +20,9 @@ export async function connectMongo(url: string, dbName: string, opts: { deadline
     opts.deadlineMs
       ? {
           maxPoolSize: 20,
+          // Every waiting call may open its connection at once: with the driver's default of 2 at a time, a
+          // store that stopped answering makes the third waiting call wait for two connect timeouts.
+          maxConnecting: 20,
           serverSelectionTimeoutMS: opts.deadlineMs,
           connectTimeoutMS: opts.deadlineMs,
           socketTimeoutMS: opts.deadlineMs,

@@ -24,6 +24,8 @@ export interface NodeWatch {
    * nothing to learn from it, and waiting for its silence would take that time from the attempt.
    */
   recheck(): Promise<void>;
+  /** Each watched node and whether its last probe answered in time (the metrics); none with one node, which is not watched. */
+  seen(): { node: string; answers: boolean }[];
   close(): void;
 }
 
@@ -62,7 +64,15 @@ function probeRequest(url: string): { href: string; headers: Record<string, stri
 export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number; timeoutMs?: number; deadlineMs?: number } = {}): NodeWatch {
   const deadlineMs = opts.deadlineMs ?? 2_000;
   if (nodes.length <= 1)
-    return { several: false, deadlineMs, preference: () => undefined, answers: () => true, recheck: async () => undefined, close: () => undefined };
+    return {
+      several: false,
+      deadlineMs,
+      preference: () => undefined,
+      answers: () => true,
+      recheck: async () => undefined,
+      seen: () => [],
+      close: () => undefined,
+    };
   const intervalMs = opts.intervalMs ?? 500;
   const timeoutMs = opts.timeoutMs ?? 400;
   const seen = new Map<string, Seen>(nodes.map((n) => [n, { id: null, answers: true, sentAt: 0 }]));
@@ -114,6 +124,7 @@ export function watchNodes(nodes: readonly string[], opts: { intervalMs?: number
       const asked = nodes.map((n) => ({ answered: seen.get(n)!.answers, probe: probe(n) }));
       await Promise.all(asked.filter((a) => a.answered).map((a) => a.probe));
     },
+    seen: () => nodes.map((node) => ({ node, answers: seen.get(node)!.answers })),
     close: () => clearInterval(timer),
   };
 }

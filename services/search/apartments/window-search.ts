@@ -29,6 +29,7 @@ import {
 } from '../shared/window-clauses';
 import type { SearchFound } from './search-homes';
 import { byChosenPrice, byChosenStart, docOf, everyHomeByChosenStart, MAX_STREAM_BATCH, type WindowHit, type WindowReads } from './window-orders';
+import { pricingSpan, requestTrace } from '../../kernel/tracing';
 
 const STRADDLER_BATCH = 1_000;
 /** Sorted by availability, a search of at most this many homes (or twice the page's end, up to a stream's batch) reads and prices them all at once. */
@@ -56,6 +57,8 @@ const STAYS_PER_UNIT = 20;
 /** Each home's chosen stay, priced once per search whichever step asks first; a unit of the budget per home and per 20 stays past the first 20. */
 class ChosenBook {
   private readonly chosen = new Map<string, ChosenStay | null>();
+  /** The traced request this search serves, if any: told each home priced. */
+  private readonly trace = requestTrace();
   constructor(
     private readonly p: WindowParams,
     private readonly budget: PricingBudget,
@@ -66,6 +69,7 @@ class ChosenBook {
     if (!this.chosen.has(home.home_id)) {
       for (let unit = 0; unit < Math.max(1, Math.ceil(starts.length / STAYS_PER_UNIT)); unit++) this.budget.take();
       this.stats.priced += 1;
+      if (this.trace) this.trace.homesPriced += 1;
       this.stats.stays = (this.stats.stays ?? 0) + starts.length;
       this.chosen.set(
         home.home_id,
@@ -100,14 +104,20 @@ export async function searchWindow(
   // Fixed stays with price limits: homes only a straddling cell can admit are priced, and named when they pass.
   let passing: string[] | undefined;
   if (windowNeedsStraddlers(p)) {
-    passing = [];
+    const named: string[] = (passing = []);
     let after: SortValues | undefined;
     for (;;) {
       const res = await send(windowStraddlersBody(p, starts, STRADDLER_BATCH, after));
-      for (const hit of res.hits.hits) {
-        const home = hitDocument<Pick<ResultDocument, 'home_id' | 'pricing'>>(hit);
-        if (book.of(home, bookableStartsOf(hit, p.window, starts)) !== null) passing.push(home.home_id);
-      }
+      pricingSpan(
+        res.hits.hits.length,
+        () => {
+          for (const hit of res.hits.hits) {
+            const home = hitDocument<Pick<ResultDocument, 'home_id' | 'pricing'>>(hit);
+            if (book.of(home, bookableStartsOf(hit, p.window, starts)) !== null) named.push(home.home_id);
+          }
+        },
+        { counted: false },
+      );
       if (res.hits.hits.length < STRADDLER_BATCH) break;
       after = res.hits.hits[res.hits.hits.length - 1].sort;
     }
@@ -129,10 +139,15 @@ export async function searchWindow(
       : orderedHits(reads, offset, size, budget.limit, aggs);
   const [count, page] = await Promise.all([counted, ordered]);
   const counting = count ?? page.counted;
-  const homes = page.hits.flatMap((h) => {
-    const chosen = priced(h);
-    return chosen ? [{ doc: docOf(h), priced: windowResultPrice(chosen) }] : [];
-  });
+  const homes = pricingSpan(
+    page.hits.length,
+    () =>
+      page.hits.flatMap((h) => {
+        const chosen = priced(h);
+        return chosen ? [{ doc: docOf(h), priced: windowResultPrice(chosen) }] : [];
+      }),
+    { counted: false },
+  );
   return {
     homes,
     total: counting ? totalOf(counting) : 0,

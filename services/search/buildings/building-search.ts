@@ -29,21 +29,13 @@ export function answerBuildingSearch(
   signal?: AbortSignal,
 ): Promise<BuildingAnswer> {
   // A q expanded before this request's generation read answered is confirmed by it (../shared/read-q.ts).
-  return searchedOnSettledText(q, (settled) => answerOnce(deps, settled, page, today, signal));
-}
-
-async function answerOnce(
-  deps: Deps,
-  q: BuildingQuery,
-  page: { offset: number; size: number; relax: boolean },
-  today: IsoDate,
-  signal?: AbortSignal,
-): Promise<BuildingAnswer> {
-  // Without a market, the shards its shapes reach, the circle as wide as the nearby relaxation may draw it.
-  const area = q.location ? null : searchArea({ polygon: q.polygon, filters: (nearby(q) ?? q).filters });
-  const t = homesTransport(deps, { market: q.location?.market.slug, area, signal });
-  const found = await searchBuildings(deps, t, q, page.offset, page.size, today);
-  const shown = found.cards.map((c) => c.id);
-  const relaxed = page.relax && found.totalProperties < THIN_SEARCH ? await relaxThinSearch(deps, t, q, shown, page.size, today) : null;
-  return { found, relaxed };
+  return searchedOnSettledText(q, async (settled) => {
+    // Without a market, the shards its shapes reach, the circle as wide as the nearby relaxation may draw it.
+    const area = settled.location ? null : searchArea({ polygon: settled.polygon, filters: (nearby(settled) ?? settled).filters });
+    const t = homesTransport(deps, { market: settled.location?.market.slug, area, signal });
+    const found = await searchBuildings(deps, t, settled, page.offset, page.size, today);
+    const shown = found.cards.map((c) => c.id);
+    const relaxed = page.relax && found.totalProperties < THIN_SEARCH ? await relaxThinSearch(deps, t, settled, shown, page.size, today) : null;
+    return { found, relaxed };
+  });
 }

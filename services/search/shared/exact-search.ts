@@ -26,6 +26,7 @@ import {
 } from './search-body';
 import { hasPriceLimits, withinLimits, type SearchParams } from './search-params';
 import { totalOf, type SearchResponse, type SearchTransport } from './search-transport';
+import { pricingSpan, requestTrace } from '../../kernel/tracing';
 
 /** What pricing a home reads: its id (each is priced once) and its pricing inputs. */
 export type PricedHome = PricedDocument & Pick<HomeDocument, 'home_id'>;
@@ -47,6 +48,8 @@ const MAX_STREAM_BATCH = 2_000;
 export class PriceBook {
   private readonly prices = new Map<string, ResultPrice | null>();
   private readonly budget: PricingBudget;
+  /** The traced request this search serves, if any: told each home priced. */
+  private readonly trace = requestTrace();
   constructor(
     private readonly p: SearchParams,
     private readonly stats: SearchStats,
@@ -58,6 +61,7 @@ export class PriceBook {
     if (!this.prices.has(doc.home_id)) {
       this.budget.take();
       this.stats.priced += 1;
+      if (this.trace) this.trace.homesPriced += 1;
       this.prices.set(doc.home_id, resultPrice(doc, this.p.stay));
     }
     return this.prices.get(doc.home_id) ?? null;
@@ -136,10 +140,16 @@ export class ExactSearch {
     let after: SortValues | undefined;
     for (;;) {
       const res = await this.send(buildSearchBody(p, { kind: 'straddlers', size: STRADDLER_BATCH, after }));
-      for (const hit of res.hits.hits) {
-        const doc = docOf(hit);
-        if (withinLimits(this.book.amount(doc), p.price)) passing.push(doc.home_id);
-      }
+      pricingSpan(
+        res.hits.hits.length,
+        () => {
+          for (const hit of res.hits.hits) {
+            const doc = docOf(hit);
+            if (withinLimits(this.book.amount(doc), p.price)) passing.push(doc.home_id);
+          }
+        },
+        { counted: false },
+      );
       if (res.hits.hits.length < STRADDLER_BATCH) return passing;
       after = res.hits.hits[res.hits.hits.length - 1].sort;
     }
@@ -151,10 +161,15 @@ export class ExactSearch {
   }
 
   priced<D extends PricedHome>(docs: D[]): Array<{ doc: D; priced: ResultPrice }> {
-    return docs.flatMap((doc) => {
-      const priced = this.book.of(doc);
-      return priced ? [{ doc, priced }] : [];
-    });
+    return pricingSpan(
+      docs.length,
+      () =>
+        docs.flatMap((doc) => {
+          const priced = this.book.of(doc);
+          return priced ? [{ doc, priced }] : [];
+        }),
+      { counted: false },
+    );
   }
 
   /**

@@ -5,10 +5,15 @@
  * page, in the shards the search read, and marked in Node by the rules the search matched with.
  */
 import type { estypes } from '@elastic/elasticsearch';
+import { LRUCache } from 'lru-cache';
 import { matchedFragment } from '../../kernel/text/matched';
 import { decodeMatchCard } from '../../kernel/text/home-texts';
 import type { QueryPart } from '../../kernel/text/query-plan';
 import type { SearchTransport } from './search-transport';
+
+/** Plans whose fragments are kept, and texts kept per plan (answerFragments): at most ~130,000 texts and fragments, tens of MB. */
+const PLANS_KEPT = 64;
+const TEXTS_KEPT_PER_PLAN = 2_048;
 
 /** One field of a home that q matched, and its fragment with the matched words in <mark></mark>. */
 export interface MatchedField {
@@ -37,14 +42,35 @@ export function matchedFields(
   return out;
 }
 
-/** How one answer marks a text: each text once (the units of a building share their building's texts). */
+/**
+ * Fragments already made, by what decides them: the plan's terms (word, stem, typo budget, prefix)
+ * and the text. A fragment is a pure function of the two, and both repeat across answers (a building's
+ * texts in each of its units, and in every search that finds them; the words people search with), so
+ * a text is marked for a plan once while its fragment is kept, not once per answer. Bounded: the
+ * plans last used, and the texts of each (a plan's texts are forgotten together when it has too many).
+ */
+const kept = new LRUCache<string, Map<string, string | null>>({ max: PLANS_KEPT });
+
+/** What marking depends on in a plan: its parts' alternatives' terms (a term's expansion only widens what the search asks). */
+function planKey(plan: readonly QueryPart[]): string {
+  return JSON.stringify(plan.map((p) => p.alternatives.map((terms) => terms.map((t) => [t.word, t.stem, t.fuzziness, t.prefix]))));
+}
+
+/** How one answer marks a text: each text once per plan while kept (the units of a building share their building's texts). */
 function answerFragments(plan: readonly QueryPart[]): (text: string) => string | null {
-  const marked = new Map<string, string | null>();
+  const key = planKey(plan);
+  let fragments = kept.get(key);
+  if (fragments === undefined) {
+    fragments = new Map();
+    kept.set(key, fragments);
+  }
+  const made = fragments;
   return (text) => {
-    let fragment = marked.get(text);
+    let fragment = made.get(text);
     if (fragment === undefined) {
       fragment = matchedFragment(text, plan);
-      marked.set(text, fragment);
+      if (made.size >= TEXTS_KEPT_PER_PLAN) made.clear();
+      made.set(text, fragment);
     }
     return fragment;
   };

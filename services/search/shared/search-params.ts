@@ -41,7 +41,7 @@ export interface SearchParams {
   sort: SearchSort;
   /** A word search's q, analysed (../text/query-plan.ts): every part must match; null or absent without q. */
   text?: readonly QueryPart[] | null;
-  /** When `text` was expanded in a vocabulary not yet confirmed for this request (../shared/read-q.ts, readQSpeculative): what settles it. */
+  /** When `text` was expanded in a vocabulary not yet confirmed for this request (./read-q.ts, speculativePlan): what settles it. */
   textSettled?: Promise<QueryPart[] | null>;
   /** Further filter clauses of a caller that narrows the apartments (the building search: square footage, exclusions). */
   extra?: readonly estypes.QueryDslQueryContainer[];

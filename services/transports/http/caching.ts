@@ -15,6 +15,7 @@ import { Stream } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import entityTag from 'etag';
 import { bufferBytes, formOf, stringBytes } from '../../kernel/store/answer-forms';
+import { noteRequest } from '../../kernel/tracing';
 
 export interface CachePolicy {
   /** Seconds a cache may serve a success of /api/public without asking again. */
@@ -130,6 +131,7 @@ export function httpCaching(policy: CachePolicy): Middleware {
     await tagBody(ctx);
     // Koa's `fresh` compares If-None-Match (and If-Modified-Since) with the validators just set.
     if (ctx.fresh) {
+      noteRequest({ 'catalog.cache': 'not_modified' });
       ctx.status = 304;
       ctx.body = null;
     }

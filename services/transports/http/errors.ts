@@ -6,6 +6,7 @@ import type { Context, Next } from 'koa';
 import { ApiError, toApiError, unavailableStore } from '../../kernel/errors';
 import type { Logger } from '../../kernel/logger';
 import { failureLog } from '../failure-log';
+import { noteRequest } from '../../kernel/tracing';
 
 /** Koa and its middleware throw http-errors (`status`, `expose`) for body limits and the like. */
 function fromHttpError(err: unknown): ApiError | null {
@@ -30,6 +31,7 @@ export function errorMiddleware(log: Logger, onStoreUnavailable: (store: 'mongod
       const store = unavailableStore(err);
       if (store) onStoreUnavailable(store);
       logFailure(err, apiError, { path: ctx.path });
+      noteRequest({ 'error.type': apiError.code });
       ctx.status = apiError.status;
       ctx.set(apiError.headers);
       ctx.body = apiError.toBody();

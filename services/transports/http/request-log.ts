@@ -12,6 +12,7 @@ import type { Context, Next } from 'koa';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../../kernel/logger';
 import type { ServiceMetrics } from '../../kernel/metrics';
+import { sampledTraceIdOf, traceIdOf } from './request-trace';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -48,9 +49,11 @@ export function requestLog(log: Logger, metrics: ServiceMetrics) {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
     // Called at the start too (nothing known yet: no binding, or the line would carry `route` twice).
+    // With tracing on, the request's trace id too (`trace_id`, as every other line of the request carries it: ../../kernel/logger.ts).
     customProps: (req) => {
       const route = routes.get(req);
-      return route === undefined ? {} : { route };
+      const traceId = traceIdOf(req);
+      return { ...(route === undefined ? {} : { route }), ...(traceId === undefined ? {} : { trace_id: traceId }) };
     },
     customSuccessMessage: () => 'request',
     customErrorMessage: () => 'request failed',
@@ -71,7 +74,16 @@ export function requestLog(log: Logger, metrics: ServiceMetrics) {
       const route = routeOf(ctx);
       routes.set(ctx.req, route);
       const method = METHODS.has(ctx.method) ? ctx.method : 'other';
-      metrics.httpDuration.observe({ method, route, status: String(ctx.status) }, (performance.now() - t0) / 1000);
+      const labels = { method, route, status: String(ctx.status) };
+      const seconds = (performance.now() - t0) / 1000;
+      if (!metrics.exemplars) metrics.httpDuration.observe(labels, seconds);
+      else {
+        // A sampled request's trace id is its bucket's exemplar (an unsampled one leads to no trace).
+        const sampled = sampledTraceIdOf(ctx.req);
+        // prom-client types exemplar labels as the metric's own label names; an exemplar's are its own (trace_id).
+        const exemplarLabels = (sampled === undefined ? {} : { trace_id: sampled }) as Partial<Record<keyof typeof labels, string>>;
+        metrics.httpDuration.observe({ labels, value: seconds, exemplarLabels });
+      }
     }
   };
 }

@@ -30,6 +30,8 @@ import { originAndHostGuard } from './origin-guard';
 import { PreparedAnswers, preparedRequest, type WireAnswer } from './prepared-answers';
 import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
 import { createMcpServer } from './server';
+import { traceMessage } from './message-trace';
+import { noteRequest } from '../../kernel/tracing';
 import type { ToolServerContext } from './tool-call';
 
 export const MCP_PATH = '/mcp/public';
@@ -41,6 +43,7 @@ type Admitted = [RequestScope, ApiError | null];
 const NOT_COPIED = new Set(['connection', 'content-length', 'transfer-encoding']);
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
+  noteRequest({ 'error.type': String(code), 'rpc.response.status_code': String(code) });
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = { jsonrpc: '2.0', id, error: { code, message } };
@@ -73,6 +76,7 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
       const found = requestInfo ? admitted.get(requestInfo) : undefined;
       if (!requestInfo || !found) throw new Error('the tool server was built outside a request');
       const [scope, refusal] = found;
+      noteRequest({ 'catalog.mcp.era': era === 'modern' ? 'mcp-2026' : 'mcp-2025' });
       if (era === 'modern') return createMcpServer(context, { ...scope, transport: 'mcp-2026' }, refusal);
       // A 2025 host of widgets said so at initialize; its session id carries it (./apps-session.ts).
       const host = inAppsSession(requestInfo.headers) ? { rendersWidgets: true } : {};
@@ -113,7 +117,11 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     const verdict = guard(ctx.get('Origin') || undefined, ctx.get('Host') || undefined);
     if (!verdict.allowed) return jsonRpcError(ctx, 403, -32000, verdict.reason, requestId(body));
     if (Array.isArray(body)) return jsonRpcError(ctx, 400, -32600, BATCH_REFUSED);
+    await traceMessage(body, ctx.get('Mcp-Protocol-Version'), () => serveMessage(ctx, scope, body));
+  });
 
+  /** One JSON-RPC message, admitted at the door, parsed and let through the guards. */
+  async function serveMessage(ctx: Context, scope: RequestScope, body: unknown): Promise<void> {
     // The rest of its weight once the message is known, before anything else runs; a refused tool call
     // is still answered as a tool result (the model reads when to retry), any other refused message as
     // a JSON-RPC error with 429.
@@ -143,7 +151,10 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
       return;
     }
     const fast = deps.config.mcpFastToolCalls ? fastToolCall(body, ctx.headers, context) : null;
-    if (fast) return send(ctx, await answerFastToolCall(fast, context, scope, refusal), body);
+    if (fast) {
+      noteRequest({ 'catalog.mcp.era': fast.era === 'modern' ? 'mcp-2026' : 'mcp-2025' });
+      return send(ctx, await answerFastToolCall(fast, context, scope, refusal), body);
+    }
     const same = deps.config.mcpFastToolCalls ? preparedRequest(body, ctx.headers) : null;
     const entry: Admitted = [scope, refusal];
     const buffered = same ? await prepared.answer(same, (preparing) => sdkAnswer(request(), preparing, entry)) : null;
@@ -151,7 +162,7 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     // A 2025 host of widgets is told so on each later request by the session id it is given here.
     const opened = !modernInitialize && answer.status === 200 && opensAppsSession(body);
     send(ctx, opened ? { ...answer, headers: { ...answer.headers, 'mcp-session-id': appsSessionId() } } : answer, body);
-  });
+  }
 }
 
 /** The SDK's Response as status, headers and bytes. */

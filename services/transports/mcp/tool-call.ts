@@ -12,6 +12,7 @@ import { toolContext } from '../../tools/invoke';
 import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
 import type { RateLimits } from '../rate-limit';
 import { failureLog, type FailureLog } from '../failure-log';
+import { noteRequest } from '../../kernel/tracing';
 
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
 
@@ -33,6 +34,7 @@ export function errorResult(err: unknown, deps: Deps, tool: string): CallToolRes
   let log = logged.get(deps);
   if (!log) logged.set(deps, (log = failureLog(deps.log)));
   log(err, apiError, { tool });
+  noteRequest({ 'error.type': apiError.code });
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
 }
 

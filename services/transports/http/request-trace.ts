@@ -1,0 +1,70 @@
+/**
+ * One server span per request, made here rather than by @opentelemetry/instrumentation-http and
+ * -koa (docs/decisions.md, "Traces": they cost several times more per request, the Koa one a span per
+ * middleware, and neither hooks a Koa loaded through the ESM loader). Mounted only while tracing is
+ * on: a copy without an OTLP endpoint runs none of this.
+ *
+ * The parent comes from the request's `traceparent`/`tracestate` (the propagators the SDK set up,
+ * W3C Trace Context by default). The span is named by the route template as the router matched it
+ * (`GET /api/public/search`), never the raw path or query (they can name a place or a person), and
+ * carries the status, the error code of an error answer and what the request's work noted (cache
+ * outcome, homes priced: ../../kernel/tracing.ts).
+ */
+import type { IncomingMessage } from 'node:http';
+import { context, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT, TraceFlags, type TextMapGetter } from '@opentelemetry/api';
+import type { Context, Next } from 'koa';
+import { requestContext, RequestTrace, tracer } from '../../kernel/tracing';
+
+/** Headers as the propagators read them (Node lower-cases their names). */
+const HEADERS: TextMapGetter<IncomingMessage['headers']> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => carrier[key],
+};
+
+/** The trace of each request's span, for its access-log line and its exemplar (both written after the span's context is gone). */
+const traces = new WeakMap<IncomingMessage, { traceId: string; sampled: boolean }>();
+
+export function traceIdOf(req: IncomingMessage): string | undefined {
+  return traces.get(req)?.traceId;
+}
+
+/** The request's trace id when its trace is sampled (exported), else undefined. */
+export function sampledTraceIdOf(req: IncomingMessage): string | undefined {
+  const t = traces.get(req);
+  return t?.sampled ? t.traceId : undefined;
+}
+
+/** The route template the router matched, or the one a refusing middleware named (./request-log.ts reads the same). */
+function templateOf(ctx: Context): string | undefined {
+  const matched = (ctx as Context & { _matchedRoute?: unknown })._matchedRoute;
+  if (typeof matched === 'string' && !matched.includes('(?:')) return matched;
+  const named = (ctx.state as { routeTemplate?: unknown }).routeTemplate;
+  return typeof named === 'string' ? named : undefined;
+}
+
+export function requestTrace() {
+  return async function traceRequest(ctx: Context, next: Next): Promise<void> {
+    const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers, HEADERS);
+    const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
+    const { traceId, traceFlags } = span.spanContext();
+    traces.set(ctx.req, { traceId, sampled: (traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED });
+    const record = new RequestTrace(span);
+    try {
+      await context.with(requestContext(span, parent, record), next);
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw err;
+    } finally {
+      const route = templateOf(ctx);
+      if (route !== undefined) {
+        span.setAttribute('http.route', route);
+        span.updateName(`${ctx.method} ${route}`);
+      }
+      span.setAttribute('http.response.status_code', ctx.status);
+      // The error middleware notes an error answer's code; a refusal before it (shed, deadline) is named by its status.
+      if (ctx.status >= 400 && !record.noted.has('error.type')) span.setAttribute('error.type', String(ctx.status));
+      if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      record.finish(span);
+    }
+  };
+}
