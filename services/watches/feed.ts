@@ -6,7 +6,7 @@ import type { Collections } from '../kernel/store/collections';
 import type { WatchRecord } from '../kernel/store/watch-records';
 import { changeView, type ChangeView } from './change-view';
 import { decodeCursor, encodeCursor } from './cursor';
-import { changesBetween } from './store';
+import { changesBetween, committedChanges } from './store';
 
 export const FEED_PAGE = 50;
 
@@ -20,14 +20,16 @@ export interface FeedPage {
 }
 
 export async function feedPage(c: Collections, watch: WatchRecord, cursor: string | undefined, size = FEED_PAGE): Promise<FeedPage> {
-  const after = Math.min(decodeCursor(cursor), watch.changes);
-  const last = Math.min(watch.changes, after + size);
+  // The changes of a batch still pending are not all written yet: the feed stops before them.
+  const committed = committedChanges(watch);
+  const after = Math.min(decodeCursor(cursor), committed);
+  const last = Math.min(committed, after + size);
   const records = await changesBetween(c, watch._id, after + 1, last);
   return {
     watch_id: watch._id,
     expires_on: watch.expires_on,
     changes: records.map(changeView),
     next_cursor: encodeCursor(last),
-    has_more: last < watch.changes,
+    has_more: last < committed,
   };
 }

@@ -9,12 +9,12 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../kernel/store/collections';
 import type { IsoDate } from '../kernel/inventory/records';
-import type { WatchChangeRecord, WatchRecord } from '../kernel/store/watch-records';
+import type { WatchChangeRecord, WatchMatchRecord, WatchRecord } from '../kernel/store/watch-records';
 import { FLAG_FIELDS } from '../kernel/store/flag-fields';
 import { ApiError } from '../kernel/errors';
 import { diffMatches, type NowMatching, type Seen } from './diff';
 import { isLive } from './owners';
-import { appendChanges, endWatch, holdMatches, releaseMatches } from './store';
+import { appendChanges, completePending, endWatch } from './store';
 import { candidateWatches, unindexWatch, type HomeFacts } from './watch-index';
 
 export interface MatchingDeps {
@@ -56,9 +56,20 @@ export async function matchChangedHomes(
 ): Promise<MatchingOutcome> {
   if (homeIds.length === 0) return { watches: 0, changes: [] };
   const candidates = await candidateWatches(deps, await homeFacts(deps, homeIds), today);
-  // What the watches hold of these homes now: a home that left the search (or the index) is seen here.
+  let holders = await deps.mongo.watchMatches.find({ _id: { $in: [...homeIds] } }).toArray();
+  let watches = await watchesOf(deps, candidates, holders);
+  // A batch a crash left pending (its journal on the watch) is completed before anything is compared:
+  // the match state it moves is the one this matching starts from.
+  const recorded: WatchChangeRecord[] = [];
+  const pending = watches.filter((w) => w.pending);
+  if (pending.length > 0) {
+    for (const w of pending) recorded.push(...(await completePending(deps.mongo, w._id)));
+    holders = await deps.mongo.watchMatches.find({ _id: { $in: [...homeIds] } }).toArray();
+    watches = await watchesOf(deps, candidates, holders);
+  }
+  // What the watches hold of these homes: a home that left the search (or the index) is seen here.
   const held = new Map<string, Map<string, Seen>>();
-  for (const record of await deps.mongo.watchMatches.find({ _id: { $in: [...homeIds] } }).toArray()) {
+  for (const record of holders) {
     for (const [watchId, seen] of Object.entries(record.held ?? {})) {
       const map = held.get(watchId) ?? new Map<string, Seen>();
       map.set(record._id, seen);
@@ -68,9 +79,6 @@ export async function matchChangedHomes(
       candidates.set(watchId, list);
     }
   }
-  if (candidates.size === 0) return { watches: 0, changes: [] };
-  const watches = await deps.mongo.watches.find({ _id: { $in: [...candidates.keys()] } }).toArray();
-  const recorded: WatchChangeRecord[] = [];
   for (const watch of watches.sort((a, b) => (a._id < b._id ? -1 : 1))) {
     if (!isLive(watch, today)) {
       // An expired watch ends itself, and leaves the reverse search.
@@ -89,9 +97,15 @@ export async function matchChangedHomes(
       continue;
     }
     const diff = diffMatches(ids, held.get(watch._id) ?? new Map(), matching);
-    await holdMatches(deps, watch._id, diff.hold);
-    await releaseMatches(deps.mongo, watch._id, diff.release);
-    recorded.push(...(await appendChanges(deps.mongo, watch._id, diff.changes, now)));
+    // The changes are journaled before the match state moves (store.ts): a crash loses and repeats none.
+    recorded.push(...(await appendChanges(deps.mongo, watch._id, diff.changes, now, { hold: diff.hold, release: diff.release })));
   }
   return { watches: watches.length, changes: recorded };
+}
+
+/** The watches the reverse search found and those holding one of the homes, read by `_id`. */
+async function watchesOf(deps: MatchingDeps, candidates: ReadonlyMap<string, string[]>, holders: readonly WatchMatchRecord[]): Promise<WatchRecord[]> {
+  const ids = new Set(candidates.keys());
+  for (const record of holders) for (const id of Object.keys(record.held ?? {})) ids.add(id);
+  return ids.size === 0 ? [] : deps.mongo.watches.find({ _id: { $in: [...ids] } }).toArray();
 }

@@ -12,7 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Collections } from '../kernel/store/collections';
 import type { WatchRecord } from '../kernel/store/watch-records';
 import { changeView } from './change-view';
-import { changesBetween, endWatch } from './store';
+import { changesBetween, committedChanges, endWatch } from './store';
 import { unindexWatch } from './watch-index';
 import { checkWebhookUrl } from './webhook-url';
 import type { Client } from '@elastic/elasticsearch';
@@ -66,7 +66,7 @@ async function post(deps: SenderDeps, watch: WatchRecord, body: string, id: stri
 async function sendWatch(deps: SenderDeps, watch: WatchRecord, now: () => Date): Promise<boolean> {
   const c = deps.mongo;
   if (!watch.webhook || watch.ended_at !== null) return true;
-  for (let seq = watch.delivered + 1; seq <= watch.changes; seq++) {
+  for (let seq = watch.delivered + 1; seq <= committedChanges(watch); seq++) {
     const [change] = await changesBetween(c, watch._id, seq, seq);
     if (change) {
       // The token is not kept, so no unwatch URL can be sent: the receiver ends the watch by answering 410.

@@ -32,6 +32,22 @@ export interface WatchRecord {
   changes: number;
   /** Changes delivered to the webhook, in order (the next to send is delivered + 1). */
   delivered: number;
+  /**
+   * A batch of changes numbered (counted in `changes`) but perhaps not yet written, with the match
+   * state it moves to: the journal that makes recording a batch exact across a crash
+   * (services/watches/store.ts, appendChanges). Absent or null once the batch is complete.
+   */
+  pending?: WatchPendingBatch | null;
+}
+
+/** The journal of one batch of a watch's changes: numbered `changes - changes.length + 1` onwards. */
+export interface WatchPendingBatch {
+  at: Date;
+  changes: Array<Omit<WatchChangeRecord, '_id' | 'watch_id' | 'seq' | 'at'>>;
+  /** The homes the watch matches after the batch, with the price and slug to keep. */
+  hold: Array<{ home_id: string; price: number; slug: string }>;
+  /** The homes it no longer matches. */
+  release: string[];
 }
 
 export type WatchChangeKind = 'entered' | 'price_dropped' | 'left';

@@ -15,7 +15,7 @@ import { atomFeed } from '../../watches/atom';
 import { changeView } from '../../watches/change-view';
 import { feedPage } from '../../watches/feed';
 import { watchLinks } from '../../watches/links';
-import { changesBetween, endWatch, liveWatch } from '../../watches/store';
+import { changesBetween, committedChanges, endWatch, liveWatch } from '../../watches/store';
 import { unindexWatch } from '../../watches/watch-index';
 import { scopeOf } from './request-scope';
 
@@ -59,7 +59,8 @@ export function watchRoutes(deps: Deps, tool: Tool): Router {
   });
   router.get(`${WATCHES_PATH}/:token/atom`, async (ctx) => {
     const watch = await liveWatch(deps.mongo, ctx.params.token, today());
-    const latest = await changesBetween(deps.mongo, watch._id, Math.max(1, watch.changes - ATOM_ENTRIES + 1), watch.changes);
+    const committed = committedChanges(watch);
+    const latest = await changesBetween(deps.mongo, watch._id, Math.max(1, committed - ATOM_ENTRIES + 1), committed);
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/atom+xml; charset=utf-8';
     ctx.body = atomFeed(watch._id, watchLinks(deps.config.publicBaseUrl, ctx.params.token), latest.reverse().map(changeView), watch.created_at);
