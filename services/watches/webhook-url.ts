@@ -21,8 +21,13 @@ export function addressRange(address: string): string {
 /** The host of a URL as DNS is asked for it (an IPv6 literal without its brackets). */
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 
-/** The URL, read and checked; throws the contract's 400 when a watch may not send to it. */
-export async function checkWebhookUrl(raw: string, allowHosts: readonly string[]): Promise<URL> {
+/** How a host name is resolved: every address DNS gives for it. */
+export type ResolveHost = (host: string) => Promise<Array<{ address: string }>>;
+
+const resolveByDns: ResolveHost = (host) => lookup(host, { all: true, verbatim: true });
+
+/** The URL, read and checked; throws the contract's 400 when a watch may not send to it (any address of its host refused refuses it). */
+export async function checkWebhookUrl(raw: string, allowHosts: readonly string[], resolve: ResolveHost = resolveByDns): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -36,7 +41,7 @@ export async function checkWebhookUrl(raw: string, allowHosts: readonly string[]
   if (allowed) return url;
   let addresses: Array<{ address: string }>;
   try {
-    addresses = ipaddr.isValid(host) ? [{ address: host }] : await lookup(host, { all: true, verbatim: true });
+    addresses = ipaddr.isValid(host) ? [{ address: host }] : await resolve(host);
   } catch {
     throw refuse(`names a host that does not resolve (${host})`);
   }

@@ -1,5 +1,5 @@
 /** Where a watch may send its changes (services/watches/webhook-url.ts): https to public addresses, or a host the operator allows. */
-import { addressRange, checkWebhookUrl } from '../../../services/watches/webhook-url';
+import { addressRange, checkWebhookUrl, type ResolveHost } from '../../../services/watches/webhook-url';
 
 describe('checkWebhookUrl', () => {
   it.each([
@@ -27,5 +27,32 @@ describe('checkWebhookUrl', () => {
   it('reads an IPv4-mapped IPv6 address as its IPv4', () => {
     expect(addressRange('::ffff:127.0.0.1')).toBe('loopback');
     expect(addressRange('8.8.8.8')).toBe('unicast');
+  });
+
+  describe('a host name, by every address DNS gives for it', () => {
+    const dns: Record<string, string[]> = {
+      'hooks.public.test': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+      'intranet.corp.test': ['10.20.30.40'],
+      'metadata.cloud.test': ['169.254.169.254'],
+      'split.horizon.test': ['93.184.215.14', '192.168.1.20'],
+      'mapped.test': ['::ffff:172.16.0.9'],
+    };
+    const resolve: ResolveHost = async (host) => (dns[host] ?? []).map((address) => ({ address }));
+
+    it.each([
+      ['https://intranet.corp.test/hook', /private address \(10\.20\.30\.40\)/],
+      ['https://metadata.cloud.test/latest', /linkLocal address/],
+      ['https://split.horizon.test/hook', /private address \(192\.168\.1\.20\)/],
+      ['https://mapped.test/hook', /private address/],
+      ['https://nowhere.test/hook', /does not resolve/],
+    ])('refuses %s', async (url, why) => {
+      await expect(checkWebhookUrl(url, [], resolve)).rejects.toMatchObject({ code: 'invalid_parameters', message: expect.stringMatching(why) });
+    });
+
+    it('accepts a name whose every address is public, and an allowed name without asking DNS', async () => {
+      await expect(checkWebhookUrl('https://hooks.public.test/hook', [], resolve)).resolves.toBeInstanceOf(URL);
+      const never: ResolveHost = () => Promise.reject(new Error('asked DNS'));
+      await expect(checkWebhookUrl('http://intranet.corp.test/hook', ['intranet.corp.test'], never)).resolves.toBeInstanceOf(URL);
+    });
   });
 });
