@@ -1,5 +1,5 @@
 /**
- * The matching of watches on the real stores: random watches, then rounds of random inventory changes
+ * The matching of watches on the real stores: random watches (drawn with a fixed seed), then rounds of random inventory changes
  * (prices up and down, homes unpublished and published again) applied by the indexer's incremental
  * run; after each, the changes the matching records equal exactly the difference between each watch's
  * search run before and after the round (entered, left, a drop of 5 % or more), and none is recorded twice.
@@ -22,10 +22,27 @@ beforeAll(async () => {
   fx = await startFixture({ homes: 60, seed: 11 });
   homes = await fx.mongo.collections.homes.find({}).toArray();
   const markets = [...new Set(homes.map((h) => h.market_slug))];
-  const searches: WatchedArgs[] = [];
-  for (const market of markets) {
-    searches.push({ market }, { market, min_bedrooms: 1, max_bedrooms: 2 }, { market, parking: true }, { market, max_price: 4000, price_unit: 'per_month' });
-    searches.push({ market, start_date: addDays(fx.today, 20), end_date: addDays(fx.today, 80) });
+  // Random watches (a fixed seed): each market's plain search, then searches drawn with or without
+  // bedroom bounds, a required flag, a price bound and dates.
+  const drawn = fc.record(
+    {
+      market: fc.constantFrom(...markets),
+      min_bedrooms: fc.constantFrom(0, 1, 2),
+      parking: fc.constant(true),
+      pets: fc.constant(true),
+      max_price: fc.integer({ min: 1500, max: 6000 }),
+      dates: fc.integer({ min: 10, max: 40 }),
+    },
+    { requiredKeys: ['market'] },
+  );
+  const searches: WatchedArgs[] = markets.map((market) => ({ market }));
+  for (const d of fc.sample(drawn, { numRuns: 4 * markets.length, seed: 5 })) {
+    const { dates, max_price, ...rest } = d;
+    searches.push({
+      ...rest,
+      ...(max_price === undefined ? {} : { max_price, price_unit: 'per_month' as const }),
+      ...(dates === undefined ? {} : { start_date: addDays(fx.today, dates), end_date: addDays(fx.today, dates + 45) }),
+    });
   }
   for (const [i, search] of searches.entries()) {
     const res = await fetch(`${fx.url}/api/public/watches`, {
