@@ -9,6 +9,9 @@ import type { Logger } from './kernel/logger';
 import { openDeps } from './service-deps';
 import { matchWatchesFor } from './tools/watch-matching-run';
 import { sendDueWebhooks } from './watches/webhook-sender';
+import { watchIndexExists } from './watches/watch-index';
+import { rebuildWatchesFromStore } from './tools/watch-criteria';
+import { todayIso } from './kernel/engine/dates';
 
 /** Changed homes matched at once: one _msearch of the reverse search, one restricted search per candidate watch. */
 export const MATCH_BATCH = 200;
@@ -22,6 +25,12 @@ export interface WatchMatcher {
 
 export async function openWatchMatcher(config: Config, log: Logger): Promise<WatchMatcher> {
   const { deps, esNodes, es, mongo } = await openDeps(config, log);
+  // The watches' index is derived from MongoDB: a worker that finds it missing rebuilds it first.
+  if (!(await watchIndexExists(deps))) {
+    const started = Date.now();
+    const count = await rebuildWatchesFromStore(deps, todayIso(deps.clock()));
+    log.info({ watches: count, ms: Date.now() - started }, 'watch index rebuilt from MongoDB');
+  }
   return {
     async onIndexed(homeIds) {
       for (let i = 0; i < homeIds.length; i += MATCH_BATCH) {

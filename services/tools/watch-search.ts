@@ -113,6 +113,7 @@ export const watchSearchTool = defineTool<WatchArgs, WatchResult>({
       );
     }
     const watchId = newWatchId();
+    const criteria = criteriaOf(watchId, params, expiresOn);
     await claimPlace(deps, emailKey(email), watchId, today);
     const token = newToken();
     const secret = webhook ? newWebhookSecret() : null;
@@ -122,6 +123,7 @@ export const watchSearchTool = defineTool<WatchArgs, WatchResult>({
       email,
       consent: consentOf(ctx.request.transport, ctx.request.confirmed, CONSENT_STATEMENT),
       search: search as Record<string, unknown>,
+      criteria,
       webhook: webhook && secret ? { url: webhook.href, secret } : null,
       created_at: now,
       expires_on: expiresOn,
@@ -132,7 +134,7 @@ export const watchSearchTool = defineTool<WatchArgs, WatchResult>({
     });
     await holdMatches(deps, watchId, new Map(matches.map((m) => [m.homeId, { price: m.price, slug: m.slug }])));
     // Last: from here on a changed home finds this watch (its matches are already held).
-    await indexWatch(deps, criteriaOf(watchId, params, expiresOn));
+    await indexWatch(deps, criteria);
     return {
       data: {
         watch_id: watchId,

@@ -23,6 +23,8 @@ export interface WatchRecord {
   consent: IntentConsent;
   /** The search_apartments_tool arguments as given (without paging). */
   search: Record<string, unknown>;
+  /** Its flat criteria as the watches' index holds them (services/watches/watch-index.ts): the index is rebuilt from these. */
+  criteria?: WatchCriteriaRecord;
   webhook: WatchWebhook | null;
   created_at: Date;
   expires_on: IsoDate;
@@ -38,6 +40,16 @@ export interface WatchRecord {
    * (services/watches/store.ts, appendChanges). Absent or null once the batch is complete.
    */
   pending?: WatchPendingBatch | null;
+}
+
+/** A watch's flat criteria: what the reverse search of a changed home asks of it. */
+export interface WatchCriteriaRecord {
+  watch_id: string;
+  market_slug?: string;
+  min_bedrooms?: number;
+  max_bedrooms?: number;
+  flags: string[];
+  expires_on: IsoDate;
 }
 
 /** The journal of one batch of a watch's changes: numbered `changes - changes.length + 1` onwards. */
