@@ -23,8 +23,15 @@ export interface WatchMatcher {
   close(): Promise<void>;
 }
 
+/** The worker's store calls are batch work, not a request's: they get this long rather than STORE_DEADLINE_MS. */
+export const MATCHING_DEADLINE_MS = 120_000;
+
+/** Deps for the matching: the service's, with the batch deadline. */
+export const openMatchingDeps = (config: Config, log: Logger): ReturnType<typeof openDeps> =>
+  openDeps({ ...config, storeDeadlineMs: Math.max(config.storeDeadlineMs, MATCHING_DEADLINE_MS) }, log);
+
 export async function openWatchMatcher(config: Config, log: Logger): Promise<WatchMatcher> {
-  const { deps, esNodes, es, mongo } = await openDeps(config, log);
+  const { deps, esNodes, es, mongo } = await openMatchingDeps(config, log);
   // The watches' index is derived from MongoDB: a worker that finds it missing rebuilds it first.
   if (!(await watchIndexExists(deps))) {
     const started = Date.now();

@@ -12,7 +12,8 @@ import { addDays } from '../../services/kernel/engine/dates';
 import type { WatchRecord } from '../../services/kernel/store/watch-records';
 import { rebuildWatchesFromStore } from '../../services/tools/watch-criteria';
 import { matchWatchesFor } from '../../services/tools/watch-matching-run';
-import { MATCH_BATCH } from '../../services/watch-matcher';
+import { MATCH_BATCH, openMatchingDeps } from '../../services/watch-matcher';
+import { createLogger } from '../../services/kernel/logger';
 import { watchIndexOf } from '../../services/watches/watch-index';
 import { fmt, percentile } from './load';
 import type { BenchContext } from './store-bench';
@@ -82,9 +83,12 @@ async function changePrices(ctx: BenchContext, originals: Map<string, { monthly:
 }
 
 export async function watchesBench(ctx: BenchContext): Promise<void> {
-  const { say, mongo, es, config, deps } = ctx;
+  const { say, mongo, es, config } = ctx;
   say('## Watches');
   say('');
+  // The worker's own clients, with its batch deadline (services/watch-matcher.ts).
+  const matching = await openMatchingDeps(config, createLogger('warn', 'indexer'));
+  const { deps } = matching;
   await clearWatches(ctx);
   const markets = (await mongo.markets.find({}, { projection: { slug: 1 } }).toArray()).map((m) => m.slug);
   const records = watchRecords(ctx, markets);
@@ -141,6 +145,9 @@ export async function watchesBench(ctx: BenchContext): Promise<void> {
     await changePrices(ctx, originals, 1);
     await incrementalRun(es, mongo, opts);
     await clearWatches(ctx);
+    matching.esNodes.close();
+    await matching.mongo.close();
+    await matching.es.close();
   }
   say('');
 }
