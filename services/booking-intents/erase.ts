@@ -40,6 +40,11 @@ export async function eraseGuest(c: Collections, rawEmail: string): Promise<Eras
   const owner = await c.watchOwners.findOne({ _id: emailKey(email) });
   const ids = owner?.watch_ids ?? [];
   const watches = ids.length ? (await c.watches.deleteMany({ _id: { $in: ids } })).deletedCount : 0;
+  if (ids.length) {
+    // Their changes and undelivered webhooks go with them: nothing is sent for an erased guest.
+    await c.watchChanges.deleteMany({ watch_id: { $in: ids } });
+    await c.watchOutbox.deleteMany({ _id: { $in: ids } });
+  }
   if (owner) await c.watchOwners.deleteOne({ _id: owner._id });
   return { intents, calls, callContacts, budgetCounts, watches };
 }
