@@ -1,33 +1,23 @@
 /** Index lifecycle on Elasticsearch: create a timestamped index, swap the alias, drop orphans. */
-import { createHash } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
-import mapping from '../mappings/homes.json';
+import shipped from '../mappings/homes.json';
 import type { IndexReplicas } from '../services/kernel/config';
-import { CARD_LAYOUT } from '../services/kernel/store/home-card';
+import { buildMapping, mappingVersionOf, versionedAlias } from '../services/kernel/store/mapping-version';
 import { withLongCalls } from './long-calls';
 
-/** How documents are routed (services/kernel/store/home-routing.ts): an index routed another way is rebuilt. */
-const ROUTING_SCHEME = 'market routing keys';
-/**
- * How minimum stays become keys (services/kernel/store/minimum-keys.ts): covers from one night up. The
- * records' schema already forbids a minimum under one night, so an older index holds the same keys; the
- * version is a precaution for data written around the schema (a 0-night cover would hold a key no search asks).
- */
-const MINIMUM_KEYS_SCHEME = 'minimum keys from night 1';
+/** The homes mapping this build creates indexes with (mappings/homes.json unless HOMES_MAPPING_FILE names another). */
+const mapping = buildMapping(shipped);
 
 /**
- * The version of mappings/homes.json and of the card's layout an index was created with, kept in its
+ * The version of the mapping and of the card's layout an index was created with, kept in its
  * mapping's `_meta`: an index built from another version holds other fields (the service would query
  * fields it lacks), cards it would misread, documents on other shards or minimum keys a search no longer asks for, so the indexer rebuilds it instead of updating it
- * (docs/decisions.md, "Indexer").
+ * (docs/decisions.md, "Indexer"). Each version is read under an alias of its own (ownAlias).
  */
-export const MAPPING_VERSION = createHash('sha256')
-  .update(JSON.stringify(mapping))
-  .update(CARD_LAYOUT)
-  .update(ROUTING_SCHEME)
-  .update(MINIMUM_KEYS_SCHEME)
-  .digest('hex')
-  .slice(0, 16);
+export const MAPPING_VERSION = mappingVersionOf(mapping);
+
+/** The alias this build's copies read and its indexer builds: `<alias>-v<MAPPING_VERSION>`. */
+export const ownAlias = (alias: string): string => versionedAlias(alias, MAPPING_VERSION);
 
 /** `homes-20261122t031700123z`: sortable, unique per run, lowercase as ES requires. */
 export function timestampedIndexName(prefix: string, now: Date): string {

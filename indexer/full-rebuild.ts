@@ -1,8 +1,12 @@
 /**
- * Full rebuild without downtime: a fresh timestamped index is loaded in bulk, counted, and swapped
- * in with one alias call; then the old index is deleted. Any dropped document fails the run, deletes
+ * Full rebuild without downtime: a fresh timestamped index is loaded in bulk with this build's mapping,
+ * counted, and swapped in under this version's alias (`<alias>-v<version>`, es-admin.ts ownAlias) and,
+ * unless the run only prepares the version ahead of a deploy, under the unversioned alias; then the
+ * index these aliases left is deleted when no other version's alias points at it. Any dropped document fails the run, deletes
  * the half-built index, and leaves the alias as it was. The change-log entries pending when the run
- * started are applied by it; entries written meanwhile wait for the next incremental run.
+ * started are applied by it; entries written meanwhile wait for the next incremental run. While the
+ * index of another version is kept for copies that read it, the entries stay pending: the next
+ * incremental run applies them to every kept index (index-versions.ts).
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../services/kernel/store/collections';
@@ -10,7 +14,8 @@ import type { CompactionOutcome } from './compaction';
 import type { IndexReplicas } from '../services/kernel/config';
 import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
-import { aliasTargets, createHomesIndex, deleteIndexes, finishLoading, orphanIndexes, swapAlias, timestampedIndexName } from './es-admin';
+import { aliasTargets, createHomesIndex, deleteIndexes, finishLoading, orphanIndexes, ownAlias, swapAlias, timestampedIndexName } from './es-admin';
+import { versionIndexes } from './index-versions';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { applyingToIndex } from '../services/kernel/store/index-generation';
 import { homeBytesBySlice, loadLookups } from './source';
@@ -30,7 +35,13 @@ export const RETIRE_AFTER_MS = 5_000;
 export type RebuildPhase = 'loaded' | 'ready' | 'swapped';
 
 export interface IndexerOptions {
+  /** The unversioned alias; this version's own is derived from it (es-admin.ts ownAlias). */
   alias: string;
+  /**
+   * A full rebuild that prepares this version ahead of its deploy (`npm run reindex -- --full --for-version`):
+   * only this version's alias moves; the unversioned alias, and every index copies read, stay as they are.
+   */
+  prepare?: boolean;
   indexPrefix: string;
   /** Bulk request size and parallelism (config: INDEXER_FLUSH_BYTES, INDEXER_CONCURRENCY). */
   flushBytes?: number;
@@ -75,10 +86,17 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   const today = todayIso(startedAt);
   // Read before the homes: every change these entries describe is in what we read next.
   const applied = await pendingChanges(c.inventoryChanges);
-  // Orphans come from killed or failed runs; we hold the lease, so none is being built now.
-  await deleteIndexes(es, await orphanIndexes(es, opts.indexPrefix, opts.alias));
+  const own = ownAlias(opts.alias);
+  // Orphans come from killed or failed runs; we hold the lease, so none is being built now. The index of
+  // each version that copies read is no orphan.
+  const versioned = new Set((await versionIndexes(es, opts.alias)).map((v) => v.index));
+  await deleteIndexes(
+    es,
+    (await orphanIndexes(es, opts.indexPrefix, opts.alias)).filter((i) => !versioned.has(i)),
+  );
 
-  const previous = await aliasTargets(es, opts.alias);
+  const previous = await aliasTargets(es, own);
+  const previousShared = opts.prepare ? [] : await aliasTargets(es, opts.alias);
   const next = timestampedIndexName(opts.indexPrefix, startedAt);
   // For the progress bar only: cheap everywhere (collection metadata).
   const [total, lookups, census] = await Promise.all([c.homes.estimatedDocumentCount(), loadLookups(c), readSliceCensus(c.indexerState)]);
@@ -88,11 +106,13 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
   const words = new Set<string>();
   let sent = 0;
   const skipped: string[] = [];
+  // The aliases that move to the new index: its version's, and the unversioned one unless preparing.
+  const swapped = opts.prepare ? [own] : [own, opts.alias];
   try {
     // Inside: a create that timed out may still have made the index, which the catch then deletes.
     await createHomesIndex(es, next);
     // Every market gets its key first, in the new index: the documents are routed by it (the previous index's keys kept, new markets on the emptiest shards).
-    const routingKeys = await ensureRoutingKeys(es, next, lookups.markets.keys(), await readRoutingKeys(es, opts.alias));
+    const routingKeys = await ensureRoutingKeys(es, next, lookups.markets.keys(), await readRoutingKeys(es, previous.length > 0 ? own : opts.alias));
     const documents = pooledDocuments(
       homeBytesBySlice(c, planSlices(census), (slice, count) => read.push({ bases: slice.bases, count })),
       { lookups, today, routingKeys },
@@ -119,27 +139,38 @@ export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptio
       throw new IndexingFailedError(`index holds ${count} documents but ${sent} were sent`, Math.abs(sent - count));
     }
     // Searched from the swap on, read by copies until the old index is gone: the words of both.
-    await writeVocabulary(c.indexerState, opts.alias, [...((await readVocabulary(c.indexerState, opts.alias)) ?? []), ...words], now());
+    for (const alias of swapped) {
+      await writeVocabulary(c.indexerState, alias, [...((await readVocabulary(c.indexerState, alias)) ?? []), ...words], now());
+    }
     // The new index is seen from the swap on: the generation moves around it (kernel/store/index-generation.ts).
-    await applyingToIndex(c.indexerState, () => swapAlias(es, opts.alias, opts.indexPrefix, next, previous));
+    await applyingToIndex(c.indexerState, async () => {
+      await swapAlias(es, own, opts.indexPrefix, next, previous);
+      if (!opts.prepare) await swapAlias(es, opts.alias, opts.indexPrefix, next, previousShared);
+    });
     opts.onPhase?.('swapped');
   } catch (err) {
     // The alias still points at the previous index; drop the half-built one.
     await deleteIndexes(es, [next]).catch(() => undefined);
     throw err;
   }
-  const retired = previous.filter((p) => p !== next);
+  // What the aliases left, unless another version's alias still points there (the copies of that version read it).
+  const stillRead = new Set((await versionIndexes(es, opts.alias)).map((v) => v.index));
+  const retired = [...new Set([...previous, ...previousShared])].filter((p) => p !== next && !stillRead.has(p));
+  const others = [...stillRead].filter((i) => i !== next);
   // Searches that read the alias just before the swap are still running on the old index: give them
   // their deadline and more before it goes (deleted under a search, it fails that search).
   if (retired.length > 0) await new Promise((r) => setTimeout(r, opts.retireAfterMs ?? RETIRE_AFTER_MS));
   await deleteIndexes(es, retired);
-  await acknowledgeChanges(c.inventoryChanges, applied);
+  // Another version's index has not seen these changes: they wait for the next incremental run, which applies them to each.
+  if (others.length === 0) await acknowledgeChanges(c.inventoryChanges, applied);
   await saveSliceCensus(c.indexerState, read, startedAt);
   // The place box follows the new index, and the vocabulary keeps its words alone (one more generation window: a
   // failure here leaves the homes swapped, and the next run syncs the places again).
   await applyingToIndex(c.indexerState, async () => {
-    await writeVocabulary(c.indexerState, opts.alias, words, now());
-    await syncPlaces(es, c, opts.alias, opts.replicas, startedAt);
+    for (const alias of swapped) {
+      await writeVocabulary(c.indexerState, alias, words, now());
+      await syncPlaces(es, c, alias, opts.replicas, startedAt);
+    }
   });
 
   const run = runSummary('full', startedAt, now(), { documents: sent, skipped, changes: applied.length, aliasTarget: next });

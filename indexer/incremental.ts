@@ -1,5 +1,6 @@
 /**
- * Incremental run: applies the pending entries of the inventory change log to the live alias.
+ * Incremental run: applies the pending entries of the inventory change log to the index of every
+ * mapping version that copies read (index-versions.ts), this version's first.
  * Homes named by an entry are re-read by `_id`; homes of a changed building or market are found in
  * the index (it holds property_id and market_slug). Unpublished, soft-deleted and hard-deleted homes
  * are removed. The cost follows what changed: with nothing pending, the run is one small read.
@@ -8,7 +9,8 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../services/kernel/store/collections';
 import { acknowledgeChanges, pendingChanges, summarizeChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
-import { aliasTargets, indexedHomeIds, indexedRoutings } from './es-admin';
+import { aliasTargets, indexedHomeIds, indexedRoutings, ownAlias } from './es-admin';
+import { versionIndexes } from './index-versions';
 import { homeRouting, readRoutingKeys } from '../services/kernel/store/home-routing';
 import { ensureRoutingKeys } from './routing-keys';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
@@ -38,16 +40,69 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   const now = opts.now ?? (() => new Date());
   const startedAt = now();
   const today = todayIso(startedAt);
-  const targets = await aliasTargets(es, opts.alias);
-  if (targets.length === 0) throw new NoIndexYetError(opts.alias);
+  // Every version's index that copies read gets the changes, this version's first (index-versions.ts).
+  const own = ownAlias(opts.alias);
+  const aliases = [...new Set((await versionIndexes(es, opts.alias)).map((v) => v.alias))].sort((a, b) => Number(b === own) - Number(a === own));
+  if (!aliases.includes(own)) throw new NoIndexYetError(own);
 
   const entries = await pendingChanges(c.inventoryChanges);
   // The run's trace links to the traces of the writers whose changes it applies (an import, a writer's request).
   if (tracingOn()) trace.getActiveSpan()?.addLinks(linksOf(entries.map((e) => e.trace)));
   const changed = summarizeChanges(entries);
-  // The inventory was replaced as a whole (a seed): only a rebuild catches up.
-  if (changed.full) return fullRebuild(es, c, opts);
+  // The inventory was replaced as a whole (a seed): only a rebuild catches up. Another version's index
+  // cannot be rebuilt with this build's mapping: it keeps what it holds until it retires.
+  if (changed.full) {
+    const run = await fullRebuild(es, c, opts);
+    await acknowledgeChanges(c.inventoryChanges, entries);
+    return run;
+  }
+  // The unversioned alias points at one of these indexes: its places and words follow that index's writes.
+  const shared = new Set(await aliasTargets(es, opts.alias));
+  const applied: Applied[] = [];
+  for (const alias of aliases) {
+    const followers = (await aliasTargets(es, alias)).some((i) => shared.has(i)) ? [alias, opts.alias] : [alias];
+    applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt));
+  }
+  const mine = applied[0] ?? { indexed: 0, deleted: 0, skipped: [], wanted: [] };
+  // The watches see the homes this version's index changed before the changes are acknowledged: a
+  // crash in between repeats the matching, whose journal records nothing twice (services/watches/store.ts).
+  if (mine.indexed + mine.deleted > 0) await opts.onIndexed?.(mine.wanted);
+  await acknowledgeChanges(c.inventoryChanges, entries);
+  await opts.afterIncremental?.();
+  const run = runSummary('incremental', startedAt, now(), {
+    documents: mine.indexed,
+    deleted: mine.deleted,
+    skipped: mine.skipped,
+    changes: entries.length,
+    aliasTarget: (await aliasTargets(es, own))[0] ?? null,
+  });
+  await recordRun(c.indexerState, run);
+  return run;
+}
 
+interface Applied {
+  indexed: number;
+  deleted: number;
+  skipped: string[];
+  /** The homes the run looked at in this index: written, deleted or found unchanged. */
+  wanted: string[];
+}
+
+/**
+ * The changes applied to the index behind one versioned alias (`opts.alias`); `followers` are the
+ * aliases whose words and places follow that index (the alias itself, and the unversioned alias when it
+ * points there).
+ */
+async function applyChanges(
+  es: Client,
+  c: Collections,
+  opts: IndexerOptions,
+  changed: ReturnType<typeof summarizeChanges>,
+  today: string,
+  followers: string[],
+  startedAt: Date,
+): Promise<Applied> {
+  const now = opts.now ?? (() => new Date());
   const ids = new Set(changed.homes);
   // A home's document carries its building's and market's fields: their changes re-index it.
   for (const id of await indexedHomeIds(es, opts.alias, 'property_id', [...changed.properties])) ids.add(id);
@@ -112,11 +167,13 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
         ignoreDrop: (status) => status === 404,
       }).then(async () => {
         // Before the generation's last move: a copy reads the vocabulary anew after it (kernel/store/vocabulary-store.ts).
-        await extendVocabulary(c.indexerState, opts.alias, new Set(words.take()), now());
-        await syncPlaces(es, c, opts.alias, opts.replicas, startedAt);
+        const seen = new Set(words.take());
+        for (const alias of followers) {
+          await extendVocabulary(c.indexerState, alias, seen, now());
+          await syncPlaces(es, c, alias, opts.replicas, startedAt);
+        }
       }),
     );
-    if (indexed + deleted > 0) await opts.onIndexed?.(wanted);
     // The run's small segments merged back into one per shard after it, without holding it up (compaction.ts).
     if (indexed + deleted > 0 && opts.mergeAfterRun !== false) {
       const compaction = compactLiveIndex(es, opts.alias);
@@ -124,18 +181,10 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
     }
   } else {
     // Nothing to write; the places index is made when missing or of another mapping (a copy upgraded in place).
-    if (!(await placesCurrent(es, opts.alias))) await applyingToIndex(c.indexerState, () => syncPlaces(es, c, opts.alias, opts.replicas, startedAt));
+    for (const alias of followers) {
+      if (!(await placesCurrent(es, alias))) await applyingToIndex(c.indexerState, () => syncPlaces(es, c, alias, opts.replicas, startedAt));
+    }
     await opts.heartbeat?.();
   }
-  await acknowledgeChanges(c.inventoryChanges, entries);
-  await opts.afterIncremental?.();
-  const run = runSummary('incremental', startedAt, now(), {
-    documents: indexed,
-    deleted,
-    skipped,
-    changes: entries.length,
-    aliasTarget: targets[0] ?? null,
-  });
-  await recordRun(c.indexerState, run);
-  return run;
+  return { indexed, deleted, skipped, wanted };
 }

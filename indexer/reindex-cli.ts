@@ -1,6 +1,8 @@
 /**
- * `npm run reindex [-- --full]`: one indexer run with a progress bar and a closing summary.
- * Exits non-zero when any document was dropped (the old alias keeps serving).
+ * `npm run reindex [-- --full [--for-version]]`: one indexer run with a progress bar and a closing summary.
+ * `--full --for-version` prepares this build's mapping version ahead of its deploy: a full rebuild under
+ * the version's own alias only (docs/operations.md, "Deploying a mapping change"); the aliases running
+ * copies read stay as they are. Exits non-zero when any document was dropped (the old alias keeps serving).
  */
 import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig } from '../services/kernel/config';
@@ -9,12 +11,14 @@ import { connectMongo } from '../services/kernel/store/mongo';
 import { runIndexerJob } from './runner';
 import { describeCompaction, type CompactionOutcome } from './compaction';
 import { NoIndexYetError } from './incremental';
+import { ownAlias } from './es-admin';
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
-  const unknown = args.filter((a) => a !== '--full' && a !== '--incremental');
-  if (unknown.length > 0) {
-    process.stderr.write(`usage: npm run reindex [-- --full | --incremental]  (unknown: ${unknown.join(' ')})\n`);
+  const unknown = args.filter((a) => a !== '--full' && a !== '--incremental' && a !== '--for-version');
+  const prepare = args.includes('--for-version');
+  if (unknown.length > 0 || (prepare && !args.includes('--full'))) {
+    process.stderr.write(`usage: npm run reindex [-- --full [--for-version] | --incremental]  (unknown: ${unknown.join(' ') || 'none'})\n`);
     return 2;
   }
   const config = loadConfig();
@@ -26,6 +30,7 @@ async function main(): Promise<number> {
   try {
     let merge: Promise<CompactionOutcome> | undefined;
     const run = await runIndexerJob(kind, es, mongo.collections, config, {
+      prepare,
       onCompaction: (m) => {
         merge = m;
       },
@@ -49,7 +54,7 @@ async function main(): Promise<number> {
     process.stdout.write(
       (run.skipped > 0 ? `warning: ${run.skipped} home(s) skipped, e.g. ${run.skipped_examples.join('; ')}\n` : '') +
         `${run.kind} reindex done: ${run.documents} documents indexed, ${run.deleted} removed, ${run.skipped} skipped, ` +
-        `${seconds.toFixed(1)} s, ${rate} documents/s; alias ${config.homesAlias} -> ${run.alias_target}\n`,
+        `${seconds.toFixed(1)} s, ${rate} documents/s; alias ${prepare ? ownAlias(config.homesAlias) : config.homesAlias} -> ${run.alias_target}\n`,
     );
     if (merge) {
       // The run's segments merged back (indexer/compaction.ts): waited for here, so the command ends with the index tidy.

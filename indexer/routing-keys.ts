@@ -52,7 +52,10 @@ export async function ensureRoutingKeys(es: Client, index: string, markets: Iter
     keys[market] = chosen;
     load[(await shardOf(es, index, chosen)) % shards] += 1;
   }
-  // `_meta` is replaced whole: the mapping's version goes with the keys.
-  await es.indices.putMapping({ index, _meta: { mapping_version: MAPPING_VERSION, [ROUTING_KEYS_META]: keys } });
+  // `_meta` is replaced whole: the index's own mapping version goes with the keys (an index of another
+  // version, kept for the copies that read it, keeps its version).
+  const meta = Object.values(await es.indices.getMapping({ index }))[0]?.mappings?._meta;
+  const version = typeof meta?.mapping_version === 'string' ? meta.mapping_version : MAPPING_VERSION;
+  await es.indices.putMapping({ index, _meta: { mapping_version: version, [ROUTING_KEYS_META]: keys } });
   return keys;
 }

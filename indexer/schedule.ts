@@ -13,9 +13,11 @@ import type { Logger } from '../services/kernel/logger';
 import type { Collections } from '../services/kernel/store/collections';
 import { LeaseHeldError } from './lease';
 import { NoIndexYetError } from './incremental';
+import { VersionUnreadError } from './index-versions';
 import { runIndexerJob, type JobKind } from './runner';
 import { compactLiveIndex, describeCompaction, type CompactionOutcome } from './compaction';
 import { watchChanges } from './change-watch';
+import { ownAlias } from './es-admin';
 
 export interface Schedule {
   runNow(kind: JobKind): Promise<void>;
@@ -44,7 +46,7 @@ export function startSchedule(es: Client, c: Collections, config: Config, log: L
     mergeTimer = setTimeout(() => {
       // A run under way may write again: the wait starts over.
       if (running) mergeWhenQuiet();
-      else void reportMerge(compactLiveIndex(es, config.homesAlias));
+      else void reportMerge(compactLiveIndex(es, ownAlias(config.homesAlias)));
     }, config.indexerMergeQuietMs);
   };
   const run = async (kind: JobKind): Promise<void> => {
@@ -65,7 +67,8 @@ export function startSchedule(es: Client, c: Collections, config: Config, log: L
       else if (err instanceof LeaseHeldError) {
         if (kind === 'full') fullPending = true;
         log.info({ reason: err.message }, 'lease held elsewhere; skipping');
-      } else log.error({ err }, `${kind} indexer run failed; the alias keeps serving the previous index`);
+      } else if (err instanceof VersionUnreadError) log.warn({ reason: err.message }, 'this indexer is of a version no copy reads; skipping');
+      else log.error({ err }, `${kind} indexer run failed; the alias keeps serving the previous index`);
     } finally {
       running = false;
     }

@@ -15,6 +15,9 @@ import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
 import { widgetDocuments } from './widgets/bundle';
 import { startTracing } from './kernel/tracing-sdk';
+import shippedMapping from '../mappings/homes.json';
+import { buildMapping, mappingVersionOf, readingVersion } from './kernel/store/mapping-version';
+import { startReaderHeartbeat } from './kernel/store/index-readers';
 
 /** Koa's handler settles its own promise (an error goes to the app's error handler): Node's server needs no more than a call. */
 function listener(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestListener {
@@ -30,7 +33,12 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(config: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
+/** The mapping version this build reads: the indexer's hash of the same mapping (indexer/es-admin.ts). */
+const MAPPING_VERSION = mappingVersionOf(buildMapping(shippedMapping));
+
+export async function startService(given: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
+  // Every read is of this version's alias (docs/decisions.md, "Versioned aliases").
+  const config = readingVersion(given, MAPPING_VERSION);
   // Before the stores' clients: with an OTLP endpoint set, their calls are spans of the request that made them.
   const tracing = startTracing('furnished-catalog');
   const log = createLogger(config.logLevel, 'service', opts.logDestination);
@@ -46,6 +54,12 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
   keepBundlesIn(config.browserBundleCache);
   await widgetDocuments();
   const { deps, esNodes, es, mongo } = await openDeps(config, log);
+  // The indexer keeps this version's index while the record says a copy reads it (kernel/store/index-readers.ts).
+  const reading = await startReaderHeartbeat(
+    mongo.collections.indexerState,
+    { alias: config.homesAlias, mappingVersion: MAPPING_VERSION, host: config.indexerHost },
+    { onError: (err) => log.warn({ err, store: 'mongodb' }, 'could not renew the record of the index this copy reads') },
+  );
   if (config.requestState.generated) {
     log.warn(
       'REQUEST_STATE_SECRETS is not set: a random key signs the guest confirmations of this copy only; set it (the same on every copy) when running more than one',
@@ -96,6 +110,7 @@ export async function startService(config: Config = loadConfig(), opts: { logDes
       server.closeAllConnections();
       await closed;
       esNodes.close();
+      await reading.stop().catch((err: unknown) => log.warn({ err }, 'could not delete the record of the index this copy reads'));
       await mongo.close();
       await es.close();
       await tracing.stop();

@@ -9,9 +9,10 @@ import { todayIso } from '../services/kernel/engine/dates';
 import { startService } from '../services/main';
 import { createEsClient } from '../services/kernel/store/es-client';
 import { connectMongo } from '../services/kernel/store/mongo';
-import { aliasMappingCurrent } from '../indexer/es-admin';
+import { aliasMappingCurrent, ownAlias } from '../indexer/es-admin';
 import { readFreshness } from '../services/kernel/store/index-freshness';
 import { runIndexerJob } from '../indexer/runner';
+import { adoptUnversioned } from '../indexer/index-versions';
 import { startSchedule } from '../indexer/schedule';
 import { matchWatchesFor } from '../services/tools/watch-matching-run';
 import { sendDueWebhooks } from '../services/watches/webhook-sender';
@@ -34,8 +35,10 @@ async function main(): Promise<void> {
   }
   const freshness = await readFreshness(mongo.indexerState);
   const builtOn = freshness.last_full_run ? todayIso(new Date(freshness.last_full_run.started_at)) : null;
+  // An index built before versioned aliases gets its version's alias, not a rebuild (indexer/index-versions.ts).
+  await adoptUnversioned(es, mongo.indexerState, config.homesAlias);
   // No index, one built on another day, or one built from another version of the mapping.
-  if (builtOn !== today || !(await aliasMappingCurrent(es, config.homesAlias))) {
+  if (builtOn !== today || !(await aliasMappingCurrent(es, ownAlias(config.homesAlias)))) {
     log.info('building the search index');
     const run = await runIndexerJob('full', es, mongo, config);
     log.info({ documents: run.documents, seconds: run.duration_ms / 1000, alias: run.alias_target }, 'search index built');

@@ -31,6 +31,7 @@ import { watchesBench } from './watches-bench';
 import { httpBench } from './http-bench';
 import { amplificationBench } from './amplification-bench';
 import { startServiceProcess } from './service-process';
+import { adoptUnversioned } from '../../indexer/index-versions';
 
 interface Options {
   homes: number;
@@ -114,6 +115,8 @@ async function main(): Promise<void> {
   // Batch work (seeding, indexing) gets its own clients, as `npm run seed` and the worker do.
   const es = createEsClient(config.esUrl);
   const mongo = await connectMongo(config.mongoUrl, config.mongoDb);
+  // A bench world indexed before versioned aliases is read under its version's alias from now on (indexer/index-versions.ts).
+  await adoptUnversioned(es, mongo.collections.indexerState, config.homesAlias);
   // In-process dependencies record what each call sends to Elasticsearch; the load goes to a service
   // process of its own (started after the bench inventory exists, see serviceUrl).
   const svc = await startService(config);

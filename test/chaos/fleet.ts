@@ -59,10 +59,11 @@ async function answers200(url: string): Promise<boolean> {
 
 const tsx = (script: string): [string, string[]] => [process.execPath, ['--import', 'tsx', script]];
 
-export function serviceCopy(name: string, port: number, env: Record<string, string>): Managed {
+/** A service copy, started once it is ready (`/readyz`), or once it merely answers (`/livez`: a copy that may never get ready). */
+export function serviceCopy(name: string, port: number, env: Record<string, string>, startedWhen: '/readyz' | '/livez' = '/readyz'): Managed {
   const [cmd, args] = tsx('services/main.ts');
   return managed(name, cmd, args, { ...env, PORT: String(port), ADMIN_PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production' }, () =>
-    answers200(`http://127.0.0.1:${port}/readyz`),
+    answers200(`http://127.0.0.1:${port}${startedWhen}`),
   );
 }
 
@@ -76,6 +77,8 @@ export interface LoadBalancer extends Managed {
   url: string;
   /** The state HAProxy gives each server of the backend ("UP", "DOWN", …), by server name. */
   serverStates(): Promise<Record<string, string>>;
+  /** An operator's `set server catalog/<server> state <state>` (maint: no new requests; ready: back in the rotation). */
+  setServerState(server: string, state: 'ready' | 'drain' | 'maint'): Promise<void>;
 }
 
 export function haproxy(port: number, copies: [number, number], socket: string): LoadBalancer {
@@ -95,7 +98,23 @@ export function haproxy(port: number, copies: [number, number], socket: string):
     ...base,
     url,
     serverStates: () => showStat(socket),
+    setServerState: async (server, state) => {
+      const answer = await adminCommand(socket, `set server catalog/${server} state ${state}\n`);
+      if (answer.trim() !== '') throw new Error(`HAProxy refused "set server catalog/${server} state ${state}": ${answer.trim()}`);
+    },
   };
+}
+
+/** One command on HAProxy's admin socket, and its answer. */
+function adminCommand(socket: string, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const conn = createConnection(socket);
+    let text = '';
+    conn.on('data', (d) => (text += d.toString()));
+    conn.on('error', reject);
+    conn.on('end', () => resolve(text));
+    conn.write(command);
+  });
 }
 
 /** `show stat` on HAProxy's admin socket: the status column of each server line of the backend. */

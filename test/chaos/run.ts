@@ -25,7 +25,7 @@ import { connectMongo } from '../../services/kernel/store/mongo';
 import { ensureIndexes } from '../../services/kernel/store/collections';
 import { DEMO_SEED, seedDemoInventory } from '../../stack/demo/demo-inventory';
 import { fullRebuild } from '../../indexer/full-rebuild';
-import { aliasMappingCurrent } from '../../indexer/es-admin';
+import { aliasMappingCurrent, ownAlias } from '../../indexer/es-admin';
 import { sampleInventory } from '../bench/sample';
 import { fmt } from '../bench/load';
 import { chaosStack } from './chaos-stack';
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     await ensureIndexes(mongo.collections);
     await seedDemoInventory(mongo.collections, { seed: DEMO_SEED, homes, today });
   }
-  if (!(await aliasMappingCurrent(es, config.homesAlias))) {
+  if (!(await aliasMappingCurrent(es, ownAlias(config.homesAlias)))) {
     log('first full build');
     await fullRebuild(es, mongo.collections, { alias: config.homesAlias, indexPrefix: config.homesIndexPrefix, replicas: config.indexReplicas });
   }

@@ -56,3 +56,8 @@ export async function extendVocabulary(state: Collection<IndexerStateRecord>, al
   if ([...words].every((w) => known.has(w))) return;
   await writeVocabulary(state, alias, [...kept, ...words], now);
 }
+
+/** Forgets the alias's words (its index retired: no copy reads them any more). */
+export async function forgetVocabulary(state: Collection<IndexerStateRecord>, alias: string): Promise<void> {
+  await typed(state).deleteOne({ _id: recordId(alias) });
+}
