@@ -1,10 +1,11 @@
 /**
  * The matching of the homes an incremental run changed (docs/decisions.md, "Watches: a reverse
  * search"): the watches they may concern are found by Elasticsearch (the reverse search of
- * watch-index.ts, plus the watches that hold one of them now, read by the homes' ids), then each
- * (watch, its candidate homes) is decided exactly by `decide`, the watch's own search restricted to
- * those homes (the service's search code: the same pricing and availability), and the difference
- * with what the watch held is recorded (diff.ts). Never a loop over all the watches.
+ * watch-index.ts, plus the watches that hold one of them now, read by the homes' ids), then every
+ * (watch, its candidate homes) is decided exactly by `decide`, the watches' own searches restricted
+ * to those homes (the service's search code: the same pricing and availability, many watches to a
+ * request), and the difference with what each watch held is recorded (diff.ts). Never a loop over
+ * all the watches; a watch whose answer moves nothing writes nothing.
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../kernel/store/collections';
@@ -23,8 +24,20 @@ export interface MatchingDeps {
   config: { homesAlias: string };
 }
 
-/** The watch's search restricted to these homes: what of them it matches now, with prices and cards. */
-export type DecideMatches = (watch: WatchRecord, homeIds: readonly string[]) => Promise<NowMatching[]>;
+/** A candidate watch and the changed homes it is decided on. */
+export interface WatchQuestion {
+  watch: WatchRecord;
+  homeIds: readonly string[];
+}
+
+/**
+ * Each watch's search restricted to its homes: what of them it matches now, with prices and cards,
+ * or the error the search refuses it with.
+ */
+export type DecideWatches = (questions: readonly WatchQuestion[]) => Promise<Map<string, NowMatching[] | ApiError>>;
+
+/** Watches whose changes are written at once (each watch's own writes stay in order: store.ts). */
+const WRITERS = 8;
 
 /** The changed homes as the homes alias holds them now (a home gone from it has no facts: only its holders see it). */
 async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]): Promise<HomeFacts[]> {
@@ -52,7 +65,7 @@ export async function matchChangedHomes(
   homeIds: readonly string[],
   today: IsoDate,
   now: Date,
-  decide: DecideMatches,
+  decide: DecideWatches,
 ): Promise<MatchingOutcome> {
   if (homeIds.length === 0) return { watches: 0, changes: [] };
   const candidates = await candidateWatches(deps, await homeFacts(deps, homeIds), today);
@@ -79,28 +92,66 @@ export async function matchChangedHomes(
       candidates.set(watchId, list);
     }
   }
+  const questions: WatchQuestion[] = [];
   for (const watch of watches.sort((a, b) => (a._id < b._id ? -1 : 1))) {
-    if (!isLive(watch, today)) {
-      // An expired watch ends itself, and leaves the reverse search.
-      if (watch.ended_at === null) await endWatch(deps.mongo, watch._id, 'expired', now);
-      await unindexWatch(deps, watch._id);
+    if (isLive(watch, today)) {
+      questions.push({ watch, homeIds: candidates.get(watch._id) ?? [] });
       continue;
     }
-    const ids = candidates.get(watch._id) ?? [];
-    let matching: NowMatching[];
-    try {
-      matching = await decide(watch, ids);
-    } catch (err) {
-      // A search the service now refuses (its market is gone): the watch ends rather than stop every run.
-      if (!(err instanceof ApiError && err.status < 500)) throw err;
-      if (await endWatch(deps.mongo, watch._id, 'refused', now)) await unindexWatch(deps, watch._id);
-      continue;
-    }
-    const diff = diffMatches(ids, held.get(watch._id) ?? new Map(), matching);
-    // The changes are journaled before the match state moves (store.ts): a crash loses and repeats none.
-    recorded.push(...(await appendChanges(deps.mongo, watch._id, diff.changes, now, { hold: diff.hold, release: diff.release })));
+    // An expired watch ends itself, and leaves the reverse search.
+    if (watch.ended_at === null) await endWatch(deps.mongo, watch._id, 'expired', now);
+    await unindexWatch(deps, watch._id);
   }
+  const answers = await decide(questions);
+  const byWatch: WatchChangeRecord[][] = questions.map(() => []);
+  const quiet: Array<{ watchId: string; hold: Map<string, Seen> }> = [];
+  await eachAtMost(WRITERS, questions, async ({ watch, homeIds }, i) => {
+    const answer = answers.get(watch._id) ?? [];
+    if (answer instanceof ApiError) {
+      // A search the service now refuses (its market is gone): the watch ends rather than stop every run.
+      if (answer.status >= 500) throw answer;
+      if (await endWatch(deps.mongo, watch._id, 'refused', now)) await unindexWatch(deps, watch._id);
+      return;
+    }
+    const before = held.get(watch._id) ?? new Map<string, Seen>();
+    const diff = diffMatches(homeIds, before, answer);
+    if (diff.changes.length === 0) {
+      // No change: only a held price or slug that moved is written, with the other watches' (below).
+      const moved = new Map([...diff.hold].filter(([id, seen]) => before.get(id)?.price !== seen.price || before.get(id)?.slug !== seen.slug));
+      if (moved.size > 0) quiet.push({ watchId: watch._id, hold: moved });
+      return;
+    }
+    // The changes are journaled before the match state moves (store.ts): a crash loses and repeats none.
+    byWatch[i] = await appendChanges(deps.mongo, watch._id, diff.changes, now, { hold: diff.hold, release: diff.release });
+  });
+  await holdQuietly(deps.mongo, quiet);
+  recorded.push(...byWatch.flat());
   return { watches: watches.length, changes: recorded };
+}
+
+/** The held prices that moved without a change, every watch's at once: one update per home. */
+async function holdQuietly(c: Collections, quiet: ReadonlyArray<{ watchId: string; hold: ReadonlyMap<string, Seen> }>): Promise<void> {
+  const byHome = new Map<string, Record<string, Seen>>();
+  for (const { watchId, hold } of quiet) {
+    for (const [homeId, seen] of hold) byHome.set(homeId, { ...byHome.get(homeId), [`held.${watchId}`]: { price: seen.price, slug: seen.slug } });
+  }
+  if (byHome.size === 0) return;
+  await c.watchMatches.bulkWrite(
+    [...byHome].map(([homeId, set]) => ({ updateOne: { filter: { _id: homeId }, update: { $set: set }, upsert: true } })),
+    { ordered: false },
+  );
+}
+
+/** Runs `work` on every item, at most `limit` at a time; the first failure fails the whole. */
+async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      await work(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /** The watches the reverse search found and those holding one of the homes, read by `_id`. */

@@ -32,16 +32,24 @@ beforeAll(async () => {
       pets: fc.constant(true),
       max_price: fc.integer({ min: 1500, max: 6000 }),
       dates: fc.integer({ min: 10, max: 40 }),
+      stay: fc.constantFrom('fixed', 'fixed', 'flex', 'window'),
+      q: fc.constantFrom('parking', 'laundry', 'gym'),
     },
     { requiredKeys: ['market'] },
   );
+  const stayOf = (kind: string, from: number): Partial<WatchedArgs> =>
+    kind === 'flex'
+      ? { start_date: addDays(fx.today, from), end_date: 'indefinite' }
+      : kind === 'window'
+        ? { start_date: addDays(fx.today, from), latest_start_date: addDays(fx.today, from + 10), nights: 45 }
+        : { start_date: addDays(fx.today, from), end_date: addDays(fx.today, from + 45) };
   const searches: WatchedArgs[] = markets.map((market) => ({ market }));
   for (const d of fc.sample(drawn, { numRuns: 4 * markets.length, seed: 5 })) {
-    const { dates, max_price, ...rest } = d;
+    const { dates, max_price, stay, ...rest } = d;
     searches.push({
       ...rest,
       ...(max_price === undefined ? {} : { max_price, price_unit: 'per_month' as const }),
-      ...(dates === undefined ? {} : { start_date: addDays(fx.today, dates), end_date: addDays(fx.today, dates + 45) }),
+      ...(dates === undefined ? {} : stayOf(stay ?? 'fixed', dates)),
     });
   }
   for (const [i, search] of searches.entries()) {
@@ -51,7 +59,7 @@ beforeAll(async () => {
       body: JSON.stringify({ search, email: `m${i % 5}-${Math.floor(i / 5)}@example.com`, guest_consent: true }),
     });
     const body = (await res.json()) as { watch_id: string };
-    expect(res.status).toBe(201);
+    expect({ status: res.status, body }).toMatchObject({ status: 201 });
     watches.push({ id: body.watch_id, search });
   }
 });
@@ -63,12 +71,12 @@ function addDays(iso: string, n: number): string {
   return new Date(Date.parse(iso) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** What each watch's search matches now: home id → slug and price. */
-async function snapshot(): Promise<Map<string, Map<string, { slug: string; price: number }>>> {
-  const out = new Map<string, Map<string, { slug: string; price: number }>>();
+/** What each watch's search matches now: home id → slug, price and the card the search shows. */
+async function snapshot(): Promise<Map<string, Map<string, { slug: string; price: number; card: Record<string, unknown> }>>> {
+  const out = new Map<string, Map<string, { slug: string; price: number; card: Record<string, unknown> }>>();
   for (const w of watches) {
     const { matches } = await watchedMatches(fx.svc.deps, w.search, todayIso(new Date()));
-    out.set(w.id, new Map(matches.map((m) => [m.homeId, { slug: m.slug, price: m.price }])));
+    out.set(w.id, new Map(matches.map((m) => [m.homeId, { slug: m.slug, price: m.price, card: m.card }])));
   }
   return out;
 }
@@ -116,12 +124,14 @@ describe('watch matching', () => {
         const outcome = { changes: recordedIn };
 
         const expected: string[] = [];
+        const cards = new Map<string, Record<string, unknown>>();
         for (const w of watches) {
           const b = before.get(w.id)!;
           const a = after.get(w.id)!;
           for (const id of new Set([...b.keys(), ...a.keys()])) {
             const was = b.get(id);
             const is = a.get(id);
+            if (is) cards.set(`${w.id} ${is.slug}`, is.card);
             if (is && !was) expected.push(`${w.id} entered ${is.slug} ${is.price}`);
             else if (was && !is) expected.push(`${w.id} left ${was.slug} null`);
             else if (was && is && is.price <= was.price * 0.95) expected.push(`${w.id} price_dropped ${is.slug} ${is.price}`);
@@ -129,6 +139,8 @@ describe('watch matching', () => {
         }
         const recorded = outcome.changes.map((c) => `${c.watch_id} ${c.kind} ${c.home_slug} ${c.price}`);
         expect(recorded.sort()).toEqual(expected.sort());
+        // A change shows the home's card as the watch's search shows it.
+        for (const c of outcome.changes) if (c.kind !== 'left') expect(c.card).toEqual(cards.get(`${c.watch_id} ${c.home_slug}`));
         // Matching the same homes again records nothing: the watches hold what their searches show.
         expect((await matchWatchesFor(fx.svc.deps, [...touched], new Date())).changes).toEqual([]);
         for (const c of outcome.changes) {
