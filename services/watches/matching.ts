@@ -15,7 +15,7 @@ import { FLAG_FIELDS } from '../kernel/store/flag-fields';
 import { ApiError } from '../kernel/errors';
 import { diffMatches, type NowMatching, type Seen } from './diff';
 import { isLive } from './owners';
-import { appendChanges, completePending, endWatch } from './store';
+import { appendManyChanges, completePending, endWatch, moveManyMatches, type WatchBatch } from './store';
 import { candidateWatches, unindexWatch, type HomeFacts } from './watch-index';
 
 export interface MatchingDeps {
@@ -36,8 +36,6 @@ export interface WatchQuestion {
  */
 export type DecideWatches = (questions: readonly WatchQuestion[]) => Promise<Map<string, NowMatching[] | ApiError>>;
 
-/** Watches whose changes are written at once (each watch's own writes stay in order: store.ts). */
-const WRITERS = 8;
 
 /** The changed homes as the homes alias holds them now (a home gone from it has no facts: only its holders see it). */
 async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]): Promise<HomeFacts[]> {
@@ -103,55 +101,30 @@ export async function matchChangedHomes(
     await unindexWatch(deps, watch._id);
   }
   const answers = await decide(questions);
-  const byWatch: WatchChangeRecord[][] = questions.map(() => []);
-  const quiet: Array<{ watchId: string; hold: Map<string, Seen> }> = [];
-  await eachAtMost(WRITERS, questions, async ({ watch, homeIds }, i) => {
+  const batches: WatchBatch[] = [];
+  const quiet: Array<{ watchId: string; hold: Map<string, Seen>; release: string[] }> = [];
+  for (const { watch, homeIds } of questions) {
     const answer = answers.get(watch._id) ?? [];
     if (answer instanceof ApiError) {
       // A search the service now refuses (its market is gone): the watch ends rather than stop every run.
       if (answer.status >= 500) throw answer;
       if (await endWatch(deps.mongo, watch._id, 'refused', now)) await unindexWatch(deps, watch._id);
-      return;
+      continue;
     }
     const before = held.get(watch._id) ?? new Map<string, Seen>();
     const diff = diffMatches(homeIds, before, answer);
-    if (diff.changes.length === 0) {
-      // No change: only a held price or slug that moved is written, with the other watches' (below).
-      const moved = new Map([...diff.hold].filter(([id, seen]) => before.get(id)?.price !== seen.price || before.get(id)?.slug !== seen.slug));
-      if (moved.size > 0) quiet.push({ watchId: watch._id, hold: moved });
-      return;
+    if (diff.changes.length > 0) {
+      batches.push({ watch, changes: diff.changes, moves: { hold: diff.hold, release: diff.release } });
+      continue;
     }
-    // The changes are journaled before the match state moves (store.ts): a crash loses and repeats none.
-    byWatch[i] = await appendChanges(deps.mongo, watch._id, diff.changes, now, { hold: diff.hold, release: diff.release });
-  });
-  await holdQuietly(deps.mongo, quiet);
-  recorded.push(...byWatch.flat());
-  return { watches: watches.length, changes: recorded };
-}
-
-/** The held prices that moved without a change, every watch's at once: one update per home. */
-async function holdQuietly(c: Collections, quiet: ReadonlyArray<{ watchId: string; hold: ReadonlyMap<string, Seen> }>): Promise<void> {
-  const byHome = new Map<string, Record<string, Seen>>();
-  for (const { watchId, hold } of quiet) {
-    for (const [homeId, seen] of hold) byHome.set(homeId, { ...byHome.get(homeId), [`held.${watchId}`]: { price: seen.price, slug: seen.slug } });
+    // No change: only a held price or slug that moved is written, with the other watches' at once.
+    const moved = new Map([...diff.hold].filter(([id, seen]) => before.get(id)?.price !== seen.price || before.get(id)?.slug !== seen.slug));
+    if (moved.size > 0) quiet.push({ watchId: watch._id, hold: moved, release: [] });
   }
-  if (byHome.size === 0) return;
-  await c.watchMatches.bulkWrite(
-    [...byHome].map(([homeId, set]) => ({ updateOne: { filter: { _id: homeId }, update: { $set: set }, upsert: true } })),
-    { ordered: false },
-  );
-}
-
-/** Runs `work` on every item, at most `limit` at a time; the first failure fails the whole. */
-async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      await work(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  // The changes are journaled before the match state moves (store.ts): a crash loses and repeats none.
+  recorded.push(...(await appendManyChanges(deps.mongo, batches, now)));
+  await moveManyMatches(deps.mongo, quiet);
+  return { watches: watches.length, changes: recorded };
 }
 
 /** The watches the reverse search found and those holding one of the homes, read by `_id`. */

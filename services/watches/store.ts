@@ -53,15 +53,6 @@ export async function holdMatches({ mongo: c }: { mongo: Collections }, watchId:
   );
 }
 
-/** Forgets a watch's matches of these homes. */
-export async function releaseMatches(c: Collections, watchId: string, homeIds: readonly string[]): Promise<void> {
-  if (homeIds.length === 0) return;
-  await c.watchMatches.bulkWrite(
-    homeIds.map((homeId) => ({ updateOne: { filter: { _id: homeId }, update: { $unset: { [`held.${watchId}`]: '' } } } })),
-    { ordered: false },
-  );
-}
-
 export interface NewChange {
   kind: WatchChangeKind;
   home_slug: string;
@@ -96,19 +87,8 @@ export async function appendChanges(
     await moveMatches(c, watchId, moves);
     return [];
   }
-  const pending: WatchPendingBatch = {
-    at,
-    changes: changes.map((ch) => ({ kind: ch.kind, home_slug: ch.home_slug, price: ch.price, card: ch.card })),
-    hold: [...moves.hold].map(([home_id, m]) => ({ home_id, price: m.price, slug: m.slug })),
-    release: [...moves.release],
-  };
-  const after = await c.watches.findOneAndUpdate(
-    { _id: watchId, pending: null },
-    { $inc: { changes: changes.length }, $set: { pending } },
-    { returnDocument: 'after' },
-  );
-  if (!after) return [];
-  return completeBatch(c, after);
+  const watch = await c.watches.findOne({ _id: watchId });
+  return watch ? appendManyChanges(c, [{ watch, changes, moves }], at) : [];
 }
 
 /** Completes the batch a crash left pending on a watch, if any; its changes (none when nothing was pending). */
@@ -118,32 +98,114 @@ export async function completePending(c: Collections, watchId: string): Promise<
 }
 
 async function completeBatch(c: Collections, watch: WatchRecord): Promise<WatchChangeRecord[]> {
+  return completeBatches(c, [watch]);
+}
+
+/** The changes a watch's pending batch numbers: the same records however often it is completed. */
+function pendingRecords(watch: WatchRecord): WatchChangeRecord[] {
   const batch = watch.pending!;
   const first = committedChanges(watch) + 1;
-  const records: WatchChangeRecord[] = batch.changes.map((ch, i) => ({
-    _id: changeId(watch._id, first + i),
-    watch_id: watch._id,
-    seq: first + i,
-    at: batch.at,
-    ...ch,
-  }));
+  return batch.changes.map((ch, i) => ({ _id: changeId(watch._id, first + i), watch_id: watch._id, seq: first + i, at: batch.at, ...ch }));
+}
+
+/** Steps (2) to (4) of the module's comment for watches whose batch is pending, each step one request for all of them. */
+async function completeBatches(c: Collections, watches: readonly WatchRecord[]): Promise<WatchChangeRecord[]> {
+  const records = watches.flatMap(pendingRecords);
   // Upserts by the numbered id: written again after a crash, a change is the same record, never a second one.
-  await c.watchChanges.bulkWrite(
-    records.map((r) => ({ replaceOne: { filter: { _id: r._id }, replacement: r, upsert: true } })),
-    { ordered: true },
-  );
-  // A webhook's sender finds the watch in its outbox (an existing entry keeps its backoff).
-  if (watch.webhook && watch.ended_at === null) {
-    await c.watchOutbox.updateOne({ _id: watch._id }, { $setOnInsert: { next_at: batch.at, attempts: 0, failing_since: null } }, { upsert: true });
+  if (records.length > 0) {
+    await c.watchChanges.bulkWrite(
+      records.map((r) => ({ replaceOne: { filter: { _id: r._id }, replacement: r, upsert: true } })),
+      { ordered: false },
+    );
   }
-  await moveMatches(c, watch._id, { hold: new Map(batch.hold.map((h) => [h.home_id, { price: h.price, slug: h.slug }])), release: batch.release });
-  await c.watches.updateOne({ _id: watch._id, changes: watch.changes }, { $set: { pending: null } });
+  // A webhook's sender finds the watch in its outbox (an existing entry keeps its backoff).
+  const senders = watches.filter((w) => w.webhook && w.ended_at === null);
+  if (senders.length > 0) {
+    await c.watchOutbox.bulkWrite(
+      senders.map((w) => ({
+        updateOne: { filter: { _id: w._id }, update: { $setOnInsert: { next_at: w.pending!.at, attempts: 0, failing_since: null } }, upsert: true },
+      })),
+      { ordered: false },
+    );
+  }
+  await moveManyMatches(
+    c,
+    watches.map((w) => ({
+      watchId: w._id,
+      hold: new Map(w.pending!.hold.map((h) => [h.home_id, { price: h.price, slug: h.slug }])),
+      release: w.pending!.release,
+    })),
+  );
+  await c.watches.bulkWrite(
+    watches.map((w) => ({ updateOne: { filter: { _id: w._id, changes: w.changes }, update: { $set: { pending: null } } } })),
+    { ordered: false },
+  );
   return records;
 }
 
+/** A watch's batch: its changes and the match state they move to. */
+export interface WatchBatch {
+  watch: WatchRecord;
+  changes: readonly NewChange[];
+  moves: MatchMoves;
+}
+
+/**
+ * appendChanges for many watches at once, in the same four steps, each one request for all of them:
+ * their changes are numbered from the counters of the records given (read after any pending batch
+ * was completed), and a watch whose counter moved meanwhile fails the whole (only the worker holding
+ * the lease records changes: another writer means the lease was lost).
+ */
+export async function appendManyChanges(c: Collections, batches: readonly WatchBatch[], at: Date): Promise<WatchChangeRecord[]> {
+  const moving = batches.filter((b) => b.changes.length > 0);
+  if (moving.length === 0) return [];
+  const journaled: WatchRecord[] = moving.map(({ watch, changes, moves }) => ({
+    ...watch,
+    changes: watch.changes + changes.length,
+    pending: {
+      at,
+      changes: changes.map((ch) => ({ kind: ch.kind, home_slug: ch.home_slug, price: ch.price, card: ch.card })),
+      hold: [...moves.hold].map(([home_id, m]) => ({ home_id, price: m.price, slug: m.slug })),
+      release: [...moves.release],
+    },
+  }));
+  const res = await c.watches.bulkWrite(
+    moving.map(({ watch }, i) => ({
+      updateOne: {
+        filter: { _id: watch._id, changes: watch.changes, pending: null },
+        update: { $set: { changes: journaled[i]!.changes, pending: journaled[i]!.pending } },
+      },
+    })),
+    { ordered: false },
+  );
+  if (res.matchedCount !== moving.length) throw new Error('watch changes: a watch was written by another process while matching (lease lost?)');
+  return completeBatches(c, journaled);
+}
+
 async function moveMatches(c: Collections, watchId: string, moves: MatchMoves): Promise<void> {
-  await holdMatches({ mongo: c }, watchId, moves.hold);
-  await releaseMatches(c, watchId, moves.release);
+  await moveManyMatches(c, [{ watchId, hold: moves.hold, release: moves.release }]);
+}
+
+/** Several watches' match states moved at once: one update per home (the watches it now matches set, those it left unset). */
+export async function moveManyMatches(c: Collections, moves: ReadonlyArray<{ watchId: string; hold: Matches; release: readonly string[] }>): Promise<void> {
+  const byHome = new Map<string, { $set: Record<string, { price: number; slug: string }>; $unset: Record<string, ''> }>();
+  const of = (homeId: string) => byHome.get(homeId) ?? byHome.set(homeId, { $set: {}, $unset: {} }).get(homeId)!;
+  for (const { watchId, hold, release } of moves) {
+    for (const [homeId, m] of hold) of(homeId).$set[`held.${watchId}`] = { price: m.price, slug: m.slug };
+    for (const homeId of release) of(homeId).$unset[`held.${watchId}`] = '';
+  }
+  if (byHome.size === 0) return;
+  await c.watchMatches.bulkWrite(
+    [...byHome].map(([homeId, u]) => ({
+      updateOne: {
+        filter: { _id: homeId },
+        update: { ...(Object.keys(u.$set).length > 0 ? { $set: u.$set } : {}), ...(Object.keys(u.$unset).length > 0 ? { $unset: u.$unset } : {}) },
+        // A home's record is made by the first watch that holds it; releasing alone never makes one.
+        upsert: Object.keys(u.$set).length > 0,
+      },
+    })),
+    { ordered: false },
+  );
 }
 
 /** A watch's changes numbered `from` to `to` (inclusive), in order, read by `_id`. */

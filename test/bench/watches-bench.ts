@@ -1,15 +1,22 @@
 /**
- * Watches (`--only watches`): 10,000 live watches on the bench world (each a market, a bedroom
- * floor, a monthly price bound, half of them dated), their index rebuilt from MongoDB and timed; then
- * 1,000 homes change price, indexed by an incremental run without the matching, and changed again,
- * indexed with it (batches of MATCH_BATCH, as the worker runs it): the run's cost with and without
- * watches, and each recorded change's delay from its inventory change. The watches, their changes and
- * their index are removed at the end and the homes' prices put back.
+ * Watches (`--only watches`): 10,000 live watches on the bench world (each a market, a number of
+ * bedrooms, a monthly price range of $1,000, half of them dated: searches of the breadth the tool
+ * saves, at most WATCH_MAX_MATCHES homes), their index rebuilt from MongoDB and timed. The watches
+ * hold their first matches of the 1,000 sampled homes, as saving them would (decided by the matching's
+ * own code). Then each of those homes changes price by a factor drawn in [0.85, 1.15], indexed once by
+ * an incremental run without the matching and, after the prices were put back, once with it (batches
+ * of MATCH_BATCH, as the worker runs it): the run's cost with and without watches, and each recorded
+ * change's delay from its inventory change. The watches, their changes and their index are removed at
+ * the end and the homes' prices put back.
  */
 import { incrementalRun } from '../../indexer/incremental';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
-import { addDays } from '../../services/kernel/engine/dates';
 import type { WatchRecord } from '../../services/kernel/store/watch-records';
+import type { HomeRecord } from '../../services/kernel/inventory/records';
+import type { Deps } from '../../services/deps';
+import { addDays, todayIso } from '../../services/kernel/engine/dates';
+import { decideWatches } from '../../services/tools/watch-decisions';
+import { moveManyMatches } from '../../services/watches/store';
 import { rebuildWatchesFromStore } from '../../services/tools/watch-criteria';
 import { matchWatchesFor } from '../../services/tools/watch-matching-run';
 import { MATCH_BATCH, openMatchingDeps } from '../../services/watch-matcher';
@@ -32,19 +39,22 @@ async function clearWatches(ctx: BenchContext): Promise<void> {
   if (await ctx.es.indices.exists({ index: alias })) await ctx.es.indices.delete({ index: Object.keys(await ctx.es.indices.get({ index: alias })) });
 }
 
-/** 10,000 watch records as watch_search_tool saves them (criteria included), without their first matches. */
+/** 10,000 watch records as watch_search_tool saves them (criteria included); their first matches are held apart (holdFirstMatches). */
 function watchRecords(ctx: BenchContext, markets: string[]): WatchRecord[] {
   const s = ctx.sample;
   return Array.from({ length: WATCHES }, (_, i) => {
     const id = `w_bench${String(i).padStart(11, '0')}`;
     const market = s.pick(markets);
-    const min_bedrooms = s.int(0, 3);
+    const bedrooms = s.int(0, 3);
     const dated = i % 2 === 0;
     const start = addDays(ctx.today, s.int(7, 90));
+    const max = s.int(20, 90) * 100;
     const search = {
       market,
-      min_bedrooms,
-      max_price: s.int(20, 90) * 100,
+      min_bedrooms: bedrooms,
+      max_bedrooms: bedrooms,
+      min_price: max - 1_000,
+      max_price: max,
       price_unit: 'per_month',
       ...(dated ? { start_date: start, end_date: addDays(start, s.int(30, 120)) } : {}),
     };
@@ -55,7 +65,7 @@ function watchRecords(ctx: BenchContext, markets: string[]): WatchRecord[] {
       email: `bench-${i % 1_000}@example.com`,
       consent: { wording: 'bench', wording_version: 'bench', via: 'guest_consent', transport: 'http' },
       search,
-      criteria: { watch_id: id, market_slug: market, min_bedrooms, flags: [], expires_on },
+      criteria: { watch_id: id, market_slug: market, min_bedrooms: bedrooms, max_bedrooms: bedrooms, flags: [], expires_on },
       webhook: null,
       created_at: new Date(),
       expires_on,
@@ -67,13 +77,32 @@ function watchRecords(ctx: BenchContext, markets: string[]): WatchRecord[] {
   });
 }
 
-/** Sets the homes' monthly and nightly rates to `factor` × the originals, records the change, returns when it was recorded. */
-async function changePrices(ctx: BenchContext, originals: Map<string, { monthly: number; nightly: number }>, factor: number): Promise<bigint> {
+/**
+ * What each watch matches of the sampled homes now, held as saving the watch holds its first matches
+ * (tools/watch-search.ts): the watches' questions decided by the matching's own code. Returns the pairs held.
+ */
+async function holdFirstMatches(deps: Deps, records: readonly WatchRecord[], homes: readonly HomeRecord[]): Promise<number> {
+  const byMarket = new Map<string, string[]>();
+  for (const h of homes) byMarket.set(h.market_slug, [...(byMarket.get(h.market_slug) ?? []), h._id]);
+  const questions = records.map((watch) => ({ watch, homeIds: byMarket.get(watch.criteria!.market_slug!) ?? [] }));
+  const answers = await decideWatches(deps, questions, todayIso(new Date()));
+  const moves = [...answers].flatMap(([watchId, answer]) =>
+    answer instanceof Error ? [] : [{ watchId, hold: new Map(answer.map((m) => [m.homeId, { price: m.price, slug: m.slug }])), release: [] }],
+  );
+  await moveManyMatches(deps.mongo, moves);
+  return moves.reduce((n, m) => n + m.hold.size, 0);
+}
+
+/** Sets each home's monthly and nightly rates to its factor × the originals (1 when none), records the change, returns when it was recorded. */
+async function changePrices(ctx: BenchContext, originals: Map<string, { monthly: number; nightly: number }>, factors?: Map<string, number>): Promise<bigint> {
+  const factorOf = (id: string): number => factors?.get(id) ?? 1;
   await ctx.mongo.homes.bulkWrite(
     [...originals].map(([id, o]) => ({
       updateOne: {
         filter: { _id: id },
-        update: { $set: { monthly_rate_cents: Math.round(o.monthly * factor), nightly_rate_cents: Math.round(o.nightly * factor), updated_at: new Date() } },
+        update: {
+          $set: { monthly_rate_cents: Math.round(o.monthly * factorOf(id)), nightly_rate_cents: Math.round(o.nightly * factorOf(id)), updated_at: new Date() },
+        },
       },
     })),
     { ordered: false },
@@ -102,16 +131,22 @@ export async function watchesBench(ctx: BenchContext): Promise<void> {
   const ids = ctx.sample.homeIds(CHANGED);
   const homes = await mongo.homes.find({ _id: { $in: ids } }).toArray();
   const originals = new Map(homes.map((h) => [h._id, { monthly: h.monthly_rate_cents, nightly: h.nightly_rate_cents }]));
+  const factors = new Map(ids.map((id) => [id, 0.85 + ctx.sample.int(0, 30) / 100]));
   const opts = { alias: config.homesAlias, indexPrefix: config.homesIndexPrefix };
   try {
-    // Without the matching: the homes' prices go up 10 %.
-    await changePrices(ctx, originals, 1.1);
+    const heldAt = process.hrtime.bigint();
+    const held = await holdFirstMatches(deps, records, homes);
+    say(`- the watches hold ${held} first matches of the ${homes.length} sampled homes (decided in ${fmt(seconds(heldAt))} s)`);
+    // Without the matching: each home's price moves by its factor; then back, still without it.
+    await changePrices(ctx, originals, factors);
     const plainAt = process.hrtime.bigint();
     const plain = await incrementalRun(es, mongo, opts);
     const withoutS = seconds(plainAt);
+    await changePrices(ctx, originals);
+    await incrementalRun(es, mongo, opts);
 
-    // With it: down again to the originals (a drop of 9 %), matched in batches as the worker matches them.
-    const changedAt = await changePrices(ctx, originals, 1);
+    // With it: the same moves, matched in batches as the worker matches them.
+    const changedAt = await changePrices(ctx, originals, factors);
     const delays: number[] = [];
     let recorded = 0;
     let candidates = 0;
@@ -142,7 +177,7 @@ export async function watchesBench(ctx: BenchContext): Promise<void> {
     );
   } finally {
     // The bench world as it was: the original prices, no watches.
-    await changePrices(ctx, originals, 1);
+    await changePrices(ctx, originals);
     await incrementalRun(es, mongo, opts);
     await clearWatches(ctx);
     matching.esNodes.close();

@@ -1,5 +1,5 @@
 /**
- * Recording a watch's changes is exact across a crash (services/watches/store.ts, appendChanges): the
+ * Recording a watch's changes is exact across a crash (services/watches/store.ts, appendManyChanges): the
  * matching is stopped at each of its writes in turn (the journal on the watch, the changes, the match
  * state, the journal's clearing), as a worker killed there would stop, and the next matching of the
  * same homes (the incremental run applied again) leaves each change in the feed exactly once, with no
@@ -28,18 +28,15 @@ afterAll(async () => {
   await fx?.close();
 });
 
-/** The stores with one write that throws the first time it is called: the worker dies there. */
-function crashingAt(c: Collections, collection: keyof Collections, method: string): Collections {
-  let crashed = false;
+/** The stores with one write that throws the `nth` time it is called: the worker dies there. */
+function crashingAt(c: Collections, collection: keyof Collections, method: string, nth: number): Collections {
+  let calls = 0;
   const target = c[collection] as unknown as Record<string | symbol, unknown>;
   const proxy = new Proxy(target, {
     get(t, prop) {
       const value = t[prop];
-      if (prop === method && !crashed) {
-        return () => {
-          crashed = true;
-          return Promise.reject(new Error(`crash at ${String(collection)}.${method}`));
-        };
+      if (prop === method && calls < nth && ++calls === nth) {
+        return () => Promise.reject(new Error(`crash at ${String(collection)}.${method}`));
       }
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
     },
@@ -76,18 +73,18 @@ describe('a crash while a change is recorded', () => {
   let previous: string | null = null;
 
   it.each([
-    ['the journal of the batch', 'watches', 'findOneAndUpdate'],
-    ['the changes under their numbered ids', 'watchChanges', 'bulkWrite'],
-    ['the match state', 'watchMatches', 'bulkWrite'],
-    ['the clearing of the journal', 'watches', 'updateOne'],
-  ] as const)('at %s neither loses nor repeats the change', async (_step, collection, method) => {
+    ['the journal of the batch', 'watches', 'bulkWrite', 1],
+    ['the changes under their numbered ids', 'watchChanges', 'bulkWrite', 1],
+    ['the match state', 'watchMatches', 'bulkWrite', 1],
+    ['the clearing of the journal', 'watches', 'bulkWrite', 2],
+  ] as const)('at %s neither loses nor repeats the change', async (_step, collection, method, nth) => {
     // One live watch at a time, so the crash falls inside its batch.
     if (previous) expect((await fetch(`${fx.url}/api/public/watches/${previous}`, { method: 'DELETE' })).status).toBe(204);
     const watch = await saveWatch(`crash-${collection}-${method}@example.com`);
     previous = watch.token;
     const kind = await flipHome();
 
-    const crashed = { ...fx.svc.deps, mongo: crashingAt(fx.mongo.collections, collection, method) };
+    const crashed = { ...fx.svc.deps, mongo: crashingAt(fx.mongo.collections, collection, method, nth) };
     await expect(matchWatchesFor(crashed, [homeId], new Date())).rejects.toThrow(/crash at/);
     // Whatever the crash left written, the feed shows no part of a batch it did not complete.
     expect(await feed(watch.token)).toEqual([]);

@@ -37,7 +37,7 @@ export interface WatchRecord {
   /**
    * A batch of changes numbered (counted in `changes`) but perhaps not yet written, with the match
    * state it moves to: the journal that makes recording a batch exact across a crash
-   * (services/watches/store.ts, appendChanges). Absent or null once the batch is complete.
+   * (services/watches/store.ts, appendManyChanges). Absent or null once the batch is complete.
    */
   pending?: WatchPendingBatch | null;
 }
