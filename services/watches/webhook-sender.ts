@@ -14,7 +14,8 @@ import type { WatchRecord } from '../kernel/store/watch-records';
 import { changeView } from './change-view';
 import { changesBetween, committedChanges, endWatch } from './store';
 import { unindexWatch } from './watch-index';
-import { checkWebhookUrl } from './webhook-url';
+import { Agent, fetch } from 'undici';
+import { pinnedLookup, vetWebhookUrl } from './webhook-url';
 import type { Client } from '@elastic/elasticsearch';
 
 export const WEBHOOK_TIMEOUT_MS = 5_000;
@@ -35,14 +36,18 @@ type Attempt = 'delivered' | 'gone' | 'failed';
 
 async function post(deps: SenderDeps, watch: WatchRecord, body: string, id: string, at: Date): Promise<Attempt> {
   const webhook = watch.webhook!;
+  let vetted: Awaited<ReturnType<typeof vetWebhookUrl>>;
   try {
-    await checkWebhookUrl(webhook.url, deps.config.watchWebhookAllowHosts);
+    vetted = await vetWebhookUrl(webhook.url, deps.config.watchWebhookAllowHosts);
   } catch {
     return 'failed';
   }
   const signature = new Webhook(webhook.secret).sign(id, at, body);
+  // The connection goes to the addresses just checked, never to a second answer of DNS.
+  const dispatcher = new Agent(vetted.addresses ? { connect: { lookup: pinnedLookup(vetted.addresses) } } : {});
   try {
-    const res = await fetch(webhook.url, {
+    const res = await fetch(vetted.url, {
+      dispatcher,
       method: 'POST',
       redirect: 'manual',
       signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
@@ -59,6 +64,8 @@ async function post(deps: SenderDeps, watch: WatchRecord, body: string, id: stri
     return res.status >= 200 && res.status < 300 ? 'delivered' : 'failed';
   } catch {
     return 'failed';
+  } finally {
+    await dispatcher.close().catch(() => undefined);
   }
 }
 

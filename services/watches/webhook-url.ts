@@ -28,6 +28,19 @@ const resolveByDns: ResolveHost = (host) => lookup(host, { all: true, verbatim: 
 
 /** The URL, read and checked; throws the contract's 400 when a watch may not send to it (any address of its host refused refuses it). */
 export async function checkWebhookUrl(raw: string, allowHosts: readonly string[], resolve: ResolveHost = resolveByDns): Promise<URL> {
+  return (await vetWebhookUrl(raw, allowHosts, resolve)).url;
+}
+
+/**
+ * The URL and the addresses it was checked at: a delivery connects to these and no other (DNS asked
+ * again at connect time could answer a private address: a rebinding). Null for a host the operator
+ * allows, which is resolved as usual.
+ */
+export async function vetWebhookUrl(
+  raw: string,
+  allowHosts: readonly string[],
+  resolve: ResolveHost = resolveByDns,
+): Promise<{ url: URL; addresses: string[] | null }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -38,7 +51,7 @@ export async function checkWebhookUrl(raw: string, allowHosts: readonly string[]
   const allowed = allowHosts.includes(host);
   if (url.protocol !== 'https:' && !(allowed && url.protocol === 'http:')) throw refuse('must be https');
   if (url.username || url.password) throw refuse('may not carry credentials');
-  if (allowed) return url;
+  if (allowed) return { url, addresses: null };
   let addresses: Array<{ address: string }>;
   try {
     addresses = ipaddr.isValid(host) ? [{ address: host }] : await resolve(host);
@@ -50,5 +63,18 @@ export async function checkWebhookUrl(raw: string, allowHosts: readonly string[]
     const range = addressRange(address);
     if (range !== 'unicast') throw refuse(`resolves to a ${range} address (${address}), not a public one`);
   }
-  return url;
+  return { url, addresses: addresses.map((a) => a.address) };
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+
+/** A `dns.lookup` that answers only the checked addresses, whatever the name (what a delivery's connection is given). */
+export function pinnedLookup(addresses: readonly string[]) {
+  const answers = addresses.map((address) => ({ address, family: ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4 }));
+  return (_host: string, options: { all?: boolean } | LookupCallback, callback?: LookupCallback): void => {
+    const done = typeof options === 'function' ? options : callback!;
+    const all = typeof options === 'object' && options.all === true;
+    if (all) done(null, answers);
+    else done(null, answers[0]!.address, answers[0]!.family);
+  };
 }

@@ -1,5 +1,8 @@
 /** Where a watch may send its changes (services/watches/webhook-url.ts): https to public addresses, or a host the operator allows. */
-import { addressRange, checkWebhookUrl, type ResolveHost } from '../../../services/watches/webhook-url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, fetch } from 'undici';
+import { addressRange, checkWebhookUrl, pinnedLookup, vetWebhookUrl, type ResolveHost } from '../../../services/watches/webhook-url';
 
 describe('checkWebhookUrl', () => {
   it.each([
@@ -54,5 +57,33 @@ describe('checkWebhookUrl', () => {
       const never: ResolveHost = () => Promise.reject(new Error('asked DNS'));
       await expect(checkWebhookUrl('http://intranet.corp.test/hook', ['intranet.corp.test'], never)).resolves.toBeInstanceOf(URL);
     });
+  });
+});
+
+describe('a delivery connects where the URL was checked', () => {
+  it('vetWebhookUrl keeps the addresses it checked, and none for a host the operator allows', async () => {
+    const resolve: ResolveHost = async () => [{ address: '93.184.215.14' }, { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c' }];
+    await expect(vetWebhookUrl('https://hooks.example.com/x', [], resolve)).resolves.toMatchObject({
+      addresses: ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+    });
+    await expect(vetWebhookUrl('http://intranet.corp.test/hook', ['intranet.corp.test'], resolve)).resolves.toMatchObject({ addresses: null });
+  });
+
+  it('a connection given the pinned lookup reaches the checked address, whatever DNS would answer for the name', async () => {
+    // `.invalid` never resolves (RFC 6761): only the pin can connect it, so a second DNS answer is never asked for.
+    const server = createServer((_req, res) => res.end('pinned'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const pinned = new Agent({ connect: { lookup: pinnedLookup(['127.0.0.1']) } });
+    const plain = new Agent();
+    try {
+      const res = await fetch(`http://rebinding.invalid:${port}/`, { dispatcher: pinned });
+      expect(await res.text()).toBe('pinned');
+      await expect(fetch(`http://rebinding.invalid:${port}/`, { dispatcher: plain })).rejects.toThrow();
+    } finally {
+      await pinned.close();
+      await plain.close();
+      server.close();
+    }
   });
 });
