@@ -15,8 +15,8 @@ import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
 import { widgetDocuments } from './widgets/bundle';
 import { startTracing } from './kernel/tracing-sdk';
-import shippedMapping from '../mappings/homes.json';
-import { buildMapping, mappingVersionOf, readingVersion } from './kernel/store/mapping-version';
+import { readingVersion } from './kernel/store/mapping-version';
+import { BUILD_MAPPING_VERSION } from './build-version';
 import { startReaderHeartbeat } from './kernel/store/index-readers';
 
 /** Koa's handler settles its own promise (an error goes to the app's error handler): Node's server needs no more than a call. */
@@ -33,8 +33,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** The mapping version this build reads: the indexer's hash of the same mapping (indexer/es-admin.ts). */
-const MAPPING_VERSION = mappingVersionOf(buildMapping(shippedMapping));
+const MAPPING_VERSION = BUILD_MAPPING_VERSION;
 
 export async function startService(given: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
   // Every read is of this version's alias (docs/decisions.md, "Versioned aliases").

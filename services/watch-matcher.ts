@@ -7,6 +7,8 @@
 import type { Config } from './kernel/config';
 import type { Logger } from './kernel/logger';
 import { openDeps } from './service-deps';
+import { readingVersion } from './kernel/store/mapping-version';
+import { BUILD_MAPPING_VERSION } from './build-version';
 import { matchWatchesFor } from './tools/watch-matching-run';
 import { sendDueWebhooks } from './watches/webhook-sender';
 import { watchIndexExists } from './watches/watch-index';
@@ -26,9 +28,9 @@ export interface WatchMatcher {
 /** The worker's store calls are batch work, not a request's: they get this long rather than STORE_DEADLINE_MS. */
 export const MATCHING_DEADLINE_MS = 120_000;
 
-/** Deps for the matching: the service's, with the batch deadline. */
+/** Deps for the matching: a service copy's of this build (its version's alias: docs/decisions.md, "Versioned aliases"), with the batch deadline. */
 export const openMatchingDeps = (config: Config, log: Logger): ReturnType<typeof openDeps> =>
-  openDeps({ ...config, storeDeadlineMs: Math.max(config.storeDeadlineMs, MATCHING_DEADLINE_MS) }, log);
+  openDeps(readingVersion({ ...config, storeDeadlineMs: Math.max(config.storeDeadlineMs, MATCHING_DEADLINE_MS) }, BUILD_MAPPING_VERSION), log);
 
 export async function openWatchMatcher(config: Config, log: Logger): Promise<WatchMatcher> {
   const { deps, esNodes, es, mongo } = await openMatchingDeps(config, log);

@@ -69,6 +69,12 @@ export async function matchChangedHomes(
   const candidates = await candidateWatches(deps, await homeFacts(deps, homeIds), today);
   let holders = await deps.mongo.watchMatches.find({ _id: { $in: [...homeIds] } }).toArray();
   let watches = await watchesOf(deps, candidates, holders);
+  // A candidate MongoDB no longer has (erase-guest deletes a guest's watches) leaves the reverse search.
+  const kept = new Set(watches.map((w) => w._id));
+  for (const id of [...candidates.keys()].filter((id) => !kept.has(id))) {
+    candidates.delete(id);
+    await unindexWatch(deps, id);
+  }
   // A batch a crash left pending (its journal on the watch) is completed before anything is compared:
   // the match state it moves is the one this matching starts from.
   const recorded: WatchChangeRecord[] = [];

@@ -14,8 +14,10 @@ import type { SearchParams } from '../search/shared/search-params';
 import type { Collections } from '../kernel/store/collections';
 import type { WatchCriteriaRecord, WatchRecord } from '../kernel/store/watch-records';
 import { isLive } from './owners';
+import { unversionedAlias } from '../kernel/store/mapping-version';
 
-export const watchIndexOf = (homesAlias: string): string => `${homesAlias}-watches`;
+/** One watches' index for every version of the homes index: the copies of two builds save and match the same watches. */
+export const watchIndexOf = (homesAlias: string): string => `${unversionedAlias(homesAlias)}-watches`;
 
 export type WatchCriteria = WatchCriteriaRecord;
 

@@ -8,6 +8,10 @@
 import { createHash } from 'node:crypto';
 import { startFixture, busiestCity, type Fixture } from '../support/fixture';
 import { appendChanges } from '../../services/watches/store';
+import { watchIndexOf } from '../../services/watches/watch-index';
+import { matchWatchesFor } from '../../services/tools/watch-matching-run';
+import { watchedMatches } from '../../services/tools/watched-search';
+import { eraseGuest } from '../../services/booking-intents/erase';
 
 let fx: Fixture;
 let city: string;
@@ -170,5 +174,19 @@ describe('the feed', () => {
       expect(res.body).toEqual({ error: { code: 'watch_not_found', message: expect.any(String) } });
     }
     expect((await fetch(`${fx.url}/api/public/watches/${w.token}`, { method: 'DELETE' })).status).toBe(404);
+  });
+});
+
+describe('an erased guest', () => {
+  it('leaves the reverse search at the next matching of a home its watch would have met', async () => {
+    const saved = await post(valid('erased-watcher@example.com'));
+    expect(saved.status).toBe(201);
+    const index = watchIndexOf(fx.config.homesAlias);
+    const indexed = () => fx.es.exists({ index, id: saved.body.watch_id });
+    expect(await indexed()).toBe(true);
+    await eraseGuest(fx.mongo.collections, 'erased-watcher@example.com');
+    const { matches } = await watchedMatches(fx.svc.deps, { market: city }, fx.today);
+    await matchWatchesFor(fx.svc.deps, [matches[0].homeId], new Date());
+    expect(await indexed()).toBe(false);
   });
 });
