@@ -15,8 +15,12 @@ import { watchIndexExists } from './watches/watch-index';
 import { rebuildWatchesFromStore } from './tools/watch-criteria';
 import { todayIso } from './kernel/engine/dates';
 
-/** Changed homes matched at once: one _msearch of the reverse search, one restricted search per candidate watch. */
-export const MATCH_BATCH = 200;
+/**
+ * Changed homes matched at once: one _msearch of the reverse search, then the candidate watches decided
+ * 48 to a request. A batch's candidates are nearly every watch of its homes' markets, so a batch as
+ * large as a busy run decides each watch once.
+ */
+export const MATCH_BATCH = 1_000;
 
 export interface WatchMatcher {
   onIndexed(homeIds: readonly string[]): Promise<void>;
