@@ -36,7 +36,6 @@ export interface WatchQuestion {
  */
 export type DecideWatches = (questions: readonly WatchQuestion[]) => Promise<Map<string, NowMatching[] | ApiError>>;
 
-
 /** The changed homes as the homes alias holds them now (a home gone from it has no facts: only its holders see it). */
 async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]): Promise<HomeFacts[]> {
   const flagFields: string[] = Object.values(FLAG_FIELDS);

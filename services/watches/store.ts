@@ -12,7 +12,7 @@
  */
 import type { Collections } from '../kernel/store/collections';
 import type { IsoDate } from '../kernel/inventory/records';
-import type { WatchChangeKind, WatchChangeRecord, WatchEndReason, WatchPendingBatch, WatchRecord } from '../kernel/store/watch-records';
+import type { WatchChangeKind, WatchChangeRecord, WatchEndReason, WatchRecord } from '../kernel/store/watch-records';
 import { notFound } from '../kernel/errors';
 import { isLive } from './owners';
 import { tokenHash } from './token';

@@ -98,7 +98,8 @@ function groupBody(group: readonly RestrictedSearch[]): estypes.SearchRequest {
   const named: estypes.QueryDslQueryContainer[] = [];
   for (const { key, params, homeIds } of group) {
     named.push({ bool: { filter: [{ terms: { home_id: [...homeIds] } }, ...matchClauses(params)], _name: key } });
-    if (params.stay.kind === 'fixed' && hasPriceLimits(params.price)) named.push({ bool: { filter: [bandInsideClause(params.stay, params.price)], _name: key + BAND } });
+    if (params.stay.kind === 'fixed' && hasPriceLimits(params.price))
+      named.push({ bool: { filter: [bandInsideClause(params.stay, params.price)], _name: key + BAND } });
   }
   const texts = group.some((s) => (s.params.text?.length ?? 0) > 0);
   return {
