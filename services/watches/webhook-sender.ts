@@ -15,6 +15,7 @@ import { changeView } from './change-view';
 import { changesBetween, committedChanges, endWatch } from './store';
 import { unindexWatch } from './watch-index';
 import { Agent, fetch } from 'undici';
+import { eachAtMost } from '../kernel/each-at-most';
 import { pinnedLookup, vetWebhookUrl } from './webhook-url';
 import type { Client } from '@elastic/elasticsearch';
 
@@ -104,6 +105,9 @@ async function sendWatch(deps: SenderDeps, watch: WatchRecord, now: () => Date):
   return true;
 }
 
+/** Watches whose webhooks are sent at once. */
+const SENDERS = 32;
+
 /** Sends what is due: every watch of the outbox whose backoff has passed. Returns how many watches are up to date now. */
 export async function sendDueWebhooks(deps: SenderDeps, now: () => Date = () => new Date()): Promise<number> {
   const c = deps.mongo;
@@ -112,14 +116,13 @@ export async function sendDueWebhooks(deps: SenderDeps, now: () => Date = () => 
   if (due.length === 0) return 0;
   const watches = await c.watches.find({ _id: { $in: due.map((e) => e._id) } }).toArray();
   let done = 0;
-  await Promise.all(
-    watches.map(async (watch) => {
-      if (await sendWatch(deps, watch, now)) {
-        await c.watchOutbox.deleteOne({ _id: watch._id });
-        done += 1;
-      }
-    }),
-  );
+  // Watches side by side (each in its own order), a bounded number of connections at once.
+  await eachAtMost(SENDERS, watches, async (watch) => {
+    if (await sendWatch(deps, watch, now)) {
+      await c.watchOutbox.deleteOne({ _id: watch._id });
+      done += 1;
+    }
+  });
   // Entries of watches gone from the store.
   const known = new Set(watches.map((w) => w._id));
   for (const e of due) if (!known.has(e._id)) await c.watchOutbox.deleteOne({ _id: e._id });

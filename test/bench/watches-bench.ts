@@ -23,6 +23,9 @@ import { MATCH_BATCH, openMatchingDeps } from '../../services/watch-matcher';
 import { createLogger } from '../../services/kernel/logger';
 import { watchIndexOf } from '../../services/watches/watch-index';
 import { fmt, percentile } from './load';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sendDueWebhooks } from '../../services/watches/webhook-sender';
 import type { BenchContext } from './store-bench';
 
 const WATCHES = 10_000;
@@ -39,8 +42,14 @@ async function clearWatches(ctx: BenchContext): Promise<void> {
   if (await ctx.es.indices.exists({ index: alias })) await ctx.es.indices.delete({ index: Object.keys(await ctx.es.indices.get({ index: alias })) });
 }
 
-/** 10,000 watch records as watch_search_tool saves them (criteria included); their first matches are held apart (holdFirstMatches). */
-function watchRecords(ctx: BenchContext, markets: string[]): WatchRecord[] {
+/** Every WEBHOOK_EVERY-th watch sends its changes to the bench's receiver too. */
+const WEBHOOK_EVERY = 10;
+
+/**
+ * 10,000 watch records as watch_search_tool saves them (criteria included); their first matches are held
+ * apart (holdFirstMatches). One in WEBHOOK_EVERY has a webhook to `receiver`.
+ */
+function watchRecords(ctx: BenchContext, markets: string[], receiver: string): WatchRecord[] {
   const s = ctx.sample;
   return Array.from({ length: WATCHES }, (_, i) => {
     const id = `w_bench${String(i).padStart(11, '0')}`;
@@ -66,7 +75,7 @@ function watchRecords(ctx: BenchContext, markets: string[]): WatchRecord[] {
       consent: { wording: 'bench', wording_version: 'bench', via: 'guest_consent', transport: 'http' },
       search,
       criteria: { watch_id: id, market_slug: market, min_bedrooms: bedrooms, max_bedrooms: bedrooms, flags: [], expires_on },
-      webhook: null,
+      webhook: i % WEBHOOK_EVERY === 0 ? { url: `${receiver}/hook/${id}`, secret: 'whsec_' + Buffer.from(id).toString('base64') } : null,
       created_at: new Date(),
       expires_on,
       ended_at: null,
@@ -115,12 +124,22 @@ export async function watchesBench(ctx: BenchContext): Promise<void> {
   const { say, mongo, es, config } = ctx;
   say('## Watches');
   say('');
-  // The worker's own clients, with its batch deadline (services/watch-matcher.ts).
-  const matching = await openMatchingDeps(config, createLogger('warn', 'indexer'));
+  // A webhook receiver on this machine: when each change (its webhook-id) arrived.
+  const arrived = new Map<string, number>();
+  const receiver = createServer((req, res) => {
+    const id = req.headers['webhook-id'];
+    if (typeof id === 'string' && !arrived.has(id)) arrived.set(id, Number(process.hrtime.bigint()));
+    req.resume();
+    req.on('end', () => res.end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  // The worker's own clients, with its batch deadline (services/watch-matcher.ts); the receiver's host allowed.
+  const matching = await openMatchingDeps({ ...config, watchWebhookAllowHosts: ['127.0.0.1'] }, createLogger('warn', 'indexer'));
   const { deps } = matching;
   await clearWatches(ctx);
   const markets = (await mongo.markets.find({}, { projection: { slug: 1 } }).toArray()).map((m) => m.slug);
-  const records = watchRecords(ctx, markets);
+  const records = watchRecords(ctx, markets, receiverUrl);
   for (let i = 0; i < records.length; i += 1_000) await mongo.watches.insertMany(records.slice(i, i + 1_000));
 
   const rebuiltAt = process.hrtime.bigint();
@@ -148,6 +167,7 @@ export async function watchesBench(ctx: BenchContext): Promise<void> {
     // With it: the same moves, matched in batches as the worker matches them.
     const changedAt = await changePrices(ctx, originals, factors);
     const delays: number[] = [];
+    const recordedAt = new Map<string, number>();
     let recorded = 0;
     let candidates = 0;
     let cut = false;
@@ -158,11 +178,14 @@ export async function watchesBench(ctx: BenchContext): Promise<void> {
         for (let i = 0; i < changed.length && !cut; i += MATCH_BATCH) {
           const outcome = await matchWatchesFor(deps, changed.slice(i, i + MATCH_BATCH), new Date());
           const delay = seconds(changedAt);
+          for (const ch of outcome.changes) recordedAt.set(ch._id, Number(process.hrtime.bigint()));
           for (let n = 0; n < outcome.changes.length; n++) delays.push(delay);
           recorded += outcome.changes.length;
           candidates += outcome.watches;
           if (Number(process.hrtime.bigint() - runAt) / 1e6 > MATCHING_BUDGET_MS) cut = true;
         }
+        // As the worker does after its matching (services/watch-matcher.ts).
+        await sendDueWebhooks(deps);
       },
     });
     const withS = seconds(runAt);
@@ -175,7 +198,14 @@ export async function watchesBench(ctx: BenchContext): Promise<void> {
       `- ${recorded} changes recorded for ${candidates} candidate watches (${run.documents} homes); delay from the inventory change to the change recorded: ` +
         (delays.length ? `p50 **${fmt(percentile(delays, 50))} s**, p95 **${fmt(percentile(delays, 95))} s** (target p95 ≤ 5 s)` : 'none recorded'),
     );
+    const sent = [...recordedAt].flatMap(([id, at]) => (arrived.has(id) ? [(arrived.get(id)! - at) / 1e9] : [])).sort((a, b) => a - b);
+    const owed = [...recordedAt.keys()].filter((id) => records[Number(id.slice('w_bench'.length, id.indexOf('.')))]!.webhook !== null).length;
+    say(
+      `- webhooks: ${sent.length} of the ${owed} changes of watches with one received; delay from the change recorded to its webhook received: ` +
+        (sent.length ? `p50 **${fmt(percentile(sent, 50))} s**, p95 **${fmt(percentile(sent, 95))} s** (target ≤ 1 s)` : 'none received'),
+    );
   } finally {
+    receiver.close();
     // The bench world as it was: the original prices, no watches.
     await changePrices(ctx, originals);
     await incrementalRun(es, mongo, opts);
