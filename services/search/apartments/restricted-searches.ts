@@ -7,8 +7,8 @@
  * (../shared/search-body.ts, matchClauses: place, shapes, filters, rating, availability, q, the
  * indexed price limits) and, for a fixed stay with price limits, when its price band lies inside them
  * or its exact price passes them (../shared/exact-search.ts, the straddlers), and the engine prices the
- * stay. So each search's clauses are one named query, dozens of searches share one request over their
- * homes, and each hit's `matched_queries` says which searches it meets; the engine prices each
+ * stay. So each search's clauses are one named query, dozens of searches of one market share one request
+ * over their homes, in that market's shard, and each hit's `matched_queries` says which searches it meets; the engine prices each
  * (search, home) pair with the search's own functions and the card is the one the search shows.
  * A window of move-in dates has steps of its own (window-search.ts): it is not asked here.
  */
@@ -24,6 +24,7 @@ import { nearPoint } from '../shared/filters';
 import { matchedFromCards } from '../shared/matched-texts';
 import { homesTransport, type HomesTransportDeps, type SearchResponse, type SearchTransport } from '../shared/search-transport';
 import { shapeResult } from './result-shape';
+import { eachAtMost } from '../../kernel/each-at-most';
 
 /** One search (no window) restricted to some homes; `key` names its answer. */
 export interface RestrictedSearch {
@@ -59,27 +60,34 @@ export async function restrictedSearches(
   today: IsoDate,
 ): Promise<RestrictedAnswers> {
   const answers: RestrictedAnswers = new Map();
-  const t = homesTransport(deps);
-  // Searches of one market side by side: a request's homes are then few.
-  const sorted = [...searches].sort((a, b) => marketOf(a).localeCompare(marketOf(b)));
-  const groups: RestrictedSearch[][] = [];
-  for (let i = 0; i < sorted.length; i += SEARCHES_PER_REQUEST) groups.push(sorted.slice(i, i + SEARCHES_PER_REQUEST));
-  for (let i = 0; i < groups.length; i += REQUESTS_PER_TRIP) {
-    const trip = groups.slice(i, i + REQUESTS_PER_TRIP);
-    const answered = await t.searchAll(trip.map(groupBody)).then(
-      (res) => trip.map((g, j) => [g, res[j]!] as const),
-      // One request of the trip refused fails the trip: each is asked again on its own.
-      () => null,
-    );
-    for (const [group, res] of answered ?? (await alone(t, trip))) {
-      if (res === null) for (const s of group) answers.set(s.key, null);
-      else decideGroup(deps.config, group, res.hits.hits, today, answers);
-    }
+  // Each market's searches in its own shard (the routing the search uses): a request read by every shard costs each shard all of it.
+  const byMarket = new Map<string | undefined, RestrictedSearch[]>();
+  for (const s of searches) {
+    const market = s.params.location?.market.slug;
+    byMarket.set(market, [...(byMarket.get(market) ?? []), s]);
   }
+  await eachAtMost(MARKETS_AT_ONCE, [...byMarket], async ([market, inMarket]) => {
+    const t = homesTransport(deps, market === undefined ? {} : { market });
+    const groups: RestrictedSearch[][] = [];
+    for (let i = 0; i < inMarket.length; i += SEARCHES_PER_REQUEST) groups.push(inMarket.slice(i, i + SEARCHES_PER_REQUEST));
+    for (let i = 0; i < groups.length; i += REQUESTS_PER_TRIP) {
+      const trip = groups.slice(i, i + REQUESTS_PER_TRIP);
+      const answered = await t.searchAll(trip.map(groupBody)).then(
+        (res) => trip.map((g, j) => [g, res[j]!] as const),
+        // One request of the trip refused fails the trip: each is asked again on its own.
+        () => null,
+      );
+      for (const [group, res] of answered ?? (await alone(t, trip))) {
+        if (res === null) for (const s of group) answers.set(s.key, null);
+        else decideGroup(deps.config, group, res.hits.hits, today, answers);
+      }
+    }
+  });
   return answers;
 }
 
-const marketOf = (s: RestrictedSearch): string => s.params.location?.market.slug ?? '';
+/** Markets asked side by side (Elasticsearch answers one market's shard while Node decides another's hits). */
+const MARKETS_AT_ONCE = 2;
 
 /** Each group asked on its own, a refused one again in halves; a single search refused answers null. */
 async function alone(t: SearchTransport, groups: readonly RestrictedSearch[][]): Promise<Array<readonly [RestrictedSearch[], SearchResponse | null]>> {
@@ -96,8 +104,8 @@ async function alone(t: SearchTransport, groups: readonly RestrictedSearch[][]):
 function groupBody(group: readonly RestrictedSearch[]): estypes.SearchRequest {
   const ids = [...new Set(group.flatMap((s) => s.homeIds))];
   const named: estypes.QueryDslQueryContainer[] = [];
-  for (const { key, params, homeIds } of group) {
-    named.push({ bool: { filter: [{ terms: { home_id: [...homeIds] } }, ...matchClauses(params)], _name: key } });
+  for (const { key, params } of group) {
+    named.push({ bool: { filter: matchClauses(params), _name: key } });
     if (params.stay.kind === 'fixed' && hasPriceLimits(params.price))
       named.push({ bool: { filter: [bandInsideClause(params.stay, params.price)], _name: key + BAND } });
   }
@@ -126,7 +134,8 @@ function decideGroup(
   const fromCard = hits.map((h) => hitDocument<ResultDocument>({ fields: { card: h.fields?.card as unknown, ...texts(h) } }));
   const fromSource = hits.map((h) => hitDocument<ResultDocument>({ _source: h._source, fields: texts(h) }));
   const named = hits.map((h) => new Set(Array.isArray(h.matched_queries) ? h.matched_queries : Object.keys(h.matched_queries ?? {})));
-  for (const { key, params } of group) {
+  for (const { key, params, homeIds } of group) {
+    const asked = new Set(homeIds);
     // The search reads the card where it holds the fields it needs, else the source (../shared/hit-fields.ts).
     const docs = cardHolds(resultSource(params)) ? fromCard : fromSource;
     const ctx = { publicBaseUrl: config.publicBaseUrl, siteBaseUrl: config.siteBaseUrl, today, stay: params.stay, near: nearPoint(params.filters) };
@@ -134,8 +143,9 @@ function decideGroup(
     const text = params.text && params.text.length > 0 ? params.text : null;
     const matches: RestrictedMatch[] = [];
     hits.forEach((_, i) => {
-      if (!named[i]!.has(key)) return;
       const doc = docs[i]!;
+      // A named query meets every home of the group's: only the search's own homes are its answer.
+      if (!named[i]!.has(key) || !asked.has(doc.home_id)) return;
       const priced = resultPrice(doc, params.stay);
       if (priced === null) return;
       const price = priced.price.display_price_with_discount;
