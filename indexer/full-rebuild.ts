@@ -69,6 +69,15 @@ export interface IndexerOptions {
    */
   mergeAfterRun?: boolean;
   now?: () => Date;
+  /**
+   * An incremental run that wrote calls it with the ids of the homes it applied, after their writes are
+   * searchable and before the change log's entries are acknowledged, still under the lease: the watch
+   * matching (services/watch-matcher.ts). A failure fails the run, whose entries are applied again. A
+   * full rebuild never calls it: a rebuild records nothing new by itself.
+   */
+  onIndexed?: (homeIds: readonly string[]) => Promise<void>;
+  /** Every incremental run calls it at its end, under the lease, whether it wrote or not: the webhooks due for a retry are sent. */
+  afterIncremental?: () => Promise<void>;
 }
 
 export async function fullRebuild(es: Client, c: Collections, opts: IndexerOptions): Promise<RunSummary> {

@@ -63,8 +63,12 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
     const followers = (await aliasTargets(es, alias)).some((i) => shared.has(i)) ? [alias, opts.alias] : [alias];
     applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt));
   }
+  const mine = applied[0] ?? { indexed: 0, deleted: 0, skipped: [], wanted: [] };
+  // The watches see the homes this version's index changed before the changes are acknowledged: a
+  // crash in between repeats the matching, whose journal records nothing twice (services/watches/store.ts).
+  if (mine.indexed + mine.deleted > 0) await opts.onIndexed?.(mine.wanted);
   await acknowledgeChanges(c.inventoryChanges, entries);
-  const mine = applied[0] ?? { indexed: 0, deleted: 0, skipped: [] };
+  await opts.afterIncremental?.();
   const run = runSummary('incremental', startedAt, now(), {
     documents: mine.indexed,
     deleted: mine.deleted,
@@ -80,6 +84,8 @@ interface Applied {
   indexed: number;
   deleted: number;
   skipped: string[];
+  /** The homes the run looked at in this index: written, deleted or found unchanged. */
+  wanted: string[];
 }
 
 /**
@@ -178,5 +184,5 @@ async function applyChanges(
     if (!(await placesCurrent(es, followers))) await applyingToIndex(c.indexerState, () => syncPlaces(es, c, followers, opts.replicas, startedAt));
     await opts.heartbeat?.();
   }
-  return { indexed, deleted, skipped };
+  return { indexed, deleted, skipped, wanted };
 }

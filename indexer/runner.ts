@@ -19,7 +19,10 @@ export async function runIndexerJob(
   es: Client,
   c: Collections,
   config: Config,
-  extra: Pick<IndexerOptions, 'onProgress' | 'onPhase' | 'onCompaction' | 'mergeAfterRun' | 'prepare' | 'retireAfterMs'> = {},
+  extra: Pick<
+    IndexerOptions,
+    'onProgress' | 'onPhase' | 'onCompaction' | 'mergeAfterRun' | 'prepare' | 'retireAfterMs' | 'onIndexed' | 'afterIncremental'
+  > = {},
 ): Promise<RunSummary> {
   const lease = await acquireLease(c.indexerState, { ttlMs: LEASE_TTL_MS, label: `indexer-${kind}`, host: config.indexerHost });
   let lost: Error | null = null;

@@ -24,7 +24,13 @@ export interface Schedule {
   stop(): Promise<void>;
 }
 
-export function startSchedule(es: Client, c: Collections, config: Config, log: Logger): Schedule {
+/** What the worker does besides indexing: the watch matching after an incremental run that wrote (IndexerOptions.onIndexed). */
+export interface ScheduleHooks {
+  onIndexed?: (homeIds: readonly string[]) => Promise<void>;
+  afterIncremental?: () => Promise<void>;
+}
+
+export function startSchedule(es: Client, c: Collections, config: Config, log: Logger, hooks: ScheduleHooks = {}): Schedule {
   let running = false;
   // A full rebuild that falls on a busy moment is deferred, not dropped: windows must move on daily.
   let fullPending = false;
@@ -52,7 +58,7 @@ export function startSchedule(es: Client, c: Collections, config: Config, log: L
     running = true;
     let fallBackToFull = false;
     try {
-      const summary = await runIndexerJob(kind, es, c, config, { mergeAfterRun: false });
+      const summary = await runIndexerJob(kind, es, c, config, { mergeAfterRun: false, ...hooks });
       log.info({ summary }, `${kind} indexer run finished`);
       // A full rebuild's index is merged before the alias moves to it.
       if (summary.kind === 'incremental' && summary.documents + summary.deleted > 0) mergeWhenQuiet();

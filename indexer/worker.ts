@@ -4,6 +4,7 @@ import { createLogger } from '../services/kernel/logger';
 import { createEsClient } from '../services/kernel/store/es-client';
 import { connectMongo } from '../services/kernel/store/mongo';
 import { startSchedule } from './schedule';
+import { openWatchMatcher } from '../services/watch-matcher';
 import { startTracing } from '../services/kernel/tracing-sdk';
 
 async function main(): Promise<void> {
@@ -17,10 +18,17 @@ async function main(): Promise<void> {
     () => connectMongo(config.mongoUrl, config.mongoDb),
     (err) => log.warn({ err: (err as Error).message }, 'MongoDB does not answer yet; trying again in 2 s'),
   );
-  const schedule = startSchedule(es, mongo.collections, config, log);
+  // The watches are matched by the worker that indexed the change, under its lease (services/watch-matcher.ts).
+  const watches = await openWatchMatcher(config, log);
+  const schedule = startSchedule(es, mongo.collections, config, log, {
+    onIndexed: (ids) => watches.onIndexed(ids),
+    // A webhook that cannot be sent now is retried at a later run; it never fails the run.
+    afterIncremental: () => watches.sendDue().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'webhooks not sent; retrying at the next run')),
+  });
   await schedule.runNow('incremental');
   const stop = async (): Promise<void> => {
     await schedule.stop();
+    await watches.close();
     await mongo.close();
     await es.close();
     await tracing.stop();

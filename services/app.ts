@@ -20,6 +20,8 @@ import { keptEncodings } from './transports/http/kept-encodings';
 import { securityHeaders } from './transports/http/security-headers';
 import { reportStaticCompressions } from './transports/http/static-files';
 import { getRoutes } from './transports/http/get-routes';
+import { watchRoutes, WATCHES_PATH } from './transports/http/watch-routes';
+import { watchSearchTool } from './tools/watch-search';
 import { publicStatus } from './transports/http/status';
 import { sharedReadiness, sharedStatus, type Readiness, type SharedStatus } from './transports/http/readiness-cache';
 import { liveness } from './transports/http/health';
@@ -116,9 +118,11 @@ export function createApp(
 
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/api/public')) {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      // The watches are the public API's only writes (POST saves one, DELETE ends one); their router answers a wrong method.
+      const watches = ctx.path === `${PUBLIC}${WATCHES_PATH}` || ctx.path.startsWith(`${PUBLIC}${WATCHES_PATH}/`);
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !watches) {
         ctx.set('Allow', 'GET');
-        throw new ApiError('method_not_allowed', 'The public API is read-only: use GET.', 405);
+        throw new ApiError('method_not_allowed', 'The public API is read-only but for its watches: use GET.', 405);
       }
     }
     await next();
@@ -176,6 +180,11 @@ export function createApp(
   });
   const routes = getRoutes(routed, deps);
   api.use(routes.routes());
+  const watches = watchRoutes(deps, watchSearchTool);
+  api.use(watches.routes());
+  const wrongMethod = (): ApiError =>
+    new ApiError('method_not_allowed', 'This method is not served here: a watch is saved with POST, read with GET, ended with DELETE.', 405);
+  api.use(watches.allowedMethods({ throw: true, methodNotAllowed: wrongMethod, notImplemented: wrongMethod }));
 
   const root = new Router({ sensitive: true, strict: true });
   root.get('/media/:file', async (ctx) => {

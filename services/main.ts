@@ -1,43 +1,23 @@
 /** `npm run serve`: the Koa service (stateless; run as many copies as you like). */
 import { answerClientError } from './transports/http/client-error';
-import { readRoutingKeys, RoutingKeysCache } from './kernel/store/home-routing';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { createAdminApp } from './admin-app';
 import { TOOLS } from './tools/registry';
 import { sharedReadiness, sharedStatus } from './transports/http/readiness-cache';
-import { esNodesOf, loadConfig, type Config } from './kernel/config';
+import { loadConfig, type Config } from './kernel/config';
 import type { Deps } from './deps';
+import { openDeps } from './service-deps';
 import { createLogger, type DestinationStream } from './kernel/logger';
 import { keepBundlesIn } from './kernel/browser-bundle';
 import { ensurePolicies } from './policies/store';
-import { createEsClient } from './kernel/store/es-client';
-import { watchNodes, watchTiming } from './kernel/store/node-watch';
 import { ensureIndexes } from './kernel/store/collections';
 import { connectMongo } from './kernel/store/mongo';
-import { AggregateCache } from './markets/aggregate-cache';
-import { BuildingRecords } from './buildings/building-records';
-import { GenerationBuildings } from './buildings/generation-buildings';
-import { GenerationReader } from './kernel/store/generation-reader';
-import { GenerationAnswers } from './kernel/store/generation-answers';
-import { mapAnswerBytes } from './tools/search-on-map';
-import { placesAnswerBytes } from './search/places/place-suggest';
-import { GenerationVocabulary } from './kernel/store/generation-vocabulary';
-import { MarketDirectory } from './markets/market-directory';
-import { PolicyCache } from './policies/store';
 import { widgetDocuments } from './widgets/bundle';
-import { ServiceMetrics } from './kernel/metrics';
-import { instrumentStores } from './kernel/store/store-metrics';
-import { traceMongoCommands } from './kernel/store/store-traces';
 import { startTracing } from './kernel/tracing-sdk';
-import { tracingOn } from './kernel/tracing';
-import { readIndexerHistory } from './kernel/store/index-freshness';
-import { MarketExtents, marketExtentsBody, parseMarketExtents } from './kernel/store/market-extents';
-import { esTransport } from './search/shared/search-transport';
-import shippedMapping from '../mappings/homes.json';
-import { buildMapping, mappingVersionOf, readingVersion } from './kernel/store/mapping-version';
+import { readingVersion } from './kernel/store/mapping-version';
+import { BUILD_MAPPING_VERSION } from './build-version';
 import { startReaderHeartbeat } from './kernel/store/index-readers';
-import { unmetered } from './kernel/store/es-time';
 
 /** Koa's handler settles its own promise (an error goes to the app's error handler): Node's server needs no more than a call. */
 function listener(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestListener {
@@ -53,8 +33,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** The mapping version this build reads: the indexer's hash of the same mapping (indexer/es-admin.ts). */
-const MAPPING_VERSION = mappingVersionOf(buildMapping(shippedMapping));
+const MAPPING_VERSION = BUILD_MAPPING_VERSION;
 
 export async function startService(given: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
   // Every read is of this version's alias (docs/decisions.md, "Versioned aliases").
@@ -73,57 +52,13 @@ export async function startService(given: Config = loadConfig(), opts: { logDest
   // The widget documents are bundled now, so a broken build stops the start rather than a later read.
   keepBundlesIn(config.browserBundleCache);
   await widgetDocuments();
-  const esNodes = watchNodes(esNodesOf(config.esUrl), watchTiming(config.storeDeadlineMs));
-  const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs, watch: esNodes });
-  const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
-  const metrics = new ServiceMetrics(
-    async () => {
-      const h = await readIndexerHistory(mongo.collections.indexerState);
-      return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
-    },
-    undefined,
-    { exemplars: tracingOn() },
-  );
-  instrumentStores(metrics, es, mongo.client);
-  metrics.reportEsNodes(esNodes);
-  traceMongoCommands(mongo.client);
-  const generation = new GenerationReader(mongo.collections.indexerState);
+  const { deps, esNodes, es, mongo } = await openDeps(config, log);
   // The indexer keeps this version's index while the record says a copy reads it (kernel/store/index-readers.ts).
   const reading = await startReaderHeartbeat(
     mongo.collections.indexerState,
     { alias: config.homesAlias, mappingVersion: MAPPING_VERSION, host: config.indexerHost },
     { onError: (err) => log.warn({ err, store: 'mongodb' }, 'could not renew the record of the index this copy reads') },
   );
-  const deps: Deps = {
-    config,
-    es,
-    esNodes,
-    routingKeys: new RoutingKeysCache(() => readRoutingKeys(es, config.homesAlias)),
-    // Read once per generation for every request: no request's Elasticsearch time. READ_CACHE=false trusts no generation: every shard.
-    marketExtents: new MarketExtents(config.readCache ? generation : { read: async () => null }, () =>
-      unmetered(async () => parseMarketExtents((await esTransport(es, config.homesAlias, { nodes: esNodes }).aggregate(marketExtentsBody())).aggregations)),
-    ),
-    mongo: mongo.collections,
-    db: mongo.db,
-    markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
-    aggregates: new AggregateCache(config.cacheTtlMs),
-    buildings: new BuildingRecords(mongo.collections, config.cacheTtlMs),
-    generation,
-    mapAnswers: new GenerationAnswers(generation, { maxBytes: config.mapCacheBytes, sizeOf: mapAnswerBytes }),
-    vocabulary: new GenerationVocabulary(config.readCache ? generation : { read: async () => null }, mongo.collections.indexerState, config.homesAlias),
-    placeAnswers: new GenerationAnswers(generation, { maxBytes: config.suggestCacheBytes, sizeOf: placesAnswerBytes }),
-    homeBuildings: new GenerationBuildings(mongo.collections),
-    policies: new PolicyCache(mongo.collections, config.cacheTtlMs),
-    log,
-    metrics,
-    clock: () => new Date(),
-  };
-  metrics.reportCaches({
-    map_answers: deps.mapAnswers,
-    place_answers: deps.placeAnswers,
-    building_records: deps.buildings,
-    home_buildings: deps.homeBuildings,
-  });
   if (config.requestState.generated) {
     log.warn(
       'REQUEST_STATE_SECRETS is not set: a random key signs the guest confirmations of this copy only; set it (the same on every copy) when running more than one',

@@ -14,6 +14,8 @@ import { readFreshness } from '../services/kernel/store/index-freshness';
 import { runIndexerJob } from '../indexer/runner';
 import { adoptUnversioned } from '../indexer/index-versions';
 import { startSchedule } from '../indexer/schedule';
+import { matchWatchesFor } from '../services/tools/watch-matching-run';
+import { sendDueWebhooks } from '../services/watches/webhook-sender';
 import { DEMO_HOMES, DEMO_SEED, seedDemoInventory } from './demo/demo-inventory';
 
 async function main(): Promise<void> {
@@ -41,7 +43,14 @@ async function main(): Promise<void> {
     const run = await runIndexerJob('full', es, mongo, config);
     log.info({ documents: run.documents, seconds: run.duration_ms / 1000, alias: run.alias_target }, 'search index built');
   }
-  const schedule = startSchedule(es, mongo, config, log);
+  // The watches matched and their webhooks sent by this process's runs, with the service's own Deps.
+  const schedule = startSchedule(es, mongo, config, log, {
+    onIndexed: async (ids) => {
+      await matchWatchesFor(svc.deps, ids, new Date());
+      await sendDueWebhooks(svc.deps);
+    },
+    afterIncremental: () => sendDueWebhooks(svc.deps).then(() => undefined),
+  });
   process.stdout.write(
     `\nCatalog service ready on ${config.publicBaseUrl}\n` +
       `  GET  ${config.publicBaseUrl}/api/public/markets\n` +

@@ -6,6 +6,7 @@
 import type { Collections } from '../kernel/store/collections';
 import { RATE_LIMITS_COLLECTION } from '../kernel/store/collections';
 import { emailCountKey } from './budget';
+import { emailKey } from '../watches/token';
 
 export interface Erased {
   /** Booking-intent records removed (0 or 1: one record per email). */
@@ -16,6 +17,8 @@ export interface Erased {
   callContacts: number;
   /** Write-budget counts removed (the email's, keyed by its hash). */
   budgetCounts: number;
+  /** Watches (saved searches) of the email removed, with their changes kept for the feed. */
+  watches: number;
 }
 
 /** The email as the service saves it (booking_intent_tool): trimmed, lower-cased. */
@@ -33,14 +36,24 @@ export async function eraseGuest(c: Collections, rawEmail: string): Promise<Eras
   const intents = (await c.bookingIntents.deleteMany({ email })).deletedCount;
   const counts = c.homes.db.collection<{ key: string }>(RATE_LIMITS_COLLECTION);
   const budgetCounts = (await counts.deleteMany({ key: emailCountKey(email) })).deletedCount;
-  return { intents, calls, callContacts, budgetCounts };
+  // The email's watches end and are removed (their criteria leave the reverse search when the worker next meets them).
+  const owner = await c.watchOwners.findOne({ _id: emailKey(email) });
+  const ids = owner?.watch_ids ?? [];
+  const watches = ids.length ? (await c.watches.deleteMany({ _id: { $in: ids } })).deletedCount : 0;
+  if (ids.length) {
+    // Their changes and undelivered webhooks go with them: nothing is sent for an erased guest.
+    await c.watchChanges.deleteMany({ watch_id: { $in: ids } });
+    await c.watchOutbox.deleteMany({ _id: { $in: ids } });
+  }
+  if (owner) await c.watchOwners.deleteOne({ _id: owner._id });
+  return { intents, calls, callContacts, budgetCounts, watches };
 }
 
 export function describeErased(e: Erased): string {
   return (
     `erased: ${e.intents} booking-intent record(s) holding ${e.calls} call(s) (stays and consents), ` +
     `${e.callContacts} of them with a phone or name, ` +
-    `${e.budgetCounts} write-budget count(s)` +
-    (e.intents + e.budgetCounts === 0 ? ' - nothing was kept for this email' : '')
+    `${e.budgetCounts} write-budget count(s), ${e.watches} watch(es)` +
+    (e.intents + e.budgetCounts + e.watches === 0 ? ' - nothing was kept for this email' : '')
   );
 }

@@ -1,5 +1,6 @@
 /** openapi.json (OpenAPI 3.1.0, API version 1.0.0), derived from the tool registry. */
 import type { Tool } from '../tools/tool';
+import { watchPaths } from './openapi-watches';
 import { errorObjectSchema as errorSchema } from '../kernel/inventory/schema-pieces';
 
 type Schema = Record<string, unknown>;
@@ -152,6 +153,7 @@ export function openApiDocument(tools: readonly Tool[], baseUrl: string): Schema
       responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, ...opsErrors },
     },
   };
+  Object.assign(paths, watchPaths(tools.find((t) => t.name === 'watch_search_tool')));
   paths['/api/public/openapi.json'] = doc('This document', 'application/json');
   paths['/api/public/tools.json'] = doc('The tool server tools/list response', 'application/json');
   paths['/api/public/tools'] = doc('Markdown catalog of every tool', 'text/markdown');
@@ -162,7 +164,7 @@ export function openApiDocument(tools: readonly Tool[], baseUrl: string): Schema
       title: 'Furnished apartment catalog: public API',
       version: '1.0.0',
       description:
-        'Read-only public catalog of furnished apartments. No authentication; open CORS. The same operations are ' +
+        'Public catalog of furnished apartments, read-only but for saved searches (watches). No authentication; open CORS. The same operations are ' +
         'tools on the MCP tool server at POST /mcp/public.',
     },
     servers: [{ url: baseUrl }],

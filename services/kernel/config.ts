@@ -117,6 +117,8 @@ export interface Config {
   searchMaxPriced: number;
   rateLimit: RateLimitConfig;
   bookingIntents: BookingIntentConfig;
+  /** Hosts a watch's webhook may name though they resolve to a loopback, private or link-local address, or speak plain http (WATCH_WEBHOOK_ALLOW_HOSTS). */
+  watchWebhookAllowHosts: string[];
   requestState: RequestStateConfig;
   /** Largest accepted request body on POST /mcp/public. */
   bodyLimitBytes: number;
@@ -291,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
       emailWindowSeconds: Math.max(1, int(env, 'BOOKING_INTENT_EMAIL_WINDOW_SECONDS', 86_400)),
       retentionDays: Math.max(1, int(env, 'BOOKING_INTENT_RETENTION_DAYS', 365)),
     },
+    watchWebhookAllowHosts: list(env, 'WATCH_WEBHOOK_ALLOW_HOSTS').map((h) => h.toLowerCase()),
     requestState: requestStateConfig(list(env, 'REQUEST_STATE_SECRETS')),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024),
     mcpAllowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS'),

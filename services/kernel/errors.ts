@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'consent_required'
   | 'consent_declined'
   | 'not_found'
+  | 'watch_not_found'
+  | 'too_many_watches'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'headers_too_large'

@@ -8,6 +8,7 @@ import { getFlexOptionsTool } from './get-flex-options';
 import { getQuoteTool } from './get-quote';
 import { listMarketsTool } from './list-markets';
 import { searchApartmentsTool } from './search-apartments';
+import { watchSearchTool } from './watch-search';
 
 export interface PromptArgument {
   name: string;
@@ -27,6 +28,12 @@ export interface PromptDefinition {
 const dates = (args: Record<string, string>): string =>
   args.start_date ? ` from ${args.start_date} to ${args.end_date ?? '(ask the guest for the move-out date, or "indefinite" for Flex)'}` : '';
 
+/** When the search finds nothing: the guest may be told when something opens. */
+const OFFER_WATCH =
+  ` If the search finds nothing (or nothing the guest wants), offer to watch it: with the guest's email and their agreement to be ` +
+  `contacted about this search, call ${watchSearchTool.name} with the same search arguments and guest_consent true, and give the guest ` +
+  'its feed_url and atom_url (and keep the token: it is shown once).';
+
 /** Fixed dates (or none yet): one stay searched, the pick quoted for it; a flexible guest is searched by a window. */
 function findOnDates(a: Record<string, string>): string {
   return (
@@ -35,7 +42,8 @@ function findOnDates(a: Record<string, string>): string {
     'search the window instead, start_date (earliest move-in) and latest_start_date (latest) with nights, or end_date "indefinite" with ' +
     `committed_nights. Words the guest uses that no filter says ("coworking space", "rooftop", a building's name) go in q; each home then ` +
     'carries matched, the fields that matched. Show a few homes with display_price_with_discount and its label, then call ' +
-    `${getQuoteTool.name} for the one the guest picks, same dates.`
+    `${getQuoteTool.name} for the one the guest picks, same dates.` +
+    OFFER_WATCH
   );
 }
 
@@ -54,7 +62,8 @@ function findInWindow(a: Record<string, string>): string {
     `${listMarketsTool.name} and pass the matching city or market slug as market to ${searchApartmentsTool.name} with start_date ` +
     `${a.start_date ?? '(the earliest move-in)'}, latest_start_date ${a.latest_start_date} and ${length}. Each home's stay is its cheapest ` +
     'move-in in that window: show a few homes with stay.start_date, stay.end_date, display_price_with_discount and its label, then call ' +
-    `${getQuoteTool.name} for the one the guest picks with that home's stay dates.`
+    `${getQuoteTool.name} for the one the guest picks with that home's stay dates.` +
+    OFFER_WATCH
   );
 }
 

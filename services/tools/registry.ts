@@ -19,6 +19,7 @@ import { searchApartmentsTool } from './search-apartments';
 import { searchOnMapTool } from './search-on-map';
 import { searchPropertiesTool } from './search-properties';
 import { searchMapViewportTool } from './search-map-viewport';
+import { watchSearchTool } from './watch-search';
 import type { Tool } from './tool';
 
 export const TOOLS: readonly Tool[] = [
@@ -33,6 +34,7 @@ export const TOOLS: readonly Tool[] = [
   getQuoteTool,
   compareApartmentsTool,
   bookingIntentTool,
+  watchSearchTool,
   getMarketInfoTool,
   policiesFaqTool,
   searchMapViewportTool,

@@ -27,6 +27,7 @@ import { viewportBench } from './viewport-bench';
 import { rateLimitBench } from './rate-limit-bench';
 import { toolServerBench } from './tool-server-bench';
 import { tracesBench } from './traces-bench';
+import { watchesBench } from './watches-bench';
 import { httpBench } from './http-bench';
 import { amplificationBench } from './amplification-bench';
 import { startServiceProcess } from './service-process';
@@ -75,6 +76,7 @@ const SECTIONS: Array<{ name: string; run: (ctx: BenchContext, o: Options) => Pr
   { name: 'overload', run: (ctx, o) => overloadBench(ctx, o.seconds) },
   { name: 'idle', run: (ctx, o) => idleBench(ctx, o.idleSeconds) },
   { name: 'freshness', run: (ctx, o) => freshnessBench(ctx, o.idleSeconds) },
+  { name: 'watches', run: (ctx) => watchesBench(ctx) },
   // Not in a plain run: it seeds and rebuilds worlds of 25,000 to 400,000 homes (`--only scale`).
   { name: 'scale', run: (ctx, o) => (o.only?.has('scale') ? scaleBench(ctx, o.seconds) : Promise.resolve()) },
 ];

@@ -121,13 +121,14 @@ describe('hostile arguments on the tool server', () => {
 describe('hostile query strings on the GET API', () => {
   it('answers every extreme parameter of every GET route without a 5xx', async () => {
     const openapi = (await fx.get('/api/public/openapi.json')).body as {
-      paths: Record<string, { get: { parameters?: Array<{ name: string; in: string; required?: boolean }> } }>;
+      paths: Record<string, { get?: { parameters?: Array<{ name: string; in: string; required?: boolean }> } }>;
     };
     const stay = samples.stay();
     /** Valid values for the required parameters, so the hostile one is what the route judges. */
     const valid: Record<string, string> = { slug: samples.slug(), market: samples.marketSlug(), check_in: stay.start, check_out: stay.end };
     const answers: Array<{ what: string } & Answer> = [];
     for (const [path, item] of Object.entries(openapi.paths)) {
+      if (!item.get) continue; // a route with no GET (POST and DELETE of the watches) has no query string to judge
       const params = item.get.parameters ?? [];
       const url = path.replace('{slug}', valid.slug);
       for (const p of params.filter((x) => x.in === 'query')) {

@@ -65,8 +65,10 @@ describe('GET /api/public/openapi.json', () => {
   it('has every GET route of the registry, and each answers 200 to a request built from its own parameters', async () => {
     const { body } = await fx.get('/api/public/openapi.json');
     const operations = Object.entries(
-      body.paths as Record<string, { get: { operationId?: string; parameters?: Parameter[]; 'x-required-one-of'?: string[][] } }>,
-    ).filter(([, item]) => TOOLS.some((t) => t.name === item.get.operationId));
+      body.paths as Record<string, { get?: { operationId?: string; parameters?: Parameter[]; 'x-required-one-of'?: string[][] } }>,
+    )
+      .filter((e): e is [string, { get: NonNullable<(typeof e)[1]['get']> }] => e[1].get !== undefined)
+      .filter(([, item]) => TOOLS.some((t) => t.name === item.get.operationId));
     expect(operations.map(([, item]) => item.get.operationId).sort()).toEqual(
       TOOLS.filter((t) => t.get)
         .map((t) => t.name)
@@ -95,15 +97,19 @@ describe('GET /api/public/openapi.json', () => {
 describe('openapi.json beyond the tools', () => {
   it('documents the operations endpoints, and gives every endpoint a 400 and a 404 carrying the error object', async () => {
     const { body } = await fx.get('/api/public/openapi.json');
-    const paths = body.paths as Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: unknown }> }> } }>;
+    type Operation = { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
+    const paths = body.paths as Record<string, Record<string, Operation>>;
     expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/public/status', '/livez', '/readyz', '/metrics']));
     for (const [path, item] of Object.entries(paths)) {
-      for (const code of ['400', '404']) {
-        expect({ path, code, schema: item.get.responses[code]?.content?.['application/json']?.schema }).toEqual({
-          path,
-          code,
-          schema: body.components.schemas.Error,
-        });
+      for (const [method, operation] of Object.entries(item)) {
+        for (const code of ['400', '404']) {
+          expect({ path, method, code, schema: operation.responses[code]?.content?.['application/json']?.schema }).toEqual({
+            path,
+            method,
+            code,
+            schema: body.components.schemas.Error,
+          });
+        }
       }
     }
     expect(paths['/readyz'].get.responses['503']).toBeDefined();

@@ -38,6 +38,13 @@ describe('both eras call every tool and read both widgets', () => {
     expect(modern.isError ?? false).toBe(legacy.isError ?? false);
     if (name === 'booking_intent_tool') {
       expect(modern.structuredContent).toEqual(expect.objectContaining({ intent_id: (legacy.structuredContent as { intent_id: string }).intent_id }));
+    } else if (name === 'watch_search_tool' && !legacy.isError) {
+      // Each call saves a watch of its own: the same search and terms, a new id and token (a capability, never repeated).
+      const { watch_id, token, feed_url, atom_url, unwatch_url, ...terms } = legacy.structuredContent as Record<string, unknown>;
+      const fresh = modern.structuredContent as Record<string, unknown>;
+      expect(fresh).toEqual(expect.objectContaining(terms));
+      expect([fresh.watch_id, fresh.token]).not.toEqual([watch_id, token]);
+      expect([feed_url, atom_url, unwatch_url].every((u) => String(u).includes(String(token)))).toBe(true);
     } else {
       expect(modern.structuredContent).toEqual(legacy.structuredContent);
       expect(modern.content).toEqual(legacy.content);

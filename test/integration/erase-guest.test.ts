@@ -55,7 +55,8 @@ describe('npm run erase-guest', () => {
     const run = await eraseCli('--email', ' Gone@Example.com ');
     expect(run).toMatchObject({
       code: 0,
-      stdout: 'erased: 1 booking-intent record(s) holding 3 call(s) (stays and consents), 3 of them with a phone or name, 1 write-budget count(s)\n',
+      stdout:
+        'erased: 1 booking-intent record(s) holding 3 call(s) (stays and consents), 3 of them with a phone or name, 1 write-budget count(s), 0 watch(es)\n',
     });
     expect(run.stdout + run.stderr).not.toContain('gone@');
     expect(await mongo.collections.bookingIntents.countDocuments({ email: 'gone@example.com' })).toBe(0);

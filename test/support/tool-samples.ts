@@ -20,6 +20,8 @@ export interface SampleSource {
 
 export type ToolSample = (s: SampleSource) => Record<string, unknown>;
 
+let watchers = 0;
+
 export const TOOL_SAMPLES: Record<string, ToolSample> = {
   list_markets_tool: () => ({}),
   get_policies_faq_tool: (s) => s.pick([{}, { topic: 'pets' }, { topic: 'security_deposit' }]),
@@ -86,6 +88,18 @@ export const TOOL_SAMPLES: Record<string, ToolSample> = {
         guest_consent: true,
       },
     ]);
+  },
+  // A fresh email each time: an email has at most 10 live watches.
+  watch_search_tool: (s) => {
+    const stay = s.stay();
+    return {
+      search: s.pick([
+        { market: s.citySlug(), min_bedrooms: 2 },
+        { market: s.marketSlug(), start_date: stay.start, end_date: stay.end, max_price: 6000 },
+      ]),
+      email: `watcher-${++watchers}@example.com`,
+      guest_consent: true,
+    };
   },
   get_quote_tool: (s) => {
     const stay = s.stay();

@@ -2,6 +2,14 @@
 import type { Collection, Db } from 'mongodb';
 import type { BookingIntentRecord, HomeRecord, MarketRecord, PropertyRecord } from '../inventory/records';
 import type { InventoryChangeRecord } from './inventory-changes';
+import {
+  WATCH_COLLECTIONS,
+  type WatchChangeRecord,
+  type WatchMatchRecord,
+  type WatchOutboxRecord,
+  type WatchOwnerRecord,
+  type WatchRecord,
+} from './watch-records';
 import { ensureUsedStatesIndex, USED_REQUEST_STATES_COLLECTION, type UsedRequestStateRecord } from './used-request-states';
 
 export interface PhotoBlobRecord {
@@ -38,6 +46,13 @@ export interface Collections {
   inventoryChanges: Collection<InventoryChangeRecord>;
   /** Guest-confirmation states already used: each lets one write through (used-request-states.ts). */
   usedRequestStates: Collection<UsedRequestStateRecord>;
+  /** Saved searches (watch-records.ts): the watches, their changes, what each matches now, each email's live ones. */
+  watches: Collection<WatchRecord>;
+  watchChanges: Collection<WatchChangeRecord>;
+  watchMatches: Collection<WatchMatchRecord>;
+  watchOwners: Collection<WatchOwnerRecord>;
+  /** Watches whose webhook has changes to receive: what the sender reads (services/watches/webhook-sender.ts). */
+  watchOutbox: Collection<WatchOutboxRecord>;
 }
 
 /** Where the service's copies share their rate-limit counts (transports/rate-limit.ts, rate-limiter-flexible's Mongo limiter). */
@@ -54,6 +69,11 @@ export function collections(db: Db): Collections {
     indexerState: db.collection<IndexerStateRecord>('indexer_state'),
     inventoryChanges: db.collection<InventoryChangeRecord>('inventory_changes'),
     usedRequestStates: db.collection<UsedRequestStateRecord>(USED_REQUEST_STATES_COLLECTION),
+    watches: db.collection<WatchRecord>(WATCH_COLLECTIONS.watches),
+    watchChanges: db.collection<WatchChangeRecord>(WATCH_COLLECTIONS.watchChanges),
+    watchMatches: db.collection<WatchMatchRecord>(WATCH_COLLECTIONS.watchMatches),
+    watchOwners: db.collection<WatchOwnerRecord>(WATCH_COLLECTIONS.watchOwners),
+    watchOutbox: db.collection<WatchOutboxRecord>(WATCH_COLLECTIONS.watchOutbox),
   };
 }
 
@@ -67,6 +87,8 @@ export async function ensureIndexes(c: Collections, opts: { bookingIntentRetenti
   await c.properties.createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
   // One record per guest email (docs/contract.md, booking_intent_tool rule 2: repeat calls create no duplicates).
   await c.bookingIntents.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
+  // A watch is found by its token's hash alone (the token is never kept).
+  await c.watches.createIndex({ token_hash: 1 }, { unique: true, name: 'token_hash_unique' });
   // Each intent is kept for the retention period after its email's last call (BOOKING_INTENT_RETENTION_DAYS).
   if (opts.bookingIntentRetentionDays !== undefined) await ensureRetention(c, opts.bookingIntentRetentionDays * 86_400);
   // The shared rate limits: one count per client key, dropped by MongoDB once expired. Made here, at

@@ -37,6 +37,9 @@ export function mappingVersionOf(mapping: unknown): string {
 /** `homes` and `0123456789abcdef` -> `homes-v0123456789abcdef`: the alias copies of that version read. */
 export const versionedAlias = (alias: string, version: string): string => `${alias}-v${version}`;
 
+/** The alias a versioned alias derives from (`homes-v0123456789abcdef` -> `homes`); any other name as it is. */
+export const unversionedAlias = (name: string): string => name.replace(/-v[0-9a-f]{16}$/, '');
+
 /** The version a versioned alias of `alias` names; null for any other name (its places alias, an index). */
 export function versionOfAlias(alias: string, name: string): string | null {
   const prefix = `${alias}-v`;

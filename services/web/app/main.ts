@@ -12,6 +12,7 @@ import { placeLabel, samePlace } from './place-label';
 import { policiesView } from './policies-view';
 import { resultsList } from './results';
 import { searchForm, type SearchFormView } from './search-form';
+import { watchForm } from './watch-form';
 import { COMPARE_LIMIT, exactStay, mapSearchParams, parseState, searchParams, stayParams, toQuery, type PageState } from './state';
 
 const PER_PAGE = 12;
@@ -154,6 +155,8 @@ async function renderSearch(state: PageState): Promise<void> {
     if (controller.signal.aborted) return;
     form.showFacets(facets ?? null);
     s.status.textContent = `${heading}.`;
+    // Kept across the redraws of this answer (a compare box ticked), so a typed email stays.
+    const watch = watchForm(state);
     const draw = (compare: string[]): HTMLElement => {
       const list = resultsList({
         homes,
@@ -176,7 +179,7 @@ async function renderSearch(state: PageState): Promise<void> {
       if (state.area && state.market) {
         list.insertBefore(h('p', {}, h('a', { href: href({ area: null, page: 1 }) }, `Search all of ${place} again`)), list.children[1]);
       }
-      s.results.replaceChildren(list);
+      s.results.replaceChildren(list, watch);
       return list;
     };
     draw(state.compare);

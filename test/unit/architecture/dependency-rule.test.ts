@@ -1,7 +1,7 @@
 /**
  * The layers of the code (docs/design.md, "Layers"): the kernel
  * (services/kernel) imports nothing outside itself; services/ imports neither indexer/ nor stack/;
- * indexer/ imports only the kernel and mappings/; inside search/, each query family stands on
+ * indexer/ imports only the kernel and mappings/ (its entry point also the watch matching); inside search/, each query family stands on
  * search/shared/ alone and shared/ on no family. Checked on the import specifiers of every source
  * file, read with the TypeScript compiler's own pre-processor.
  */
@@ -30,7 +30,8 @@ export function localImports(file: string, text = readFileSync(path.join(ROOT, f
 
 interface Rule {
   files: string;
-  may: (target: string) => boolean;
+  /** Whether `file` (of `files`) may import `target`. */
+  may: (target: string, file: string) => boolean;
   says: string;
 }
 
@@ -88,8 +89,11 @@ export const RULES: Rule[] = [
   },
   {
     files: 'indexer',
-    may: (t) => inside('services/kernel')(t) || inside('mappings')(t) || inside('indexer')(t),
-    says: 'indexer/ imports only the kernel and mappings/',
+    // One exception, for the worker's entry point alone: it composes the watch matching, which runs the
+    // service's own search code under the run's lease; the indexing modules stay below services/.
+    may: (t, file) =>
+      inside('services/kernel')(t) || inside('mappings')(t) || inside('indexer')(t) || (file === 'indexer/worker.ts' && t === 'services/watch-matcher'),
+    says: 'indexer/ imports only the kernel and mappings/ (and its entry point indexer/worker.ts the watch matching, services/watch-matcher)',
   },
 ];
 
@@ -98,7 +102,7 @@ export function violations(files: Array<{ file: string; imports: string[] }>): s
   for (const rule of RULES) {
     for (const { file, imports } of files) {
       if (!inside(rule.files)(file)) continue;
-      for (const target of imports) if (!rule.may(target)) out.push(`${file} imports ${target}: ${rule.says}`);
+      for (const target of imports) if (!rule.may(target, file)) out.push(`${file} imports ${target}: ${rule.says}`);
     }
   }
   return out;
@@ -187,6 +191,20 @@ describe('the dependency rule', () => {
     expect(found).toEqual([
       'services/kernel/engine/pricing.ts imports services/tools/registry: the kernel imports nothing outside itself',
       'services/tools/get-quote.ts imports indexer/runner: services/ imports neither indexer/ nor stack/',
+    ]);
+  });
+
+  it('lets only the worker entry point import the watch matching, and no indexer file the rest of the service', () => {
+    const worker = 'indexer/worker.ts';
+    const incremental = 'indexer/incremental.ts';
+    const found = violations([
+      { file: worker, imports: localImports(worker, "import { openWatchMatcher } from '../services/watch-matcher';") },
+      { file: incremental, imports: localImports(incremental, "import { openWatchMatcher } from '../services/watch-matcher';") },
+      { file: worker, imports: localImports(worker, "import { matchWatchesFor } from '../services/tools/watch-matching-run';") },
+    ]);
+    expect(found).toEqual([
+      'indexer/incremental.ts imports services/watch-matcher: indexer/ imports only the kernel and mappings/ (and its entry point indexer/worker.ts the watch matching, services/watch-matcher)',
+      'indexer/worker.ts imports services/tools/watch-matching-run: indexer/ imports only the kernel and mappings/ (and its entry point indexer/worker.ts the watch matching, services/watch-matcher)',
     ]);
   });
 });

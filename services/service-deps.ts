@@ -1,0 +1,78 @@
+/**
+ * The stores and caches one process of the service works with (Deps), opened from the configuration:
+ * the service copies (main.ts) and the indexer worker's watch matching (watch-matcher.ts) build them alike.
+ */
+import { readRoutingKeys, RoutingKeysCache } from './kernel/store/home-routing';
+import { esNodesOf, type Config } from './kernel/config';
+import type { Deps } from './deps';
+import type { Logger } from './kernel/logger';
+import { createEsClient } from './kernel/store/es-client';
+import { watchNodes, watchTiming } from './kernel/store/node-watch';
+import { connectMongo } from './kernel/store/mongo';
+import { AggregateCache } from './markets/aggregate-cache';
+import { BuildingRecords } from './buildings/building-records';
+import { GenerationBuildings } from './buildings/generation-buildings';
+import { GenerationReader } from './kernel/store/generation-reader';
+import { GenerationAnswers } from './kernel/store/generation-answers';
+import { mapAnswerBytes } from './tools/search-on-map';
+import { placesAnswerBytes } from './search/places/place-suggest';
+import { GenerationVocabulary } from './kernel/store/generation-vocabulary';
+import { MarketDirectory } from './markets/market-directory';
+import { PolicyCache } from './policies/store';
+import { ServiceMetrics } from './kernel/metrics';
+import { instrumentStores } from './kernel/store/store-metrics';
+import { traceMongoCommands } from './kernel/store/store-traces';
+import { tracingOn } from './kernel/tracing';
+import { readIndexerHistory } from './kernel/store/index-freshness';
+import { MarketExtents, marketExtentsBody, parseMarketExtents } from './kernel/store/market-extents';
+import { esTransport } from './search/shared/search-transport';
+import { unmetered } from './kernel/store/es-time';
+
+export async function openDeps(config: Config, log: Logger) {
+  const esNodes = watchNodes(esNodesOf(config.esUrl), watchTiming(config.storeDeadlineMs));
+  const es = createEsClient(config.esUrl, { deadlineMs: config.storeDeadlineMs, watch: esNodes });
+  const mongo = await connectMongo(config.mongoUrl, config.mongoDb, { deadlineMs: config.storeDeadlineMs });
+  const metrics = new ServiceMetrics(
+    async () => {
+      const h = await readIndexerHistory(mongo.collections.indexerState);
+      return { lastFull: h.last_full_run, lastIncremental: h.last_incremental_run, failures: h.failed_runs };
+    },
+    undefined,
+    { exemplars: tracingOn() },
+  );
+  instrumentStores(metrics, es, mongo.client);
+  metrics.reportEsNodes(esNodes);
+  traceMongoCommands(mongo.client);
+  const generation = new GenerationReader(mongo.collections.indexerState);
+  const deps: Deps = {
+    config,
+    es,
+    esNodes,
+    routingKeys: new RoutingKeysCache(() => readRoutingKeys(es, config.homesAlias)),
+    // Read once per generation for every request: no request's Elasticsearch time. READ_CACHE=false trusts no generation: every shard.
+    marketExtents: new MarketExtents(config.readCache ? generation : { read: async () => null }, () =>
+      unmetered(async () => parseMarketExtents((await esTransport(es, config.homesAlias, { nodes: esNodes }).aggregate(marketExtentsBody())).aggregations)),
+    ),
+    mongo: mongo.collections,
+    db: mongo.db,
+    markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
+    aggregates: new AggregateCache(config.cacheTtlMs),
+    buildings: new BuildingRecords(mongo.collections, config.cacheTtlMs),
+    generation,
+    mapAnswers: new GenerationAnswers(generation, { maxBytes: config.mapCacheBytes, sizeOf: mapAnswerBytes }),
+    vocabulary: new GenerationVocabulary(config.readCache ? generation : { read: async () => null }, mongo.collections.indexerState, config.homesAlias),
+    placeAnswers: new GenerationAnswers(generation, { maxBytes: config.suggestCacheBytes, sizeOf: placesAnswerBytes }),
+    homeBuildings: new GenerationBuildings(mongo.collections),
+    policies: new PolicyCache(mongo.collections, config.cacheTtlMs),
+    log,
+    metrics,
+    clock: () => new Date(),
+  };
+  metrics.reportCaches({
+    map_answers: deps.mapAnswers,
+    place_answers: deps.placeAnswers,
+    building_records: deps.buildings,
+    home_buildings: deps.homeBuildings,
+  });
+  return { deps, esNodes, es, mongo };
+}

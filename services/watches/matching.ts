@@ -1,0 +1,140 @@
+/**
+ * The matching of the homes an incremental run changed (docs/decisions.md, "Watches: a reverse
+ * search"): the watches they may concern are found by Elasticsearch (the reverse search of
+ * watch-index.ts, plus the watches that hold one of them now, read by the homes' ids), then every
+ * (watch, its candidate homes) is decided exactly by `decide`, the watches' own searches restricted
+ * to those homes (the service's search code: the same pricing and availability, many watches to a
+ * request), and the difference with what each watch held is recorded (diff.ts). Never a loop over
+ * all the watches; a watch whose answer moves nothing writes nothing.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import type { Collections } from '../kernel/store/collections';
+import type { IsoDate } from '../kernel/inventory/records';
+import type { WatchChangeRecord, WatchMatchRecord, WatchRecord } from '../kernel/store/watch-records';
+import { FLAG_FIELDS } from '../kernel/store/flag-fields';
+import { ApiError } from '../kernel/errors';
+import { diffMatches, type NowMatching, type Seen } from './diff';
+import { isLive } from './owners';
+import { appendManyChanges, completePending, endWatch, moveManyMatches, type WatchBatch } from './store';
+import { candidateWatches, unindexWatch, type HomeFacts } from './watch-index';
+
+export interface MatchingDeps {
+  es: Client;
+  mongo: Collections;
+  config: { homesAlias: string };
+}
+
+/** A candidate watch and the changed homes it is decided on. */
+export interface WatchQuestion {
+  watch: WatchRecord;
+  homeIds: readonly string[];
+}
+
+/**
+ * Each watch's search restricted to its homes: what of them it matches now, with prices and cards,
+ * or the error the search refuses it with.
+ */
+export type DecideWatches = (questions: readonly WatchQuestion[]) => Promise<Map<string, NowMatching[] | ApiError>>;
+
+/** The changed homes as the homes alias holds them now (a home gone from it has no facts: only its holders see it). */
+async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]): Promise<HomeFacts[]> {
+  const flagFields: string[] = Object.values(FLAG_FIELDS);
+  const res = await deps.es.search<Record<string, unknown>>({
+    index: deps.config.homesAlias,
+    size: homeIds.length,
+    query: { ids: { values: [...homeIds] } },
+    _source: ['home_id', 'market_slug', 'bedrooms', ...flagFields],
+  });
+  return res.hits.hits.flatMap((hit) => {
+    const s = hit._source;
+    if (!s) return [];
+    return [{ homeId: String(s.home_id), market_slug: String(s.market_slug), bedrooms: Number(s.bedrooms), flags: flagFields.filter((f) => s[f] === true) }];
+  });
+}
+
+export interface MatchingOutcome {
+  watches: number;
+  changes: WatchChangeRecord[];
+}
+
+export async function matchChangedHomes(
+  deps: MatchingDeps,
+  homeIds: readonly string[],
+  today: IsoDate,
+  now: Date,
+  decide: DecideWatches,
+): Promise<MatchingOutcome> {
+  if (homeIds.length === 0) return { watches: 0, changes: [] };
+  const candidates = await candidateWatches(deps, await homeFacts(deps, homeIds), today);
+  let holders = await deps.mongo.watchMatches.find({ _id: { $in: [...homeIds] } }).toArray();
+  let watches = await watchesOf(deps, candidates, holders);
+  // A candidate MongoDB no longer has (erase-guest deletes a guest's watches) leaves the reverse search.
+  const kept = new Set(watches.map((w) => w._id));
+  for (const id of [...candidates.keys()].filter((id) => !kept.has(id))) {
+    candidates.delete(id);
+    await unindexWatch(deps, id);
+  }
+  // A batch a crash left pending (its journal on the watch) is completed before anything is compared:
+  // the match state it moves is the one this matching starts from.
+  const recorded: WatchChangeRecord[] = [];
+  const pending = watches.filter((w) => w.pending);
+  if (pending.length > 0) {
+    for (const w of pending) recorded.push(...(await completePending(deps.mongo, w._id)));
+    holders = await deps.mongo.watchMatches.find({ _id: { $in: [...homeIds] } }).toArray();
+    watches = await watchesOf(deps, candidates, holders);
+  }
+  // What the watches hold of these homes: a home that left the search (or the index) is seen here.
+  const held = new Map<string, Map<string, Seen>>();
+  for (const record of holders) {
+    for (const [watchId, seen] of Object.entries(record.held ?? {})) {
+      const map = held.get(watchId) ?? new Map<string, Seen>();
+      map.set(record._id, seen);
+      held.set(watchId, map);
+      const list = candidates.get(watchId) ?? [];
+      if (!list.includes(record._id)) list.push(record._id);
+      candidates.set(watchId, list);
+    }
+  }
+  const questions: WatchQuestion[] = [];
+  for (const watch of watches.sort((a, b) => (a._id < b._id ? -1 : 1))) {
+    if (isLive(watch, today)) {
+      questions.push({ watch, homeIds: candidates.get(watch._id) ?? [] });
+      continue;
+    }
+    // An expired watch ends itself, and leaves the reverse search.
+    if (watch.ended_at === null) await endWatch(deps.mongo, watch._id, 'expired', now);
+    await unindexWatch(deps, watch._id);
+  }
+  const answers = await decide(questions);
+  const batches: WatchBatch[] = [];
+  const quiet: Array<{ watchId: string; hold: Map<string, Seen>; release: string[] }> = [];
+  for (const { watch, homeIds } of questions) {
+    const answer = answers.get(watch._id) ?? [];
+    if (answer instanceof ApiError) {
+      // A search the service now refuses (its market is gone): the watch ends rather than stop every run.
+      if (answer.status >= 500) throw answer;
+      if (await endWatch(deps.mongo, watch._id, 'refused', now)) await unindexWatch(deps, watch._id);
+      continue;
+    }
+    const before = held.get(watch._id) ?? new Map<string, Seen>();
+    const diff = diffMatches(homeIds, before, answer);
+    if (diff.changes.length > 0) {
+      batches.push({ watch, changes: diff.changes, moves: { hold: diff.hold, release: diff.release } });
+      continue;
+    }
+    // No change: only a held price or slug that moved is written, with the other watches' at once.
+    const moved = new Map([...diff.hold].filter(([id, seen]) => before.get(id)?.price !== seen.price || before.get(id)?.slug !== seen.slug));
+    if (moved.size > 0) quiet.push({ watchId: watch._id, hold: moved, release: [] });
+  }
+  // The changes are journaled before the match state moves (store.ts): a crash loses and repeats none.
+  recorded.push(...(await appendManyChanges(deps.mongo, batches, now)));
+  await moveManyMatches(deps.mongo, quiet);
+  return { watches: watches.length, changes: recorded };
+}
+
+/** The watches the reverse search found and those holding one of the homes, read by `_id`. */
+async function watchesOf(deps: MatchingDeps, candidates: ReadonlyMap<string, string[]>, holders: readonly WatchMatchRecord[]): Promise<WatchRecord[]> {
+  const ids = new Set(candidates.keys());
+  for (const record of holders) for (const id of Object.keys(record.held ?? {})) ids.add(id);
+  return ids.size === 0 ? [] : deps.mongo.watches.find({ _id: { $in: [...ids] } }).toArray();
+}

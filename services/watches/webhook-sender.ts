@@ -1,0 +1,130 @@
+/**
+ * The webhooks of the watches (docs/contract.md, "What a watch reports"): each change POSTed as JSON,
+ * signed per the Standard Webhooks specification (the `standardwebhooks` package: webhook-id is the
+ * change_id, webhook-timestamp, webhook-signature with the watch's secret), in order per watch, at
+ * least once: a change counts as delivered only on a 2xx, and the next is not sent before it. A
+ * failure (any other status, a redirect, which is never followed, a URL that now resolves to a
+ * refused address, no answer in WEBHOOK_TIMEOUT_MS) is retried with exponential backoff; a change
+ * still failing 24 h after its first failure is given up (the feed keeps it) and the next one is
+ * sent. A 410 ends the watch. Only the worker holding the indexer's lease calls it: one sender.
+ */
+import { Webhook } from 'standardwebhooks';
+import type { Collections } from '../kernel/store/collections';
+import type { WatchRecord } from '../kernel/store/watch-records';
+import { changeView } from './change-view';
+import { changesBetween, committedChanges, endWatch } from './store';
+import { unindexWatch } from './watch-index';
+import { Agent, fetch } from 'undici';
+import { eachAtMost } from '../kernel/each-at-most';
+import { pinnedLookup, vetWebhookUrl } from './webhook-url';
+import type { Client } from '@elastic/elasticsearch';
+
+export const WEBHOOK_TIMEOUT_MS = 5_000;
+export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
+const FIRST_RETRY_MS = 5_000;
+const LONGEST_RETRY_MS = 3_600_000;
+
+/** The wait after the n-th failed attempt (1, 2, …): 5 s doubling, at most an hour. */
+export const backoffMs = (attempts: number): number => Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+
+export interface SenderDeps {
+  es: Client;
+  mongo: Collections;
+  config: { homesAlias: string; watchWebhookAllowHosts: string[] };
+}
+
+type Attempt = 'delivered' | 'gone' | 'failed';
+
+async function post(deps: SenderDeps, watch: WatchRecord, body: string, id: string, at: Date): Promise<Attempt> {
+  const webhook = watch.webhook!;
+  let vetted: Awaited<ReturnType<typeof vetWebhookUrl>>;
+  try {
+    vetted = await vetWebhookUrl(webhook.url, deps.config.watchWebhookAllowHosts);
+  } catch {
+    return 'failed';
+  }
+  const signature = new Webhook(webhook.secret).sign(id, at, body);
+  // The connection goes to the addresses just checked, never to a second answer of DNS.
+  const dispatcher = new Agent(vetted.addresses ? { connect: { lookup: pinnedLookup(vetted.addresses) } } : {});
+  try {
+    const res = await fetch(vetted.url, {
+      dispatcher,
+      method: 'POST',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body,
+    });
+    await res.body?.cancel();
+    if (res.status === 410) return 'gone';
+    return res.status >= 200 && res.status < 300 ? 'delivered' : 'failed';
+  } catch {
+    return 'failed';
+  } finally {
+    await dispatcher.close().catch(() => undefined);
+  }
+}
+
+/** Sends a watch's undelivered changes in order until one fails; true when the watch is up to date (or ended). */
+async function sendWatch(deps: SenderDeps, watch: WatchRecord, now: () => Date): Promise<boolean> {
+  const c = deps.mongo;
+  if (!watch.webhook || watch.ended_at !== null) return true;
+  for (let seq = watch.delivered + 1; seq <= committedChanges(watch); seq++) {
+    const [change] = await changesBetween(c, watch._id, seq, seq);
+    if (change) {
+      // The token is not kept, so no unwatch URL can be sent: the receiver ends the watch by answering 410.
+      const body = JSON.stringify({ type: `watch.${change.kind}`, watch_id: watch._id, data: changeView(change) });
+      const outcome = await post(deps, watch, body, change._id, now());
+      if (outcome === 'gone') {
+        if (await endWatch(c, watch._id, 'webhook_gone', now())) await unindexWatch(deps, watch._id);
+        return true;
+      }
+      if (outcome === 'failed') {
+        const entry = await c.watchOutbox.findOne({ _id: watch._id });
+        const attempts = (entry?.attempts ?? 0) + 1;
+        const since = entry?.failing_since ?? now();
+        if (now().getTime() - since.getTime() < GIVE_UP_AFTER_MS) {
+          await c.watchOutbox.updateOne(
+            { _id: watch._id },
+            { $set: { attempts, failing_since: since, next_at: new Date(now().getTime() + backoffMs(attempts)) } },
+            { upsert: true },
+          );
+          return false;
+        }
+        // Past a day of failures: this change is given up, the next one is tried.
+      }
+    }
+    await c.watches.updateOne({ _id: watch._id }, { $set: { delivered: seq } });
+    await c.watchOutbox.updateOne({ _id: watch._id }, { $set: { attempts: 0, failing_since: null } });
+  }
+  return true;
+}
+
+/** Watches whose webhooks are sent at once. */
+const SENDERS = 32;
+
+/** Sends what is due: every watch of the outbox whose backoff has passed. Returns how many watches are up to date now. */
+export async function sendDueWebhooks(deps: SenderDeps, now: () => Date = () => new Date()): Promise<number> {
+  const c = deps.mongo;
+  // The outbox holds only watches with changes to send: a small collection, read whole by the one sender.
+  const due = (await c.watchOutbox.find({}).toArray()).filter((e) => e.next_at.getTime() <= now().getTime());
+  if (due.length === 0) return 0;
+  const watches = await c.watches.find({ _id: { $in: due.map((e) => e._id) } }).toArray();
+  let done = 0;
+  // Watches side by side (each in its own order), a bounded number of connections at once.
+  await eachAtMost(SENDERS, watches, async (watch) => {
+    if (await sendWatch(deps, watch, now)) {
+      await c.watchOutbox.deleteOne({ _id: watch._id });
+      done += 1;
+    }
+  });
+  // Entries of watches gone from the store.
+  const known = new Set(watches.map((w) => w._id));
+  for (const e of due) if (!known.has(e._id)) await c.watchOutbox.deleteOne({ _id: e._id });
+  return done;
+}

@@ -1,0 +1,82 @@
+/**
+ * The watches' index is derived from MongoDB, the truth (services/watches/watch-index.ts,
+ * rebuildWatchIndex): deleted whole, it is rebuilt from the stored watches (their criteria, or their
+ * search read again for a record without them), ended watches left out, and a changed home finds the
+ * same candidate watches as before; a worker that starts without it rebuilds it.
+ */
+import { startFixture, busiestCity, type Fixture } from '../support/fixture';
+import { createLogger } from '../../services/kernel/logger';
+import { todayIso } from '../../services/kernel/engine/dates';
+import { rebuildWatchesFromStore } from '../../services/tools/watch-criteria';
+import { watchedMatches } from '../../services/tools/watched-search';
+import { candidateWatches, watchIndexExists, watchIndexOf, type HomeFacts } from '../../services/watches/watch-index';
+import { openWatchMatcher } from '../../services/watch-matcher';
+
+let fx: Fixture;
+let city: string;
+
+beforeAll(async () => {
+  fx = await startFixture({ homes: 40, seed: 9 });
+  city = await busiestCity(fx);
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+async function save(search: Record<string, unknown>, email: string): Promise<{ watch_id: string; token: string }> {
+  const res = await fetch(`${fx.url}/api/public/watches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ search, email, guest_consent: true }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { watch_id: string; token: string };
+}
+
+async function dropWatchIndex(): Promise<void> {
+  const alias = watchIndexOf(fx.config.homesAlias);
+  await fx.es.indices.delete({ index: Object.keys(await fx.es.indices.get({ index: alias })) });
+  expect(await watchIndexExists(fx.svc.deps)).toBe(false);
+}
+
+describe('the watches index', () => {
+  it('is rebuilt from MongoDB with the live watches, and finds the same candidates', async () => {
+    const plain = await save({ market: city }, 'rebuild-1@example.com');
+    const roomy = await save({ market: city, min_bedrooms: 2 }, 'rebuild-2@example.com');
+    const ended = await save({ market: city, parking: true }, 'rebuild-3@example.com');
+    expect((await fetch(`${fx.url}/api/public/watches/${ended.token}`, { method: 'DELETE' })).status).toBe(204);
+    // A record saved without its criteria: its search is read again.
+    await fx.mongo.collections.watches.updateOne({ _id: roomy.watch_id }, { $unset: { criteria: '' } });
+
+    const today = todayIso(new Date());
+    const { matches } = await watchedMatches(fx.svc.deps, { market: city }, today);
+    const homes = await fx.mongo.collections.homes.find({ _id: { $in: matches.slice(0, 10).map((m) => m.homeId) } }).toArray();
+    const facts: HomeFacts[] = homes.map((h) => ({ homeId: h._id, market_slug: h.market_slug, bedrooms: h.bedrooms, flags: [] }));
+    const before = await candidateWatches(fx.svc.deps, facts, today);
+    expect(before.has(plain.watch_id)).toBe(true);
+
+    await dropWatchIndex();
+    expect((await candidateWatches(fx.svc.deps, facts, today)).size).toBe(0);
+    expect(await rebuildWatchesFromStore(fx.svc.deps, today)).toBe(2);
+    const after = await candidateWatches(fx.svc.deps, facts, today);
+    expect(after).toEqual(before);
+    expect(after.has(ended.watch_id)).toBe(false);
+    expect([...after.keys()].sort()).toEqual([plain.watch_id, roomy.watch_id].filter((id) => before.has(id)).sort());
+
+    // A second rebuild replaces the first index whole.
+    expect(await rebuildWatchesFromStore(fx.svc.deps, today)).toBe(2);
+    expect(Object.keys(await fx.es.indices.get({ index: watchIndexOf(fx.config.homesAlias) }))).toHaveLength(1);
+  });
+
+  it('is rebuilt by a worker that starts without it', async () => {
+    const w = await save({ market: city }, 'rebuild-4@example.com');
+    await dropWatchIndex();
+    const worker = await openWatchMatcher(fx.config, createLogger('silent', 'indexer'));
+    try {
+      const ids = (await fx.es.search({ index: watchIndexOf(fx.config.homesAlias), size: 100, _source: false })).hits.hits.map((h) => h._id);
+      expect(ids).toContain(w.watch_id);
+    } finally {
+      await worker.close();
+    }
+  });
+});
