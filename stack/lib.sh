@@ -25,6 +25,8 @@ ES_PORT="${ES_PORT:-9200}"
 # never talks to another one, so pick a port nobody else is likely to use.
 ES_TRANSPORT_PORT="${ES_TRANSPORT_PORT:-19300}"
 ES_HEAP="${CATALOG_ES_HEAP:-512m}"
+# More JVM options for the nodes started here (none by default), after the heap: a test's own cluster, say.
+ES_EXTRA_JAVA_OPTS="${CATALOG_ES_JAVA_OPTS:-}"
 # ES refuses to run as root, so it runs as this dedicated system user.
 ES_USER="catalog-es"
 ES_HEALTH_TIMEOUT="${CATALOG_ES_TIMEOUT:-120}"

@@ -17,6 +17,7 @@
 #
 # Environment: CATALOG_STACK_DIR (cache folder, default ~/.cache/catalog-stack),
 # ES_PORT (9200), ES_TRANSPORT_PORT (19300), CATALOG_ES_HEAP (512m),
+# CATALOG_ES_JAVA_OPTS (more JVM options for the nodes; none by default),
 # CATALOG_ES_TIMEOUT (120 s), MONGO_PORT (27017), CATALOG_MONGO_TIMEOUT (60 s),
 # CATALOG_MONGO_HEAP (2g), CATALOG_MONGO_CACHE_MB (64),
 # CATALOG_ES_DIR (where ES is unpacked and keeps its data; see lib.sh),
@@ -274,7 +275,7 @@ launch_es_node() {
   (cd "$(es_node_dir "$i")" && as_es env -i \
       PATH="/usr/local/bin:/usr/bin:/bin" HOME="$(es_node_dir "$i")" LANG=C.UTF-8 \
       ES_JAVA_HOME="$java_home" ES_PATH_CONF="$(es_conf_dir "$i")" \
-      ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP" \
+      ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP${ES_EXTRA_JAVA_OPTS:+ $ES_EXTRA_JAVA_OPTS}" \
       "$home/bin/elasticsearch" -d -p "$(es_pidfile "$i")" \
       >"$CACHE_DIR/logs/elasticsearch-start$( ((ES_NODES > 1)) && echo "-$ES_PORT-$i").log" 2>&1 </dev/null 9>&-)
 }

@@ -3,7 +3,8 @@
 #
 #   bash stack/stop.sh            # or: npm run stack:stop
 #   bash stack/stop.sh es         # only Elasticsearch: the nodes of the configuration in the
-#                                 # environment (STACK_ES_NODES, ES_PORT), e.g. a test's cluster
+#                                 # environment (STACK_ES_NODES, ES_PORT), e.g. a test's cluster,
+#                                 # all at once
 #
 # Idempotent: a server that is not running is skipped. Each server gets
 # SIGTERM (both shut down cleanly on it), then SIGKILL if it is still there
@@ -45,8 +46,10 @@ stop_one() {
 
 # ES writes its own pidfile and removes it on a clean exit; the rm above
 # covers the SIGKILL case. 60 s: ES flushes shards on shutdown.
+# The nodes stop together: each one's shutdown does not wait on the others'.
 if [[ "${1:-}" == es ]]; then
-  for ((i = 1; i <= ES_NODES; i++)); do stop_one "Elasticsearch node $i" "$(es_pidfile "$i")" "org.elasticsearch" 60; done
+  for ((i = 1; i <= ES_NODES; i++)); do stop_one "Elasticsearch node $i" "$(es_pidfile "$i")" "org.elasticsearch" 60 & done
+  wait
   exit 0
 fi
 # Everything this cache started: the single node and every cluster's nodes, whatever the environment says.

@@ -91,6 +91,21 @@ function withRawValue(base: Record<string, unknown>, key: string, raw: string): 
   return `${head}${head.length > 1 ? ',' : ''}${JSON.stringify(key)}:${raw}}`;
 }
 
+/**
+ * The answers to `cases`, in their order, sent `IN_FLIGHT` at a time: each case is one request that
+ * stands alone, and a service that answers one without a 5xx must do so beside others too.
+ */
+const IN_FLIGHT = 6;
+async function answersOf<T>(cases: readonly T[], send: (c: T) => Promise<{ what: string } & Answer>): Promise<Array<{ what: string } & Answer>> {
+  const answers: Array<{ what: string } & Answer> = new Array(cases.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let i = next++; i < cases.length; i = next++) answers[i] = await send(cases[i]);
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  return answers;
+}
+
 function failures(answers: Array<{ what: string } & Answer>): string[] {
   return answers.flatMap(({ what, status, text }) => {
     if (status >= 500) return [`${what}: HTTP ${status} ${text.slice(0, 200)}`];
@@ -105,13 +120,11 @@ describe('hostile arguments on the tool server', () => {
     async (name, era) => {
       const tool = TOOLS.find((t) => t.name === name)!;
       const keys = Object.keys((tool.inputSchema as { properties: Record<string, unknown> }).properties);
-      const answers: Array<{ what: string } & Answer> = [];
-      for (const key of keys) {
-        for (const raw of HOSTILE_VALUES) {
-          const base = TOOL_SAMPLES[name](samples);
-          answers.push({ what: `${name} ${key}=${raw.slice(0, 40)}`, ...(await rawToolCall(name, withRawValue(base, key, raw), era)) });
-        }
-      }
+      const cases = keys.flatMap((key) => HOSTILE_VALUES.map((raw) => ({ key, raw, base: TOOL_SAMPLES[name](samples) })));
+      const answers = await answersOf(cases, async ({ key, raw, base }) => ({
+        what: `${name} ${key}=${raw.slice(0, 40)}`,
+        ...(await rawToolCall(name, withRawValue(base, key, raw), era)),
+      }));
       expect(answers.length).toBe(keys.length * HOSTILE_VALUES.length);
       expect(failures(answers)).toEqual([]);
     },
@@ -126,7 +139,7 @@ describe('hostile query strings on the GET API', () => {
     const stay = samples.stay();
     /** Valid values for the required parameters, so the hostile one is what the route judges. */
     const valid: Record<string, string> = { slug: samples.slug(), market: samples.marketSlug(), check_in: stay.start, check_out: stay.end };
-    const answers: Array<{ what: string } & Answer> = [];
+    const cases: Array<{ url: string; name: string; v: string; query: URLSearchParams }> = [];
     for (const [path, item] of Object.entries(openapi.paths)) {
       if (!item.get) continue; // a route with no GET (POST and DELETE of the watches) has no query string to judge
       const params = item.get.parameters ?? [];
@@ -136,11 +149,14 @@ describe('hostile query strings on the GET API', () => {
           const query = new URLSearchParams();
           for (const q of params) if (q.in === 'query' && q.required && q.name !== p.name) query.set(q.name, valid[q.name]);
           query.set(p.name, v);
-          const res = await fetch(`${fx.url}${url}?${query}`);
-          answers.push({ what: `GET ${url} ${p.name}=${v.slice(0, 40)}`, status: res.status, text: await res.text() });
+          cases.push({ url, name: p.name, v, query });
         }
       }
     }
+    const answers = await answersOf(cases, async ({ url, name, v, query }) => {
+      const res = await fetch(`${fx.url}${url}?${query}`);
+      return { what: `GET ${url} ${name}=${v.slice(0, 40)}`, status: res.status, text: await res.text() };
+    });
     expect(answers.length).toBeGreaterThan(100);
     expect(answers.filter((a) => a.status === 404 && a.text.includes('"not_found"'))).toEqual([]);
     expect(failures(answers)).toEqual([]);

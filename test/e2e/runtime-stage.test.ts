@@ -9,7 +9,7 @@
  *
  * @run-alone it replays `npm ci` and the build into temporary folders: minutes of processor and disk.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,12 +72,21 @@ function npmBin(): string {
   return existsSync(npm) ? npm : 'npm';
 }
 
+/** A command run to its end in `cwd`, its output on this process's; rejects on any exit but 0. */
+function runToEnd(bin: string, args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${bin} ${args.join(' ')}: exit ${code ?? signal}`))));
+  });
+}
+
 /**
  * One RUN step (a `&&` segment) in the stage's folder. `npm ci` with dev dependencies (the build
  * stage's) is the repository's own node_modules, linked (the same lockfile); `npm cache clean`
  * only empties a cache. Any other step fails the test until the test learns to replay it.
  */
-function replayRun(step: string, dir: string): void {
+async function replayRun(step: string, dir: string): Promise<void> {
   const words = step.split(' ');
   if (words[0] !== 'npm') throw new Error(`RUN ${step}: not a step this test replays`);
   if (words[1] === 'cache' && words[2] === 'clean') return;
@@ -86,23 +95,28 @@ function replayRun(step: string, dir: string): void {
     return;
   }
   const quiet = words[1] === 'ci' ? ['--no-audit', '--no-fund', '--loglevel=error'] : ['--silent'];
-  execFileSync(npmBin(), [...words.slice(1), ...quiet], { cwd: dir, stdio: 'inherit' });
+  await runToEnd(npmBin(), [...words.slice(1), ...quiet], dir);
 }
 
-/** A stage's COPY and RUN lines, in order, into `target` (its other instructions lay out no file). */
-function replayStage(from: Stage, target: Place, context: Place, stages: Record<string, Place>): void {
+/**
+ * A stage's COPY and RUN lines, in order, into `target` (its other instructions lay out no file). A
+ * `COPY --from` waits for that stage: until then the stages are replayed side by side, as BuildKit
+ * builds them.
+ */
+async function replayStage(from: Stage, target: Place, context: Place, stages: Record<string, Promise<Place>>): Promise<Place> {
   for (const { keyword, args } of from.instructions) {
     if (keyword === 'COPY') {
       const copy = parseCopy(args);
-      const source = copy.from === null ? context : stages[copy.from];
+      const source = copy.from === null ? context : await stages[copy.from];
       if (!source) throw new Error(`COPY --from=${copy.from}: no such stage replayed`);
       replayCopy(copy, source, target);
     } else if (keyword === 'RUN') {
-      for (const step of args.split('&&').map((s) => s.trim())) replayRun(step, target.dir);
+      for (const step of args.split('&&').map((s) => s.trim())) await replayRun(step, target.dir);
     } else if (!['WORKDIR', 'ENV', 'USER', 'EXPOSE', 'HEALTHCHECK', 'CMD'].includes(keyword)) {
       throw new Error(`${keyword} ${args}: not an instruction this test replays`);
     }
   }
+  return target;
 }
 
 beforeAll(async () => {
@@ -111,14 +125,17 @@ beforeAll(async () => {
   const build = stageNamed(STAGES, 'build');
   const built: Place = { dir: path.join(stage, '.build'), workdir: lastOf(build, 'WORKDIR') ?? '/' };
   mkdirSync(built.dir);
-  replayStage(build, built, context, {});
+  // The world is seeded meanwhile: the stages need no store.
+  config = testConfig();
+  const world = seedWorld(config, 30);
+  const builtStage = replayStage(build, built, context, {});
   // The runtime stage lays out its WORKDIR (the stage folder) from the context and the build.
   const runtime: Place = { dir: stage, workdir: lastOf(RUNTIME, 'WORKDIR') ?? '/' };
-  replayStage(RUNTIME, runtime, context, { build: built });
+  const replayed = await Promise.allSettled([builtStage, replayStage(RUNTIME, runtime, context, { build: builtStage }), world]);
+  const seeded = replayed[2];
+  if (seeded.status === 'fulfilled') ({ mongo, es } = seeded.value);
+  for (const r of replayed) if (r.status === 'rejected') throw r.reason;
   rmSync(built.dir, { recursive: true, force: true });
-
-  config = testConfig();
-  ({ mongo, es } = await seedWorld(config, 30));
 }, 600_000);
 
 afterAll(async () => {

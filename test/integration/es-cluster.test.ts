@@ -22,6 +22,9 @@ const clusterEnv = {
   STACK_ES_NODES: '3',
   ES_PORT: process.env.CLUSTER_TEST_ES_PORT ?? '9281',
   ES_TRANSPORT_PORT: process.env.CLUSTER_TEST_ES_TRANSPORT_PORT ?? '19381',
+  // The JIT's quick tier only: three JVMs start on the machine's cores together, and C2's compiles
+  // take most of that processor time; the reads below are few, so the nodes serve them as well.
+  CATALOG_ES_JAVA_OPTS: '-XX:TieredStopAtLevel=1',
 };
 
 function stackScript(script: string, args: string[] = [], env: Record<string, string> = {}): string {
