@@ -189,7 +189,7 @@ describe('POST /mcp/public with the SDK client', () => {
     const listed = await client.listTools();
     const { body } = await fx.get('/api/public/tools.json');
     const forModels = listed.tools.filter((t) => !(t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility?.every((v) => v === 'app'));
-    expect(forModels).toHaveLength(13);
+    expect(forModels).toHaveLength(14);
     expect(body.tools).toEqual(forModels);
   });
 
@@ -237,7 +237,7 @@ describe('derived documents', () => {
     const q = body.paths['/api/public/policies-faq'].get.parameters.map((p: any) => p.name);
     expect(q).toEqual(['q']);
     for (const [path, item] of Object.entries<any>(body.paths)) {
-      if (item.get.operationId && path !== '/api/public/status') {
+      if (item.get?.operationId && path !== '/api/public/status') {
         expect(item.get.responses['400']).toBeDefined();
         expect(item.get.responses['404']).toBeDefined();
       }

@@ -46,7 +46,8 @@ async function answer(base: string, req: { headers: Record<string, string>; body
   return { status: res.status, type: res.headers.get('content-type'), json: await jsonRpcOf(res) };
 }
 
-const READS = TOOLS.filter((t) => t.name !== 'booking_intent_tool').map((t) => t.name);
+// The writes answer a new id and token each call: they are compared by the tests of their own.
+const READS = TOOLS.filter((t) => !['booking_intent_tool', 'watch_search_tool'].includes(t.name)).map((t) => t.name);
 const ERAS: Era[] = ['legacy', 'legacy-with-version', 'modern'];
 
 describe('a plain tools/call answers what the SDK answers', () => {

@@ -33,6 +33,9 @@ const UNIQUE_KEYS: Record<string, string[]> = {
   policies: ['_id'],
   // rate-limiter-flexible's count per key (a unique index: kernel/store/collections.ts).
   rate_limits: ['key'],
+  // A watch's owner places (watch_owners: `_id` an email's key and slot) and the watches by their id or token's hash (a unique index).
+  watch_owners: ['_id'],
+  watches: ['_id', 'token_hash'],
 };
 const SMALL_LIMIT = 1_000;
 

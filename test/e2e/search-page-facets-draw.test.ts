@@ -134,11 +134,11 @@ describe('the search page at /', () => {
       const listSearches = (url: URL): boolean => url.pathname === '/api/public/search';
       await page.route(listSearches, (route) => void held.push(() => route.continue().catch(() => undefined)));
       await page.selectOption('#f-bedrooms', '1');
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       await waitUntil(page, 'new URLSearchParams(location.search).get("bedrooms") === "1"');
       for (let i = 0; i < 50 && held.length === 0; i++) await page.waitForTimeout(20);
       // The same state searched again (the Search button pressed twice): the first search gives way.
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       for (let i = 0; i < 50 && held.length < 2; i++) await page.waitForTimeout(20);
       expect(held.length).toBeGreaterThanOrEqual(2);
       await page.waitForTimeout(300);
@@ -152,7 +152,7 @@ describe('the search page at /', () => {
       // The state shown, searched again: not ready until that search is drawn (its list replaces the one shown).
       held.length = 0;
       await page.route(listSearches, (route) => void held.push(() => route.continue().catch(() => undefined)));
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       for (let i = 0; i < 50 && held.length === 0; i++) await page.waitForTimeout(20);
       expect(held.length).toBe(1);
       expect(await page.evaluate('document.body.dataset.ready === location.search')).toBe(false);

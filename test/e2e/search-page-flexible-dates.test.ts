@@ -49,7 +49,7 @@ async function searchWindow(page: Page, fill: () => Promise<void>): Promise<URLS
   await page.getByRole('checkbox', { name: 'Flexible dates' }).check();
   await fill();
   const asked = page.waitForRequest((r) => r.url().includes('/api/public/search?'));
-  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
   const sent = new URL((await asked).url()).searchParams;
   await rendered(page);
   return sent;
@@ -181,13 +181,13 @@ describe('the search page with flexible dates', () => {
       await page.fill('#f-length', '90');
       await page.selectOption('#f-length-unit', 'nights');
       const before = requests.length;
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       await page.waitForTimeout(500);
       expect(requests.slice(before).filter((u) => u.includes('/api/public/search?'))).toEqual([]);
       expect(await page.evaluate("document.getElementById('f-latest-check-in').validity.rangeOverflow")).toBe(true);
       await page.fill('#f-latest-check-in', addDays(earliest, MAX_MOVE_IN_WINDOW_DAYS));
       const asked = page.waitForRequest((r) => r.url().includes('/api/public/search?'));
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       expect(new URL((await asked).url()).searchParams.get('nights')).toBe('90');
       await rendered(page);
     } finally {

@@ -42,7 +42,7 @@ describe('the search page at /', () => {
       expect(new URL(page.url()).searchParams.get('market')).toBe(market);
       await page.fill('#f-check-in', checkIn);
       await page.fill('#f-check-out', checkOut);
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       await rendered(page);
       expect(new URL(page.url()).searchParams.get('market')).toBe(market);
       const first = await api<Answer>(`/api/public/search?${query({ market, check_in: checkIn, check_out: checkOut, page: '1', per_page: String(PER_PAGE) })}`);
@@ -68,7 +68,7 @@ describe('the search page at /', () => {
       await page.selectOption('#f-bedrooms', '1');
       await page.fill('#f-max-price', String(maxPrice));
       const narrowedRequest = page.waitForRequest((r) => r.url().includes('/api/public/search?') && r.url().includes(`max_price=${maxPrice}`));
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       expect(new URL((await narrowedRequest).url()).searchParams.get('bedrooms')).toBe('1');
       await rendered(page);
       const narrowed = await api<Answer>(
@@ -192,7 +192,7 @@ describe('the search page at /', () => {
       await page.fill('#f-max-price', '');
       await page.fill('#f-check-in', checkIn);
       await page.fill('#f-check-out', checkOut);
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       await rendered(page);
       expect(await shownSlugs(page)).toEqual(first.homes.map((h) => h.slug));
       const chosen = first.homes.slice(0, 3);

@@ -99,7 +99,7 @@ describe('the search page at /', () => {
       await page.fill('#f-check-in', moveIn);
       await page.selectOption('#f-flex', tier);
       const asked = page.waitForRequest((r) => r.url().includes('/api/public/search?'));
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       const sent = new URL((await asked).url()).searchParams;
       expect([sent.get('check_in'), sent.get('check_out'), sent.get('committed_nights')]).toEqual([moveIn, 'indefinite', tier]);
       await rendered(page);

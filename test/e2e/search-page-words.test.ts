@@ -172,7 +172,7 @@ describe('the place box', () => {
       await page.goto(fx.url + '/');
       await rendered(page);
       await page.fill('#f-place', city.name);
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       await waitUntil(page, "new URLSearchParams(location.search).has('market')");
       await rendered(page);
       expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual(best.search);
