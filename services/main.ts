@@ -33,11 +33,9 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const MAPPING_VERSION = BUILD_MAPPING_VERSION;
-
 export async function startService(given: Config = loadConfig(), opts: { logDestination?: DestinationStream } = {}): Promise<RunningService> {
   // Every read is of this version's alias (docs/decisions.md, "Versioned aliases").
-  const config = readingVersion(given, MAPPING_VERSION);
+  const config = readingVersion(given, BUILD_MAPPING_VERSION);
   // Before the stores' clients: with an OTLP endpoint set, their calls are spans of the request that made them.
   const tracing = startTracing('furnished-catalog');
   const log = createLogger(config.logLevel, 'service', opts.logDestination);
@@ -56,7 +54,7 @@ export async function startService(given: Config = loadConfig(), opts: { logDest
   // The indexer keeps this version's index while the record says a copy reads it (kernel/store/index-readers.ts).
   const reading = await startReaderHeartbeat(
     mongo.collections.indexerState,
-    { alias: config.homesAlias, mappingVersion: MAPPING_VERSION, host: config.indexerHost },
+    { alias: config.homesAlias, mappingVersion: BUILD_MAPPING_VERSION, host: config.indexerHost },
     { onError: (err) => log.warn({ err, store: 'mongodb' }, 'could not renew the record of the index this copy reads') },
   );
   if (config.requestState.generated) {

@@ -131,8 +131,11 @@ function decideGroup(
   answers: RestrictedAnswers,
 ): void {
   const texts = (h: Hit) => (h.fields?.match_card ? { match_card: h.fields.match_card as unknown } : {});
-  const fromCard = hits.map((h) => hitDocument<ResultDocument>({ fields: { card: h.fields?.card as unknown, ...texts(h) } }));
-  const fromSource = hits.map((h) => hitDocument<ResultDocument>({ _source: h._source, fields: texts(h) }));
+  // Each hit read once in the form a search asks for, and only when one does.
+  const cards: Array<ResultDocument | undefined> = [];
+  const sources: Array<ResultDocument | undefined> = [];
+  const fromCard = (i: number) => (cards[i] ??= hitDocument<ResultDocument>({ fields: { card: hits[i]!.fields?.card as unknown, ...texts(hits[i]!) } }));
+  const fromSource = (i: number) => (sources[i] ??= hitDocument<ResultDocument>({ _source: hits[i]!._source, fields: texts(hits[i]!) }));
   const named = hits.map((h) => new Set(Array.isArray(h.matched_queries) ? h.matched_queries : Object.keys(h.matched_queries ?? {})));
   for (const { key, params, homeIds } of group) {
     const asked = new Set(homeIds);
@@ -143,9 +146,10 @@ function decideGroup(
     const text = params.text && params.text.length > 0 ? params.text : null;
     const matches: RestrictedMatch[] = [];
     hits.forEach((_, i) => {
-      const doc = docs[i]!;
+      if (!named[i]!.has(key)) return;
+      const doc = docs(i);
       // A named query meets every home of the group's: only the search's own homes are its answer.
-      if (!named[i]!.has(key) || !asked.has(doc.home_id)) return;
+      if (!asked.has(doc.home_id)) return;
       const priced = resultPrice(doc, params.stay);
       if (priced === null) return;
       const price = priced.price.display_price_with_discount;
