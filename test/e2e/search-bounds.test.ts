@@ -37,7 +37,9 @@ describe('the pricing bound of a search', () => {
         if ((res.body as Page).total_count > best.total) best = { total: (res.body as Page).total_count, start, end };
       }
     }
-    expect(best.total).toBeGreaterThan(90);
+    // Page 2 of 40 holds the homes 41-80: a stay more than 80 homes can take has it whole, and ordering it
+    // by price prices more homes than the bound (55). (The generated calendars move with today: no fixed count.)
+    expect(best.total).toBeGreaterThan(80);
     const { start } = best;
     const stay = `market=${market}&check_in=${start}&check_out=${best.end}`;
 
