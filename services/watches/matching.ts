@@ -12,6 +12,7 @@ import type { Collections } from '../kernel/store/collections';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { WatchChangeRecord, WatchMatchRecord, WatchRecord } from '../kernel/store/watch-records';
 import { FLAG_FIELDS } from '../kernel/store/flag-fields';
+import { findByIds } from '../kernel/store/by-ids';
 import { ApiError } from '../kernel/errors';
 import { diffMatches, type NowMatching, type Seen } from './diff';
 import { isLive } from './owners';
@@ -55,7 +56,18 @@ async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]): Promis
 export interface MatchingOutcome {
   watches: number;
   changes: WatchChangeRecord[];
+  /** Milliseconds spent in each step: the reverse search, reading the watches and what they hold, deciding, writing. */
+  steps: MatchingSteps;
 }
+
+export interface MatchingSteps {
+  candidates: number;
+  reads: number;
+  decide: number;
+  writes: number;
+}
+
+const NO_STEPS: MatchingSteps = { candidates: 0, reads: 0, decide: 0, writes: 0 };
 
 export async function matchChangedHomes(
   deps: MatchingDeps,
@@ -64,9 +76,17 @@ export async function matchChangedHomes(
   now: Date,
   decide: DecideWatches,
 ): Promise<MatchingOutcome> {
-  if (homeIds.length === 0) return { watches: 0, changes: [] };
+  if (homeIds.length === 0) return { watches: 0, changes: [], steps: { ...NO_STEPS } };
+  const steps = { ...NO_STEPS };
+  let at = performance.now();
+  const lap = (step: keyof MatchingSteps): void => {
+    const t = performance.now();
+    steps[step] += t - at;
+    at = t;
+  };
   const candidates = await candidateWatches(deps, await homeFacts(deps, homeIds), today);
-  let holders = await deps.mongo.watchMatches.find({ _id: { $in: [...homeIds] } }).toArray();
+  lap('candidates');
+  let holders = await findByIds(deps.mongo.watchMatches, homeIds);
   let watches = await watchesOf(deps, candidates, holders);
   // A candidate MongoDB no longer has (erase-guest deletes a guest's watches) leaves the reverse search.
   const kept = new Set(watches.map((w) => w._id));
@@ -80,7 +100,7 @@ export async function matchChangedHomes(
   const pending = watches.filter((w) => w.pending);
   if (pending.length > 0) {
     for (const w of pending) recorded.push(...(await completePending(deps.mongo, w._id)));
-    holders = await deps.mongo.watchMatches.find({ _id: { $in: [...homeIds] } }).toArray();
+    holders = await findByIds(deps.mongo.watchMatches, homeIds);
     watches = await watchesOf(deps, candidates, holders);
   }
   // What the watches hold of these homes: a home that left the search (or the index) is seen here.
@@ -105,7 +125,9 @@ export async function matchChangedHomes(
     if (watch.ended_at === null) await endWatch(deps.mongo, watch._id, 'expired', now);
     await unindexWatch(deps, watch._id);
   }
+  lap('reads');
   const answers = await decide(questions);
+  lap('decide');
   const batches: WatchBatch[] = [];
   const quiet: Array<{ watchId: string; hold: Map<string, Seen>; release: string[] }> = [];
   for (const { watch, homeIds } of questions) {
@@ -129,12 +151,13 @@ export async function matchChangedHomes(
   // The changes are journaled before the match state moves (store.ts): a crash loses and repeats none.
   recorded.push(...(await appendManyChanges(deps.mongo, batches, now)));
   await moveManyMatches(deps.mongo, quiet);
-  return { watches: watches.length, changes: recorded };
+  lap('writes');
+  return { watches: watches.length, changes: recorded, steps };
 }
 
 /** The watches the reverse search found and those holding one of the homes, read by `_id`. */
 async function watchesOf(deps: MatchingDeps, candidates: ReadonlyMap<string, string[]>, holders: readonly WatchMatchRecord[]): Promise<WatchRecord[]> {
   const ids = new Set(candidates.keys());
   for (const record of holders) for (const id of Object.keys(record.held ?? {})) ids.add(id);
-  return ids.size === 0 ? [] : deps.mongo.watches.find({ _id: { $in: [...ids] } }).toArray();
+  return findByIds(deps.mongo.watches, ids);
 }

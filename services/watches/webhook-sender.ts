@@ -16,6 +16,7 @@ import { changesBetween, committedChanges, endWatch } from './store';
 import { unindexWatch } from './watch-index';
 import { Agent, fetch } from 'undici';
 import { eachAtMost } from '../kernel/each-at-most';
+import { findByIds } from '../kernel/store/by-ids';
 import { pinnedLookup, vetWebhookUrl } from './webhook-url';
 import type { Client } from '@elastic/elasticsearch';
 
@@ -114,7 +115,10 @@ export async function sendDueWebhooks(deps: SenderDeps, now: () => Date = () => 
   // The outbox holds only watches with changes to send: a small collection, read whole by the one sender.
   const due = (await c.watchOutbox.find({}).toArray()).filter((e) => e.next_at.getTime() <= now().getTime());
   if (due.length === 0) return 0;
-  const watches = await c.watches.find({ _id: { $in: due.map((e) => e._id) } }).toArray();
+  const watches = await findByIds(
+    c.watches,
+    due.map((e) => e._id),
+  );
   let done = 0;
   // Watches side by side (each in its own order), a bounded number of connections at once.
   await eachAtMost(SENDERS, watches, async (watch) => {

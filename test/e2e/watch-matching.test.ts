@@ -23,16 +23,17 @@ beforeAll(async () => {
   homes = await fx.mongo.collections.homes.find({}).toArray();
   const markets = [...new Set(homes.map((h) => h.market_slug))];
   // Random watches (a fixed seed): each market's plain search, then searches drawn with or without
-  // bedroom bounds, a required flag, a price bound and dates.
+  // bedroom bounds, a required flag, price bounds and dates (a long or a short stay, a move-in date alone, Flex, a window).
   const drawn = fc.record(
     {
       market: fc.constantFrom(...markets),
       min_bedrooms: fc.constantFrom(0, 1, 2),
       parking: fc.constant(true),
       pets: fc.constant(true),
+      min_price: fc.integer({ min: 800, max: 3000 }),
       max_price: fc.integer({ min: 1500, max: 6000 }),
       dates: fc.integer({ min: 10, max: 40 }),
-      stay: fc.constantFrom('fixed', 'fixed', 'flex', 'window'),
+      stay: fc.constantFrom('fixed', 'fixed', 'short', 'start', 'flex', 'window'),
       q: fc.constantFrom('parking', 'laundry', 'gym'),
     },
     { requiredKeys: ['market'] },
@@ -42,13 +43,25 @@ beforeAll(async () => {
       ? { start_date: addDays(fx.today, from), end_date: 'indefinite' }
       : kind === 'window'
         ? { start_date: addDays(fx.today, from), latest_start_date: addDays(fx.today, from + 10), nights: 45 }
-        : { start_date: addDays(fx.today, from), end_date: addDays(fx.today, from + 45) };
+        : kind === 'start'
+          ? { start_date: addDays(fx.today, from) }
+          : { start_date: addDays(fx.today, from), end_date: addDays(fx.today, from + (kind === 'short' ? 10 : 45)) };
   const searches: WatchedArgs[] = markets.map((market) => ({ market }));
   for (const d of fc.sample(drawn, { numRuns: 4 * markets.length, seed: 5 })) {
-    const { dates, max_price, stay, ...rest } = d;
+    const { dates, min_price, max_price, stay, ...rest } = d;
+    // Limits in a month's terms, the lower under the upper (a nightly price compares with a thirtieth of them).
+    const limits = [min_price, max_price].filter((v) => v !== undefined).sort((a, b) => a - b);
+    const prices =
+      limits.length === 2
+        ? { min_price: limits[0], max_price: limits[1] }
+        : min_price !== undefined
+          ? { min_price }
+          : max_price !== undefined
+            ? { max_price }
+            : {};
     searches.push({
       ...rest,
-      ...(max_price === undefined ? {} : { max_price, price_unit: 'per_month' as const }),
+      ...(limits.length === 0 ? {} : { ...prices, price_unit: 'per_month' as const }),
       ...(dates === undefined ? {} : stayOf(stay ?? 'fixed', dates)),
     });
   }

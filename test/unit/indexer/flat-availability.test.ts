@@ -1,8 +1,9 @@
 /**
  * The flat index (docs/search-index.md, "A flat index"): the fields toHomeDocument writes, read the
  * way Elasticsearch reads them (a `terms` query on a `long_range`, a `contains` range on a
- * `date_range`, a `term` on a `date_range`), make a home a candidate for a stay if and only if
- * checkStay says the stay can be booked; and the price cell of a bookable stay bounds its price.
+ * `date_range`, a `term` on a `date_range`: search/shared/stay-in-document.ts, availableIn, which
+ * the watches' matching decides with), make a home a candidate for a stay if and only if checkStay
+ * says the stay can be booked; and the price cell of a bookable stay bounds its price.
  */
 import fc from 'fast-check';
 import { toHomeDocument } from '../../../indexer/document';
@@ -12,10 +13,11 @@ import { withBuildingRules } from '../../../services/kernel/engine/building-rule
 import { displayPrice } from '../../../services/kernel/engine/pricing';
 import { checkStartOnly, checkStay } from '../../../services/kernel/engine/stay-check';
 import type { IsoDate } from '../../../services/kernel/inventory/records';
-import type { DayRangeValue, HomeDocument } from '../../../services/kernel/store/home-document';
+import type { DayRangeValue } from '../../../services/kernel/store/home-document';
 import { NIGHTS_CAP, clampNights, coverOf, minimumKeyRanges, minimumKeys, nodesHolding } from '../../../services/kernel/store/minimum-keys';
 import { nightCut, priceCellOf, CELL_NIGHT_CUTS } from '../../../services/kernel/store/price-cells';
 import { arbHomeWithFixedStays } from '../../support/arbitraries';
+import { availableIn } from '../../../services/search/shared/stay-in-document';
 import { makeMarket, makeProperty } from '../../support/records';
 import { isIndexable } from '../../../indexer/source';
 import { expectCoverage, runs } from '../../support/property-runs';
@@ -29,18 +31,6 @@ const holdsDate = (r: DayRangeValue, date: IsoDate): boolean => {
   const day = toDayNumber(date);
   return r.gte <= day && (r.lt === undefined || day < r.lt);
 };
-
-/** What the fixed-stay clauses of search/shared/stay-clauses.ts ask, over one document. */
-function admitsFixed(doc: HomeDocument, start: IsoDate, end: IsoDate): boolean {
-  const keys = minimumKeys(start, daysBetween(start, end));
-  const lastNight = addDays(end, -1);
-  return (
-    doc.move_ins.some((r) => holdsDate(r, start)) &&
-    doc.minimum_keys.some((r) => keys.some((k) => r.gte <= k && k <= r.lte)) &&
-    doc.open_windows.some((w) => holdsDate(w, start) && holdsDate(w, lastNight)) &&
-    doc.move_outs.some((r) => holdsDate(r, end))
-  );
-}
 
 const arbCase = arbHomeWithFixedStays(10, START_HORIZON_DAYS);
 
@@ -102,7 +92,8 @@ describe('the flat document', () => {
         const ruled = withBuildingRules(home, property);
         for (const stay of stays) {
           const available = checkStay(ruled, stay, NO_PETS, today).available;
-          expect(admitsFixed(doc, stay.start_date, stay.end_date)).toBe(available);
+          const nights = daysBetween(stay.start_date, stay.end_date);
+          expect(availableIn(doc, { kind: 'fixed', start_date: stay.start_date, end_date: stay.end_date, nights })).toBe(available);
           // So a dated search needs no `bookable` clause (search/shared/filters.ts): an indexed home that admits a stay is bookable.
           if (available && isIndexable(home)) expect(doc.bookable).toBe(true);
           if (available) booked += 1;
@@ -121,6 +112,7 @@ describe('the flat document', () => {
         for (const stay of stays) {
           const starts = checkStartOnly(ruled, stay.start_date, today).available;
           expect(doc.fixed_move_ins.some((r) => holdsDate(r, stay.start_date))).toBe(starts);
+          expect(availableIn(doc, { kind: 'start_only', start_date: stay.start_date })).toBe(starts);
           if (starts && isIndexable(home)) expect(doc.bookable).toBe(true);
         }
       }),

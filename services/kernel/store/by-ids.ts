@@ -1,0 +1,24 @@
+/**
+ * Many documents read by `_id`, in slices: one `$in` of thousands of ids costs the Mongo-wire server
+ * of the stack (mongo-java-server) far more than its slices do (10,000 ids: 7.8 s in one query,
+ * about 0.12 ms an id in slices of 500), and MongoDB reads either form by its `_id` index.
+ */
+import type { Collection, Document, Filter, WithId } from 'mongodb';
+import { eachAtMost } from '../each-at-most';
+
+/** Ids per query. */
+export const IDS_PER_QUERY = 500;
+/** Slices read at once. */
+const QUERIES_AT_ONCE = 4;
+
+/** The documents of `ids` that exist (in no particular order). */
+export async function findByIds<T extends Document & { _id: string }>(coll: Collection<T>, ids: Iterable<string>): Promise<Array<WithId<T>>> {
+  const all = [...new Set(ids)];
+  const slices: string[][] = [];
+  for (let i = 0; i < all.length; i += IDS_PER_QUERY) slices.push(all.slice(i, i + IDS_PER_QUERY));
+  const found: Array<Array<WithId<T>>> = [];
+  await eachAtMost(QUERIES_AT_ONCE, slices, async (slice, i) => {
+    found[i] = await coll.find({ _id: { $in: slice } } as Filter<T>).toArray();
+  });
+  return found.flat();
+}
