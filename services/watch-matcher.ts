@@ -23,6 +23,7 @@ import { todayIso } from './kernel/engine/dates';
 export const MATCH_BATCH = 1_000;
 
 export interface WatchMatcher {
+  /** Matches the homes an incremental run changed (inside the run); their webhooks go with sendDue, right after it. */
   onIndexed(homeIds: readonly string[]): Promise<void>;
   /** Sends the webhooks whose backoff has passed (the worker calls it after every incremental run, under the lease). */
   sendDue(): Promise<void>;
@@ -48,9 +49,8 @@ export async function openWatchMatcher(config: Config, log: Logger): Promise<Wat
     async onIndexed(homeIds) {
       for (let i = 0; i < homeIds.length; i += MATCH_BATCH) {
         const outcome = await matchWatchesFor(deps, homeIds.slice(i, i + MATCH_BATCH), deps.clock());
-        if (outcome.changes.length > 0) log.info({ watches: outcome.watches, changes: outcome.changes.length }, 'watch changes recorded');
+        if (outcome.changes.length > 0) log.info({ watches: outcome.watches, changes: outcome.changes.length, ms: outcome.steps }, 'watch changes recorded');
       }
-      await sendDueWebhooks(deps, deps.clock);
     },
     async sendDue() {
       await sendDueWebhooks(deps, deps.clock);

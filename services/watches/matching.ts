@@ -38,18 +38,31 @@ export interface WatchQuestion {
 export type DecideWatches = (questions: readonly WatchQuestion[]) => Promise<Map<string, NowMatching[] | ApiError>>;
 
 /** The changed homes as the homes alias holds them now (a home gone from it has no facts: only its holders see it). */
-async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]): Promise<HomeFacts[]> {
+export async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]): Promise<HomeFacts[]> {
   const flagFields: string[] = Object.values(FLAG_FIELDS);
   const res = await deps.es.search<Record<string, unknown>>({
     index: deps.config.homesAlias,
     size: homeIds.length,
     query: { ids: { values: [...homeIds] } },
-    _source: ['home_id', 'market_slug', 'bedrooms', ...flagFields],
+    _source: ['home_id', 'market_slug', 'bedrooms', 'reference_price.with_discount', 'price_lo', 'price_hi', ...flagFields],
   });
   return res.hits.hits.flatMap((hit) => {
     const s = hit._source;
     if (!s) return [];
-    return [{ homeId: String(s.home_id), market_slug: String(s.market_slug), bedrooms: Number(s.bedrooms), flags: flagFields.filter((f) => s[f] === true) }];
+    const reference = (s.reference_price as { with_discount?: unknown } | undefined)?.with_discount;
+    const lo = (s.price_lo ?? {}) as Record<string, number>;
+    const hi = (s.price_hi ?? {}) as Record<string, number>;
+    const bands = Object.fromEntries(Object.entries(lo).map(([cell, low]) => [cell, { lo: low, ...(hi[cell] !== undefined ? { hi: hi[cell] } : {}) }]));
+    return [
+      {
+        homeId: String(s.home_id),
+        market_slug: String(s.market_slug),
+        bedrooms: Number(s.bedrooms),
+        flags: flagFields.filter((f) => s[f] === true),
+        ...(typeof reference === 'number' ? { reference } : {}),
+        bands,
+      },
+    ];
   });
 }
 

@@ -10,7 +10,8 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import watchesMapping from '../../mappings/watches.json';
 import { FLAG_FIELDS } from '../kernel/store/flag-fields';
 import type { IsoDate } from '../kernel/inventory/records';
-import type { SearchParams } from '../search/shared/search-params';
+import { hasPriceLimits, type SearchParams } from '../search/shared/search-params';
+import { cellKeyOf, nightCut } from '../kernel/store/price-cells';
 import type { Collections } from '../kernel/store/collections';
 import type { WatchCriteriaRecord, WatchRecord } from '../kernel/store/watch-records';
 import { isLive } from './owners';
@@ -28,9 +29,17 @@ export interface HomeFacts {
   bedrooms: number;
   /** The flag fields that are true for it. */
   flags: string[];
+  /** Its indexed reference price (after discounts), when it has one. */
+  reference?: number;
+  /** Its price bands by cell key: the lower and upper bound of any fixed stay of the cell. */
+  bands: Record<string, { lo: number; hi?: number }>;
 }
 
-export function criteriaOf(watchId: string, params: Pick<SearchParams, 'location' | 'filters'>, expiresOn: IsoDate): WatchCriteria {
+export function criteriaOf(
+  watchId: string,
+  params: Pick<SearchParams, 'location' | 'filters' | 'stay' | 'price' | 'window'>,
+  expiresOn: IsoDate,
+): WatchCriteria {
   const f = params.filters as Record<string, unknown>;
   const flags = Object.entries(FLAG_FIELDS).flatMap(([arg, field]) => (f[arg] === true ? [field] : []));
   return {
@@ -39,8 +48,24 @@ export function criteriaOf(watchId: string, params: Pick<SearchParams, 'location
     ...(typeof f.min_bedrooms === 'number' ? { min_bedrooms: f.min_bedrooms } : {}),
     ...(typeof f.max_bedrooms === 'number' ? { max_bedrooms: f.max_bedrooms } : {}),
     flags,
+    ...priceCriteria(params),
     expires_on: expiresOn,
   };
+}
+
+/** The indexed price a search's limits compare (../search/shared/indexed-price.ts). */
+const REFERENCE = 'reference';
+
+/**
+ * The price limits a home's indexed prices can rule out: an undated search or a move-in date alone
+ * compares the reference price, a fixed stay its cell's band (`price_cell`, the cell's key). A Flex
+ * stay or a window of move-in dates reads prices this index does not bound: no price criteria.
+ */
+function priceCriteria(params: Pick<SearchParams, 'stay' | 'price' | 'window'>): Pick<WatchCriteria, 'price_cell' | 'price_min' | 'price_max'> {
+  const { stay, price } = params;
+  if (params.window || !hasPriceLimits(price) || stay.kind === 'flex') return {};
+  const cell = stay.kind === 'fixed' ? cellKeyOf(stay.start_date.slice(0, 7), nightCut(stay.nights)) : REFERENCE;
+  return { price_cell: cell, ...(price.min !== null ? { price_min: price.min } : {}), ...(price.max !== null ? { price_max: price.max } : {}) };
 }
 
 interface WatchIndexDeps {
@@ -56,11 +81,22 @@ async function createWatchIndex(es: Client, index: string, alias?: string): Prom
   });
 }
 
-/** The watches' index (an alias over one concrete index, so a rebuild swaps it whole), created when missing. */
+/** The watches' indexes whose mapping this process has brought up to its own (fields are only ever added). */
+const mapped = new Set<string>();
+
+/**
+ * The watches' index (an alias over one concrete index, so a rebuild swaps it whole), created when
+ * missing; an index made by an older build gets the fields this one writes (an addition to a mapping
+ * applies in place).
+ */
 async function ensureWatchIndex(es: Client, alias: string): Promise<void> {
-  if (await es.indices.exists({ index: alias })) return;
-  // One name for every copy that finds it missing at once: the second creation is a no-op.
-  await createWatchIndex(es, `${alias}-first`, alias);
+  if (await es.indices.exists({ index: alias })) {
+    if (!mapped.has(alias)) await es.indices.putMapping({ index: alias, properties: (watchesMapping.mappings as estypes.MappingTypeMapping).properties });
+  } else {
+    // One name for every copy that finds it missing at once: the second creation is a no-op.
+    await createWatchIndex(es, `${alias}-first`, alias);
+  }
+  mapped.add(alias);
 }
 
 /** Whether the watches' index exists (a worker rebuilds it from MongoDB when it does not). */
@@ -89,7 +125,7 @@ export async function rebuildWatchIndex(
     for (const w of watches) {
       if (!isLive(w, today)) continue;
       const criteria = w.criteria ?? (await criteriaFor(w));
-      if (criteria) docs.push(criteria);
+      if (criteria) docs.push(watchDocument(criteria));
     }
     for (let i = 0; i < docs.length; i += REBUILD_BULK) {
       const operations = docs.slice(i, i + REBUILD_BULK).flatMap((d) => [{ index: { _index: target, _id: d.watch_id } }, d]);
@@ -132,12 +168,52 @@ const REBUILD_BULK = 1_000;
 export async function indexWatch({ es, config }: WatchIndexDeps, criteria: WatchCriteria): Promise<void> {
   const index = watchIndexOf(config.homesAlias);
   await ensureWatchIndex(es, index);
-  await es.index({ index, id: criteria.watch_id, document: criteria, refresh: 'wait_for' });
+  await es.index({ index, id: criteria.watch_id, document: watchDocument(criteria), refresh: 'wait_for' });
 }
 
 /** Removes an ended watch's criteria (nothing when it has none). */
 export async function unindexWatch({ es, config }: WatchIndexDeps, watchId: string): Promise<void> {
   await es.delete({ index: watchIndexOf(config.homesAlias), id: watchId, refresh: 'wait_for' }, { ignore: [404] });
+}
+
+/** No price criteria: the watch's `price_cell` in the index. */
+const NO_PRICE_CELL = 'none';
+/** A missing upper limit, as indexed (a missing lower limit is 0). */
+const NO_MAX_PRICE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The document of a watch's criteria: every price field present (`none`, limits of 0 and no maximum
+ * when it has none), so the reverse search compares values and never asks whether a field exists (a
+ * test of each document of the index, per clause).
+ */
+export function watchDocument(c: WatchCriteria): WatchCriteria {
+  return { ...c, price_cell: c.price_cell ?? NO_PRICE_CELL, price_min: c.price_min ?? 0, price_max: c.price_max ?? NO_MAX_PRICE };
+}
+
+/** Watches whose limits admit a price range [low, high]: a maximum at least `low`, a minimum at most `high`. */
+const limitsMeet = (low: number, high: number): estypes.QueryDslQueryContainer[] => [
+  { range: { price_max: { gte: low } } },
+  { range: { price_min: { lte: high } } },
+];
+
+/**
+ * The watches whose price limits the home can meet: no limits the index bounds; limits on the
+ * reference price that it passes; limits a cell's band meets (ruled out only by the band, as the
+ * search's candidates are: ../search/shared/stay-clauses.ts, bandCandidateClause); or a cell the
+ * home has no band for (the search prices it exactly), which also finds a watch indexed before its
+ * price fields were (none of them).
+ */
+function priceQuery(home: HomeFacts): estypes.QueryDslQueryContainer {
+  const cells = Object.keys(home.bands);
+  const should: estypes.QueryDslQueryContainer[] = [{ term: { price_cell: NO_PRICE_CELL } }];
+  if (home.reference !== undefined) should.push({ bool: { filter: [{ term: { price_cell: REFERENCE } }, ...limitsMeet(home.reference, home.reference)] } });
+  for (const cell of cells) {
+    const { lo, hi } = home.bands[cell]!;
+    // A band without its upper bound meets no lower limit (a range on a missing field matches nothing).
+    should.push({ bool: { filter: [{ term: { price_cell: cell } }, ...limitsMeet(lo, hi ?? 0)] } });
+  }
+  should.push({ bool: { must_not: [{ terms: { price_cell: [NO_PRICE_CELL, REFERENCE, ...cells] } }] } });
+  return { bool: { should, minimum_should_match: 1 } };
 }
 
 /** The query of one home: the watches whose criteria it meets, live on `today`. */
@@ -150,6 +226,7 @@ function homeQuery(home: HomeFacts, today: IsoDate): estypes.QueryDslQueryContai
         { bool: { should: [{ term: { market_slug: home.market_slug } }, { bool: { must_not: { exists: { field: 'market_slug' } } } }] } },
         { bool: { should: [{ range: { min_bedrooms: { lte: home.bedrooms } } }, { bool: { must_not: { exists: { field: 'min_bedrooms' } } } }] } },
         { bool: { should: [{ range: { max_bedrooms: { gte: home.bedrooms } } }, { bool: { must_not: { exists: { field: 'max_bedrooms' } } } }] } },
+        priceQuery(home),
       ],
       must_not: lacking.length ? [{ terms: { flags: lacking } }] : [],
     },

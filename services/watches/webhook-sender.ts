@@ -36,20 +36,17 @@ export interface SenderDeps {
 
 type Attempt = 'delivered' | 'gone' | 'failed';
 
-async function post(deps: SenderDeps, watch: WatchRecord, body: string, id: string, at: Date): Promise<Attempt> {
-  const webhook = watch.webhook!;
-  let vetted: Awaited<ReturnType<typeof vetWebhookUrl>>;
+/** Where a watch's webhook goes for one round of sends: its URL as just checked, and a connection pinned to its addresses. */
+interface Target {
+  url: URL;
+  dispatcher: Agent;
+}
+
+async function post(target: Target, watch: WatchRecord, body: string, id: string, at: Date): Promise<Attempt> {
+  const signature = new Webhook(watch.webhook!.secret).sign(id, at, body);
   try {
-    vetted = await vetWebhookUrl(webhook.url, deps.config.watchWebhookAllowHosts);
-  } catch {
-    return 'failed';
-  }
-  const signature = new Webhook(webhook.secret).sign(id, at, body);
-  // The connection goes to the addresses just checked, never to a second answer of DNS.
-  const dispatcher = new Agent(vetted.addresses ? { connect: { lookup: pinnedLookup(vetted.addresses) } } : {});
-  try {
-    const res = await fetch(vetted.url, {
-      dispatcher,
+    const res = await fetch(target.url, {
+      dispatcher: target.dispatcher,
       method: 'POST',
       redirect: 'manual',
       signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
@@ -66,44 +63,71 @@ async function post(deps: SenderDeps, watch: WatchRecord, body: string, id: stri
     return res.status >= 200 && res.status < 300 ? 'delivered' : 'failed';
   } catch {
     return 'failed';
-  } finally {
-    await dispatcher.close().catch(() => undefined);
   }
 }
 
-/** Sends a watch's undelivered changes in order until one fails; true when the watch is up to date (or ended). */
+/**
+ * Sends a watch's undelivered changes in order until one fails; true when the watch is up to date (or
+ * ended). Its changes are read in one query, its URL checked once and its connection kept for the
+ * round; `delivered` moves once, at the end of the round or before a failure is noted.
+ */
 async function sendWatch(deps: SenderDeps, watch: WatchRecord, now: () => Date): Promise<boolean> {
   const c = deps.mongo;
   if (!watch.webhook || watch.ended_at !== null) return true;
-  for (let seq = watch.delivered + 1; seq <= committedChanges(watch); seq++) {
-    const [change] = await changesBetween(c, watch._id, seq, seq);
-    if (change) {
-      // The token is not kept, so no unwatch URL can be sent: the receiver ends the watch by answering 410.
-      const body = JSON.stringify({ type: `watch.${change.kind}`, watch_id: watch._id, data: changeView(change) });
-      const outcome = await post(deps, watch, body, change._id, now());
-      if (outcome === 'gone') {
-        if (await endWatch(c, watch._id, 'webhook_gone', now())) await unindexWatch(deps, watch._id);
-        return true;
-      }
-      if (outcome === 'failed') {
-        const entry = await c.watchOutbox.findOne({ _id: watch._id });
-        const attempts = (entry?.attempts ?? 0) + 1;
-        const since = entry?.failing_since ?? now();
-        if (now().getTime() - since.getTime() < GIVE_UP_AFTER_MS) {
-          await c.watchOutbox.updateOne(
-            { _id: watch._id },
-            { $set: { attempts, failing_since: since, next_at: new Date(now().getTime() + backoffMs(attempts)) } },
-            { upsert: true },
-          );
+  const last = committedChanges(watch);
+  if (watch.delivered >= last) return true;
+  const changes = new Map((await changesBetween(c, watch._id, watch.delivered + 1, last)).map((ch) => [ch.seq, ch]));
+  let delivered = watch.delivered;
+  const record = async (): Promise<void> => {
+    if (delivered > watch.delivered) await c.watches.updateOne({ _id: watch._id }, { $set: { delivered } });
+  };
+  let target: Target | null = null;
+  try {
+    // The connection goes to the addresses just checked, never to a second answer of DNS.
+    const vetted = await vetWebhookUrl(watch.webhook.url, deps.config.watchWebhookAllowHosts).catch(() => null);
+    if (vetted) target = { url: vetted.url, dispatcher: new Agent(vetted.addresses ? { connect: { lookup: pinnedLookup(vetted.addresses) } } : {}) };
+    for (let seq = watch.delivered + 1; seq <= last; seq++) {
+      const change = changes.get(seq);
+      if (change) {
+        // The token is not kept, so no unwatch URL can be sent: the receiver ends the watch by answering 410.
+        const body = JSON.stringify({ type: `watch.${change.kind}`, watch_id: watch._id, data: changeView(change) });
+        const outcome: Attempt = target ? await post(target, watch, body, change._id, now()) : 'failed';
+        if (outcome === 'gone') {
+          await record();
+          if (await endWatch(c, watch._id, 'webhook_gone', now())) await unindexWatch(deps, watch._id);
+          return true;
+        }
+        if (outcome === 'failed' && !(await noteFailure(c, watch, delivered, now))) {
+          await record();
           return false;
         }
-        // Past a day of failures: this change is given up, the next one is tried.
+        // Delivered, or past a day of failures: this change is done with, the next one is tried.
       }
+      delivered = seq;
     }
-    await c.watches.updateOne({ _id: watch._id }, { $set: { delivered: seq } });
-    await c.watchOutbox.updateOne({ _id: watch._id }, { $set: { attempts: 0, failing_since: null } });
+  } finally {
+    await target?.dispatcher.close().catch(() => undefined);
   }
+  await record();
   return true;
+}
+
+/**
+ * Notes a failed attempt of the change after `delivered` in the outbox, with its backoff: false while
+ * it is retried, true once it has failed for a day (it is given up). Changes delivered in this round
+ * reset the count: the failures counted are this change's.
+ */
+async function noteFailure(c: Collections, watch: WatchRecord, delivered: number, now: () => Date): Promise<boolean> {
+  const entry = delivered > watch.delivered ? null : await c.watchOutbox.findOne({ _id: watch._id });
+  const attempts = (entry?.attempts ?? 0) + 1;
+  const since = entry?.failing_since ?? now();
+  if (now().getTime() - since.getTime() >= GIVE_UP_AFTER_MS) return true;
+  await c.watchOutbox.updateOne(
+    { _id: watch._id },
+    { $set: { attempts, failing_since: since, next_at: new Date(now().getTime() + backoffMs(attempts)) } },
+    { upsert: true },
+  );
+  return false;
 }
 
 /** Watches whose webhooks are sent at once. */

@@ -2,14 +2,16 @@
  * The watches' index is derived from MongoDB, the truth (services/watches/watch-index.ts,
  * rebuildWatchIndex): deleted whole, it is rebuilt from the stored watches (their criteria, or their
  * search read again for a record without them), ended watches left out, and a changed home finds the
- * same candidate watches as before; a worker that starts without it rebuilds it.
+ * same candidate watches as before; a worker that starts without it rebuilds it. A changed home's
+ * reverse search finds every watch whose price limits its indexed prices can meet.
  */
 import { startFixture, busiestCity, type Fixture } from '../support/fixture';
 import { createLogger } from '../../services/kernel/logger';
 import { todayIso } from '../../services/kernel/engine/dates';
 import { rebuildWatchesFromStore } from '../../services/tools/watch-criteria';
 import { watchedMatches } from '../../services/tools/watched-search';
-import { candidateWatches, watchIndexExists, watchIndexOf, type HomeFacts } from '../../services/watches/watch-index';
+import { candidateWatches, watchDocument, watchIndexExists, watchIndexOf, type HomeFacts, type WatchCriteria } from '../../services/watches/watch-index';
+import { homeFacts } from '../../services/watches/matching';
 import { openWatchMatcher } from '../../services/watch-matcher';
 
 let fx: Fixture;
@@ -51,7 +53,7 @@ describe('the watches index', () => {
     const today = todayIso(new Date());
     const { matches } = await watchedMatches(fx.svc.deps, { market: city }, today);
     const homes = await fx.mongo.collections.homes.find({ _id: { $in: matches.slice(0, 10).map((m) => m.homeId) } }).toArray();
-    const facts: HomeFacts[] = homes.map((h) => ({ homeId: h._id, market_slug: h.market_slug, bedrooms: h.bedrooms, flags: [] }));
+    const facts: HomeFacts[] = homes.map((h) => ({ homeId: h._id, market_slug: h.market_slug, bedrooms: h.bedrooms, flags: [], bands: {} }));
     const before = await candidateWatches(fx.svc.deps, facts, today);
     expect(before.has(plain.watch_id)).toBe(true);
 
@@ -78,5 +80,61 @@ describe('the watches index', () => {
     } finally {
       await worker.close();
     }
+  });
+});
+
+describe('the reverse search of a changed home', () => {
+  it('finds a watch whose price limits its reference price or its cell’s band meets exactly, and none a dollar past them', async () => {
+    const today = todayIso(new Date());
+    const { matches } = await watchedMatches(fx.svc.deps, { market: city }, today);
+    const [facts] = await homeFacts(fx.svc.deps, [matches[0]!.homeId]);
+    const reference = facts!.reference!;
+    const [cell, band] = Object.entries(facts!.bands).find(([, b]) => b.hi !== undefined)!;
+    const { lo, hi } = { lo: band.lo, hi: band.hi! };
+    const watch = (id: string, price: Partial<WatchCriteria>): WatchCriteria => ({
+      watch_id: id,
+      market_slug: facts!.market_slug,
+      flags: [],
+      expires_on: '2099-01-01',
+      ...price,
+    });
+    const criteria = [
+      watch('w_ref_max_at', { price_cell: 'reference', price_max: reference }),
+      watch('w_ref_max_under', { price_cell: 'reference', price_max: reference - 1 }),
+      watch('w_ref_min_at', { price_cell: 'reference', price_min: reference }),
+      watch('w_ref_min_over', { price_cell: 'reference', price_min: reference + 1 }),
+      watch('w_band_max_at_lo', { price_cell: cell, price_max: lo }),
+      watch('w_band_max_under_lo', { price_cell: cell, price_max: lo - 1 }),
+      watch('w_band_min_at_hi', { price_cell: cell, price_min: hi }),
+      watch('w_band_min_over_hi', { price_cell: cell, price_min: hi + 1 }),
+      watch('w_band_inside', { price_cell: cell, price_min: lo - 100, price_max: hi + 100 }),
+      watch('w_no_band', { price_cell: '209901_30', price_min: 1, price_max: 2 }),
+      watch('w_no_limits', {}),
+    ];
+    const index = watchIndexOf(fx.config.homesAlias);
+    // A watch indexed by a build before the price fields: none of them, a candidate of every price.
+    const before = watch('w_indexed_before_prices', {});
+    await fx.es.bulk({
+      refresh: true,
+      operations: [
+        ...criteria.flatMap((c) => [{ index: { _index: index, _id: c.watch_id } }, watchDocument(c)]),
+        { index: { _index: index, _id: before.watch_id } },
+        before,
+      ],
+    });
+    criteria.push(before);
+    const found = await candidateWatches(fx.svc.deps, [facts!], today);
+    const ours = [...found.keys()].filter((id) => criteria.some((c) => c.watch_id === id)).sort();
+    expect(ours).toEqual([
+      'w_band_inside',
+      'w_band_max_at_lo',
+      'w_band_min_at_hi',
+      'w_indexed_before_prices',
+      'w_no_band',
+      'w_no_limits',
+      'w_ref_max_at',
+      'w_ref_min_at',
+    ]);
+    await fx.es.bulk({ refresh: true, operations: criteria.map((c) => ({ delete: { _index: index, _id: c.watch_id } })) });
   });
 });

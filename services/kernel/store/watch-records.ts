@@ -49,6 +49,10 @@ export interface WatchCriteriaRecord {
   min_bedrooms?: number;
   max_bedrooms?: number;
   flags: string[];
+  /** The indexed price its limits compare: `reference`, or a fixed stay's price cell key; absent when the index bounds none. */
+  price_cell?: string;
+  price_min?: number;
+  price_max?: number;
   expires_on: IsoDate;
 }
 
