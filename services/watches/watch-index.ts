@@ -207,10 +207,17 @@ function priceQuery(home: HomeFacts): estypes.QueryDslQueryContainer {
   const cells = Object.keys(home.bands);
   const should: estypes.QueryDslQueryContainer[] = [{ term: { price_cell: NO_PRICE_CELL } }];
   if (home.reference !== undefined) should.push({ bool: { filter: [{ term: { price_cell: REFERENCE } }, ...limitsMeet(home.reference, home.reference)] } });
+  // Cells with the same band share a clause (a home's cells often repeat a band: its seasons and lengths).
+  const byBand = new Map<string, { lo: number; hi: number | undefined; cells: string[] }>();
   for (const cell of cells) {
     const { lo, hi } = home.bands[cell]!;
+    const key = `${lo}/${hi}`;
+    const same = byBand.get(key) ?? byBand.set(key, { lo, hi, cells: [] }).get(key)!;
+    same.cells.push(cell);
+  }
+  for (const { lo, hi, cells: same } of byBand.values()) {
     // A band without its upper bound meets no lower limit (a range on a missing field matches nothing).
-    should.push({ bool: { filter: [{ term: { price_cell: cell } }, ...limitsMeet(lo, hi ?? 0)] } });
+    should.push({ bool: { filter: [{ terms: { price_cell: same } }, ...limitsMeet(lo, hi ?? 0)] } });
   }
   should.push({ bool: { must_not: [{ terms: { price_cell: [NO_PRICE_CELL, REFERENCE, ...cells] } }] } });
   return { bool: { should, minimum_should_match: 1 } };
