@@ -4,11 +4,13 @@
  * number (`w_….7`), given once by the watch's own counter, so it never changes and pages read by `_id`.
  *
  * A batch of changes and the match state it moves are written in this order, so that a crash between
- * any two writes neither loses nor repeats a change: (1) one update of the watch numbers the batch and
- * keeps it, with the match state to reach, as its journal (`pending`); (2) the changes are upserted
- * under their numbered ids; (3) the match state moves; (4) the journal is cleared. A batch found
- * pending is completed, from its journal, before anything else is matched or recorded for that watch;
- * readers (the feed, the sender) see only the changes before a pending batch.
+ * any two writes neither loses nor repeats a change: (1) the changes are upserted under their numbered
+ * ids, past the watch's counter, where no reader looks (a batch that stops here leaves records the
+ * next batch of the watch numbers from the same counter and writes over); (2) one update of the watch
+ * moves its counter past them and keeps, as its journal (`pending`), how many and the match state to
+ * reach: from here the batch is recorded, and readers (the feed, the sender) see it whole; (3) the
+ * match state moves; (4) the journal is cleared. A batch found pending is completed from its journal
+ * before anything else is matched or recorded for that watch. The cards go to MongoDB once, in (1).
  */
 import type { Collections } from '../kernel/store/collections';
 import type { IsoDate } from '../kernel/inventory/records';
@@ -69,8 +71,8 @@ export interface MatchMoves {
 
 const NO_MOVES: MatchMoves = { hold: new Map(), release: [] };
 
-/** The last change number readers may see: the changes of a batch still pending are not all written yet. */
-export const committedChanges = (watch: Pick<WatchRecord, 'changes' | 'pending'>): number => watch.changes - (watch.pending?.changes.length ?? 0);
+/** The last change number readers may see: a journal of an earlier build holds changes not all written yet. */
+export const committedChanges = (watch: Pick<WatchRecord, 'changes' | 'pending'>): number => watch.changes - (watch.pending?.changes?.length ?? 0);
 
 /**
  * Appends changes to a watch, in order, and moves its match state with them (the journal of the
@@ -95,30 +97,33 @@ export async function appendChanges(
 /** Completes the batch a crash left pending on a watch, if any; its changes (none when nothing was pending). */
 export async function completePending(c: Collections, watchId: string): Promise<WatchChangeRecord[]> {
   const watch = await c.watches.findOne({ _id: watchId });
-  return watch?.pending ? completeBatch(c, watch) : [];
+  if (!watch?.pending) return [];
+  const batch = watch.pending;
+  const records = batch.changes ? journaledRecords(watch) : await changesBetween(c, watch._id, watch.changes - (batch.count ?? 0) + 1, watch.changes);
+  await completeBatches(c, [watch]);
+  return records;
 }
 
-async function completeBatch(c: Collections, watch: WatchRecord): Promise<WatchChangeRecord[]> {
-  return completeBatches(c, [watch]);
-}
-
-/** The changes a watch's pending batch numbers: the same records however often it is completed. */
-function pendingRecords(watch: WatchRecord): WatchChangeRecord[] {
+/** The changes an earlier build's journal holds: the same records however often it is completed. */
+function journaledRecords(watch: WatchRecord): WatchChangeRecord[] {
   const batch = watch.pending!;
   const first = committedChanges(watch) + 1;
-  return batch.changes.map((ch, i) => ({ _id: changeId(watch._id, first + i), watch_id: watch._id, seq: first + i, at: batch.at, ...ch }));
+  return (batch.changes ?? []).map((ch, i) => ({ _id: changeId(watch._id, first + i), watch_id: watch._id, seq: first + i, at: batch.at, ...ch }));
 }
 
-/** Steps (2) to (4) of the module's comment for watches whose batch is pending, each step one request for all of them. */
-async function completeBatches(c: Collections, watches: readonly WatchRecord[]): Promise<WatchChangeRecord[]> {
-  const records = watches.flatMap(pendingRecords);
-  // Upserts by the numbered id: written again after a crash, a change is the same record, never a second one.
-  if (records.length > 0) {
-    await c.watchChanges.bulkWrite(
-      records.map((r) => ({ replaceOne: { filter: { _id: r._id }, replacement: r, upsert: true } })),
-      { ordered: false },
-    );
-  }
+/** Upserts by the numbered id: written again after a crash, a change is the same record, never a second one. */
+async function writeChanges(c: Collections, records: readonly WatchChangeRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await c.watchChanges.bulkWrite(
+    records.map((r) => ({ replaceOne: { filter: { _id: r._id }, replacement: r, upsert: true } })),
+    { ordered: false },
+  );
+}
+
+/** Steps (3) and (4) of the module's comment for watches whose batch is pending, each step one request for all of them. */
+async function completeBatches(c: Collections, watches: readonly WatchRecord[]): Promise<void> {
+  // An earlier build's journal holds its changes, not yet all written.
+  await writeChanges(c, watches.flatMap(journaledRecords));
   // A webhook's sender finds the watch in its outbox (an existing entry keeps its backoff).
   const senders = watches.filter((w) => w.webhook && w.ended_at === null);
   if (senders.length > 0) {
@@ -141,7 +146,6 @@ async function completeBatches(c: Collections, watches: readonly WatchRecord[]):
     watches.map((w) => ({ updateOne: { filter: { _id: w._id }, update: { $set: { pending: null } } } })),
     { ordered: false },
   );
-  return records;
 }
 
 /** A watch's batch: its changes and the match state they move to. */
@@ -161,12 +165,21 @@ export interface WatchBatch {
 export async function appendManyChanges(c: Collections, batches: readonly WatchBatch[], at: Date): Promise<WatchChangeRecord[]> {
   const moving = batches.filter((b) => b.changes.length > 0);
   if (moving.length === 0) return [];
+  // (1) The changes, past each counter.
+  const records = moving.flatMap(({ watch, changes }) =>
+    changes.map((ch, i) => {
+      const seq = watch.changes + 1 + i;
+      return { _id: changeId(watch._id, seq), watch_id: watch._id, seq, at, kind: ch.kind, home_slug: ch.home_slug, price: ch.price, card: ch.card };
+    }),
+  );
+  await writeChanges(c, records);
+  // (2) The counters moved past them, each with its journal.
   const journaled: WatchRecord[] = moving.map(({ watch, changes, moves }) => ({
     ...watch,
     changes: watch.changes + changes.length,
     pending: {
       at,
-      changes: changes.map((ch) => ({ kind: ch.kind, home_slug: ch.home_slug, price: ch.price, card: ch.card })),
+      count: changes.length,
       hold: [...moves.hold].map(([home_id, m]) => ({ home_id, price: m.price, slug: m.slug })),
       release: [...moves.release],
     },
@@ -182,7 +195,9 @@ export async function appendManyChanges(c: Collections, batches: readonly WatchB
   );
   if (res.matchedCount !== moving.length)
     throw new Error('watch changes: a watch was removed while matching (its guest erased): the next matching starts again');
-  return completeBatches(c, journaled);
+  // (3) and (4).
+  await completeBatches(c, journaled);
+  return records;
 }
 
 async function moveMatches(c: Collections, watchId: string, moves: MatchMoves): Promise<void> {

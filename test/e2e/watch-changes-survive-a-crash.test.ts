@@ -1,6 +1,6 @@
 /**
  * Recording a watch's changes is exact across a crash (services/watches/store.ts, appendManyChanges): the
- * matching is stopped at each of its writes in turn (the journal on the watch, the changes, the match
+ * matching is stopped at each of its writes in turn (the changes, the journal on the watch, the match
  * state, the journal's clearing), as a worker killed there would stop, and the next matching of the
  * same homes (the incremental run applied again) leaves each change in the feed exactly once, with no
  * change lost and none added by a later matching. Real stores; the crash is a write that throws.
@@ -72,12 +72,13 @@ async function flipHome(): Promise<'entered' | 'left'> {
 describe('a crash while a change is recorded', () => {
   let previous: string | null = null;
 
+  // Each step, and whether the batch is recorded when the crash stops the matching there (the journal is the commit).
   it.each([
-    ['the journal of the batch', 'watches', 'bulkWrite', 1],
-    ['the changes under their numbered ids', 'watchChanges', 'bulkWrite', 1],
-    ['the match state', 'watchMatches', 'bulkWrite', 1],
-    ['the clearing of the journal', 'watches', 'bulkWrite', 2],
-  ] as const)('at %s neither loses nor repeats the change', async (_step, collection, method, nth) => {
+    ['the changes under their numbered ids', 'watchChanges', 'bulkWrite', 1, false],
+    ['the journal of the batch', 'watches', 'bulkWrite', 1, false],
+    ['the match state', 'watchMatches', 'bulkWrite', 1, true],
+    ['the clearing of the journal', 'watches', 'bulkWrite', 2, true],
+  ] as const)('at %s neither loses nor repeats the change', async (_step, collection, method, nth, recorded) => {
     // One live watch at a time, so the crash falls inside its batch.
     if (previous) expect((await fetch(`${fx.url}/api/public/watches/${previous}`, { method: 'DELETE' })).status).toBe(204);
     const watch = await saveWatch(`crash-${collection}-${method}@example.com`);
@@ -86,8 +87,8 @@ describe('a crash while a change is recorded', () => {
 
     const crashed = { ...fx.svc.deps, mongo: crashingAt(fx.mongo.collections, collection, method, nth) };
     await expect(matchWatchesFor(crashed, [homeId], new Date())).rejects.toThrow(/crash at/);
-    // Whatever the crash left written, the feed shows no part of a batch it did not complete.
-    expect(await feed(watch.token)).toEqual([]);
+    // Whatever the crash left written, the feed shows a batch whole once its journal is written, and nothing of it before.
+    expect(await feed(watch.token)).toEqual(recorded ? [`${watch.watch_id}.1 ${kind}`] : []);
 
     // The run is applied again (its change log entries were not acknowledged): the same homes are matched.
     await matchWatchesFor(fx.svc.deps, [homeId], new Date());
@@ -97,5 +98,40 @@ describe('a crash while a change is recorded', () => {
     expect(await feed(watch.token)).toEqual([`${watch.watch_id}.1 ${kind}`]);
     const record = await fx.mongo.collections.watches.findOne({ _id: watch.watch_id });
     expect({ changes: record?.changes, pending: record?.pending ?? null }).toEqual({ changes: 1, pending: null });
+  });
+});
+
+describe('a journal written by an earlier build', () => {
+  it('is completed from the changes it holds: each in the feed once', async () => {
+    const watch = await saveWatch('crash-earlier-journal@example.com');
+    const kind = await flipHome();
+    const slug = (await fx.mongo.collections.homes.findOne({ _id: homeId }))!.slug;
+    const now = await watchedMatches(fx.svc.deps, { market: city }, todayIso(new Date()));
+    const match = now.matches.find((m) => m.homeId === homeId);
+    // What that build journaled for this change: the change itself, then the match state it leads to.
+    await fx.mongo.collections.watches.updateOne(
+      { _id: watch.watch_id },
+      {
+        $set: {
+          changes: 1,
+          pending: {
+            at: new Date(),
+            changes: [{ kind, home_slug: slug, price: match ? match.price : null, card: match ? match.card : null }],
+            hold: match ? [{ home_id: homeId, price: match.price, slug }] : [],
+            release: match ? [] : [homeId],
+          },
+        },
+      },
+    );
+    // Readers see nothing of it until it completes.
+    expect(await feed(watch.token)).toEqual([]);
+    const outcome = await matchWatchesFor(fx.svc.deps, [homeId], new Date());
+    const ours = outcome.changes.filter((c) => c.watch_id === watch.watch_id);
+    expect(ours.map((c) => `${c._id} ${c.kind}`)).toEqual([`${watch.watch_id}.1 ${kind}`]);
+    expect(await feed(watch.token)).toEqual([`${watch.watch_id}.1 ${kind}`]);
+    expect((await matchWatchesFor(fx.svc.deps, [homeId], new Date())).changes.filter((c) => c.watch_id === watch.watch_id)).toEqual([]);
+    const record = await fx.mongo.collections.watches.findOne({ _id: watch.watch_id });
+    expect({ changes: record?.changes, pending: record?.pending ?? null }).toEqual({ changes: 1, pending: null });
+    expect((await fetch(`${fx.url}/api/public/watches/${watch.token}`, { method: 'DELETE' })).status).toBe(204);
   });
 });

@@ -56,10 +56,16 @@ export interface WatchCriteriaRecord {
   expires_on: IsoDate;
 }
 
-/** The journal of one batch of a watch's changes: numbered `changes - changes.length + 1` onwards. */
+/**
+ * The journal of one batch of a watch's changes, numbered `changes - count + 1` onwards: its changes are
+ * written before it (services/watches/store.ts), so it keeps only how many and the match state to reach.
+ */
 export interface WatchPendingBatch {
   at: Date;
-  changes: Array<Omit<WatchChangeRecord, '_id' | 'watch_id' | 'seq' | 'at'>>;
+  /** How many changes the batch numbered. */
+  count?: number;
+  /** The batch's changes themselves, in a journal written by an earlier build (they are written when it completes). */
+  changes?: Array<Omit<WatchChangeRecord, '_id' | 'watch_id' | 'seq' | 'at'>>;
   /** The homes the watch matches after the batch, with the price and slug to keep. */
   hold: Array<{ home_id: string; price: number; slug: string }>;
   /** The homes it no longer matches. */
