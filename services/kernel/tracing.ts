@@ -26,12 +26,16 @@ export function tracingOn(): boolean {
   return on;
 }
 
+/** The service's tracer: that of the provider registered when tracing last started. */
+export let tracer = trace.getTracer('furnished-catalog');
+
 /** Told by ./tracing-sdk.ts when the SDK starts and when it stops. */
 export function setTracingOn(value: boolean): void {
   on = value;
+  // A tracer asked for anew: the API's tracer keeps the first provider it reached, even once that one is shut down
+  // (a start after a stop in the same process would otherwise export nothing of the service's own spans).
+  if (value) tracer = trace.getTracer('furnished-catalog');
 }
-
-export const tracer = trace.getTracer('furnished-catalog');
 
 /**
  * One request's spans that carry its outcome (the HTTP request's, and the tool server's message's
