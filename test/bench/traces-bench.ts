@@ -5,17 +5,21 @@
  * gets. Processor time per call at concurrency 16, for a tool call that reads MongoDB (the apartment
  * read) and a dated market search tool call (Elasticsearch, MongoDB and pricing).
  *
- * A copy carries a bias of its own of about ±10 % (where its code and heap landed), more than the
- * target's 5 %: one copy per setting measures its copy, not its setting. So each setting runs in
- * several fresh copies (three by default; BENCH_TRACE_COPIES), started in turn (off, 10 %, every, off,
- * …); each copy is warmed, then rounds (three by default; BENCH_TRACE_ROUNDS) measure every copy once,
- * interleaved by setting, the order reversed every other round so none is always measured first. A
- * copy's figure is its processor time over its calls, all rounds together; a setting's is the median of
- * its copies' figures, and its cost is that over the off setting's. The spread of each setting's copies
- * (lowest and highest, over the off setting's median) is reported beside it: it says what one copy
- * could not tell apart. The stores' processor time (Elasticsearch and the Mongo-wire server, their
- * /proc like the service's) is read in every row of every setting alike and reported apart: the
- * target is the service's own processor time.
+ * A copy carries a bias of its own of about ±10 % (where its code and heap landed, and its place among
+ * the copies: in one run the copies started first in each turn were the cheapest, whatever their
+ * setting), more than the target's 5 %: one copy per setting measures its copy, not its setting. So
+ * each setting runs in several fresh copies (three by default; BENCH_TRACE_COPIES), each turn of starts
+ * rotating the settings' order (a Latin square: no setting always starts, or is measured, first); each
+ * copy is warmed for 12 s of load per call in two turns (BENCH_TRACE_WARM_SECONDS: a fresh copy's processor time
+ * per call falls by half over its first 30 s of load, and the stores warm with the first copies), then rounds (two by default; BENCH_TRACE_ROUNDS) measure every copy once, the order
+ * reversed every other round. A copy's figure is its processor time over its calls, all rounds
+ * together; a setting's is the median of its copies' figures, and its cost is that over the off
+ * setting's. A control setting, tracing off again in copies of its own, says what the bench cannot
+ * tell apart: its difference from the off setting is noise by construction. The spread of each
+ * setting's copies (lowest and highest, over the off setting's median) is reported beside it. The
+ * stores' processor time (Elasticsearch and the Mongo-wire server, their /proc like the service's) is
+ * read in every row of every setting alike and reported apart: the target is the service's own
+ * processor time.
  */
 import { createServer } from 'node:http';
 import { runLoad, type Probe } from './load';
@@ -29,8 +33,10 @@ const toolCall = (name: string, args: Record<string, unknown>): Probe => ({
   body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
 });
 
-const ROUNDS = Math.max(1, Number(process.env.BENCH_TRACE_ROUNDS) || 3);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_TRACE_ROUNDS) || 2);
 const COPIES = Math.max(1, Number(process.env.BENCH_TRACE_COPIES) || 3);
+/** Load before a copy's first row: a fresh copy's processor time per call falls for its first 20-30 s of load (3.1-3.4 ms in its first 4 s, 2.2 in the next, 1.6-1.9 after 30 s). */
+const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 12);
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -80,14 +86,18 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   const exporting = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'catalog-bench' };
   const settings: Setting[] = [
     { title: 'tracing off', env: {} },
+    { title: 'off again (control)', env: {} },
     { title: 'on, 10 % sampled', env: { ...exporting, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
     { title: 'on, every trace', env: { ...exporting, OTEL_TRACES_SAMPLER: 'parentbased_always_on' } },
   ];
   const [off] = settings;
-  // Started in turn by setting, so no setting's copies are all the first or the last started.
+  // Each turn of starts rotates the settings' order: no setting's copies are all the first or the last started (or measured).
   const copies: Copy[] = [];
   for (let index = 0; index < COPIES; index++) {
-    for (const setting of settings) copies.push({ setting, index, svc: await ctx.serviceWith(setting.env) });
+    for (let k = 0; k < settings.length; k++) {
+      const setting = settings[(k + index) % settings.length];
+      copies.push({ setting, index, svc: await ctx.serviceWith(setting.env) });
+    }
   }
   const shapes: Array<{ title: string; probe: () => Probe }> = [
     { title: 'tools/call apartment read', probe: () => toolCall('get_apartment_tool', { slug: sample.slugOrUnknown() }) },
@@ -101,8 +111,12 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   ];
   const { es, mongo } = stackPids();
   const stores = [es, mongo].filter((p): p is number => typeof p === 'number');
-  // Each copy warmed first (its code compiled, its caches filled): the first seconds of a fresh process are no round.
-  for (const shape of shapes) for (const copy of copies) await runLoad(copy.svc.url, shape.probe, { connections: 16, seconds: Math.max(3, seconds / 2) });
+  // Each copy warmed first (its code compiled, its caches filled), every shape in turn: the first half minute of a
+  // fresh process's load is no round. The stores warm with the first copies; every copy gets one more warming turn
+  // after all of them had one, so the first copies' figures are not their stores' warm-up.
+  for (let turn = 0; turn < 2; turn++) {
+    for (const copy of copies) for (const shape of shapes) await runLoad(copy.svc.url, shape.probe, { connections: 16, seconds: WARM_SECONDS / 2 });
+  }
   const tallies = new Map<string, Tally>();
   const tally = (shape: string, copy: Copy): Tally => {
     const key = `${shape}|${copy.setting.title}|${copy.index}`;
