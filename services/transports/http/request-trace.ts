@@ -21,16 +21,20 @@ const HEADERS: TextMapGetter<IncomingMessage['headers']> = {
   get: (carrier, key) => carrier[key],
 };
 
-/** The trace of each request's span, for its access-log line and its exemplar (both written after the span's context is gone). */
-const traces = new WeakMap<IncomingMessage, { traceId: string; sampled: boolean }>();
+/**
+ * The trace of each request's span, kept on the request for its access-log line and its exemplar (both
+ * written after the span's context is gone): a property, not a WeakMap entry per request.
+ */
+const TRACE = Symbol('catalog request trace');
+type Traced = IncomingMessage & { [TRACE]?: { traceId: string; sampled: boolean } };
 
 export function traceIdOf(req: IncomingMessage): string | undefined {
-  return traces.get(req)?.traceId;
+  return (req as Traced)[TRACE]?.traceId;
 }
 
 /** The request's trace id when its trace is sampled (exported), else undefined. */
 export function sampledTraceIdOf(req: IncomingMessage): string | undefined {
-  const t = traces.get(req);
+  const t = (req as Traced)[TRACE];
   return t?.sampled ? t.traceId : undefined;
 }
 
@@ -47,7 +51,7 @@ export function requestTrace() {
     const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers, HEADERS);
     const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
     const { traceId, traceFlags } = span.spanContext();
-    traces.set(ctx.req, { traceId, sampled: (traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED });
+    (ctx.req as Traced)[TRACE] = { traceId, sampled: (traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED };
     // A span that is not recorded (its trace not sampled) keeps nothing: no record of the request, no attribute,
     // no name to read; its context alone goes on, so the work's spans know their trace is not sampled either.
     if (!span.isRecording()) {
