@@ -5,21 +5,20 @@
  * gets. Processor time per call at concurrency 16, for a tool call that reads MongoDB (the apartment
  * read) and a dated market search tool call (Elasticsearch, MongoDB and pricing).
  *
- * A copy carries a bias of its own of about ±10 % (where its code and heap landed, and its place among
- * the copies: in one run the copies started first in each turn were the cheapest, whatever their
- * setting), more than the target's 5 %: one copy per setting measures its copy, not its setting. So
- * each setting runs in several fresh copies (three by default; BENCH_TRACE_COPIES), each turn of starts
- * rotating the settings' order (a Latin square: no setting always starts, or is measured, first); each
- * copy is warmed for 12 s of load per call in two turns (BENCH_TRACE_WARM_SECONDS: a fresh copy's processor time
- * per call falls by half over its first 30 s of load, and the stores warm with the first copies), then rounds (two by default; BENCH_TRACE_ROUNDS) measure every copy once, the order
- * reversed every other round. A copy's figure is its processor time over its calls, all rounds
- * together; a setting's is the median of its copies' figures, and its cost is that over the off
- * setting's. A control setting, tracing off again in copies of its own, says what the bench cannot
- * tell apart: its difference from the off setting is noise by construction. The spread of each
- * setting's copies (lowest and highest, over the off setting's median) is reported beside it. The
- * stores' processor time (Elasticsearch and the Mongo-wire server, their /proc like the service's) is
- * read in every row of every setting alike and reported apart: the target is the service's own
- * processor time.
+ * A copy carries a bias of its own of about ±10 % (where its code and heap landed, how warm the stores
+ * were when it was measured), more than the target's 5 %: one copy per setting measures its copy, not
+ * its setting. So each setting runs in several fresh copies (three by default; BENCH_TRACE_COPIES),
+ * each turn of starts rotating the settings' order (no setting always starts, or is measured, first);
+ * each copy is warmed for 12 s of load per call in two turns (BENCH_TRACE_WARM_SECONDS: a fresh copy's
+ * processor time per call falls by half over its first 30 s of load, and the stores warm with the first
+ * copies), then rounds (two by default; BENCH_TRACE_ROUNDS) measure every copy once, the order reversed
+ * every other round. A copy's figure is its processor time over its calls, all rounds together; a
+ * setting's is the median of its copies' figures, and its cost is that over the off setting's. A
+ * control setting, tracing off again in copies of its own, says what the bench cannot tell apart: its
+ * difference from the off setting is noise by construction. The spread of each setting's copies
+ * (lowest and highest, over the off setting's median) is reported beside it. The stores' processor
+ * time (Elasticsearch and the Mongo-wire server, their /proc like the service's) is read in every row
+ * of every setting alike and reported apart: the target is the service's own processor time.
  */
 import { createServer } from 'node:http';
 import { runLoad, type Probe } from './load';
@@ -35,7 +34,10 @@ const toolCall = (name: string, args: Record<string, unknown>): Probe => ({
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_TRACE_ROUNDS) || 2);
 const COPIES = Math.max(1, Number(process.env.BENCH_TRACE_COPIES) || 3);
-/** Load before a copy's first row: a fresh copy's processor time per call falls for its first 20-30 s of load (3.1-3.4 ms in its first 4 s, 2.2 in the next, 1.6-1.9 after 30 s). */
+/**
+ * Load per call before a copy's first row: a fresh copy's processor time per call falls over its first
+ * 20-30 s of load (3.1-3.4 ms in its first 4 s, 2.2 in the next, 1.6-1.9 after 30 s).
+ */
 const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 12);
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
