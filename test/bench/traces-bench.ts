@@ -1,24 +1,22 @@
 /**
- * What traces cost a call: copies of the service in three settings, tracing off (no OTLP endpoint: the
- * SDK is not loaded), on with 10 % of traces sampled and on with every trace, the last two exporting
- * OTLP/HTTP (protobuf, the SDK's default) to a receiver in this process that reads and drops what it
- * gets. Processor time per call at concurrency 16, for a tool call that reads MongoDB (the apartment
- * read) and a dated market search tool call (Elasticsearch, MongoDB and pricing).
+ * What traces cost a call: copies of the service in four settings, tracing off (no OTLP endpoint: the SDK
+ * is not loaded), off again (a control: its difference from off is the bench's noise by construction), on
+ * with 10 % of traces sampled and on with every trace, the last two exporting OTLP/HTTP (protobuf, the
+ * SDK's default) to a receiver in this process that reads and drops what it gets. Processor time per call
+ * for a tool call that reads MongoDB (the apartment read) and a dated market search tool call
+ * (Elasticsearch, MongoDB and pricing).
  *
- * A copy carries a bias of its own of about ±10 % (where its code and heap landed, how warm the stores
- * were when it was measured), more than the target's 5 %: one copy per setting measures its copy, not
- * its setting. So each setting runs in several fresh copies (three by default; BENCH_TRACE_COPIES),
- * each turn of starts rotating the settings' order (no setting always starts, or is measured, first);
- * each copy is warmed for 12 s of load per call in two turns (BENCH_TRACE_WARM_SECONDS: a fresh copy's
- * processor time per call falls by half over its first 30 s of load, and the stores warm with the first
- * copies), then rounds (two by default; BENCH_TRACE_ROUNDS) measure every copy once, the order reversed
- * every other round. A copy's figure is its processor time over its calls, all rounds together; a
- * setting's is the median of its copies' figures, and its cost is that over the off setting's. A
- * control setting, tracing off again in copies of its own, says what the bench cannot tell apart: its
- * difference from the off setting is noise by construction. The spread of each setting's copies
- * (lowest and highest, over the off setting's median) is reported beside it. The stores' processor
- * time (Elasticsearch and the Mongo-wire server, their /proc like the service's) is read in every row
- * of every setting alike and reported apart: the target is the service's own processor time.
+ * Copies compared side by side, with one history. A fresh copy's processor time per call falls by half
+ * over its first 30 s of load, and a copy warmed minutes before it is measured, or while the stores were
+ * still cold, stays up to a third dearer than one warmed just before (two copies of the same setting,
+ * warmed and measured one after the other, differed by 13-18 %; warmed and measured at once, by 0.4-5 %
+ * in five pairs of six). So the bench runs groups: each group starts one fresh copy per setting (the start
+ * order rotating from group to group), warms them all at once, measures them all at once (16 connections
+ * each), then stops them. A setting's cost in a group is its copy's processor time per call over
+ * the off copy's of the same group; its figure is the median over the groups (BENCH_TRACE_GROUPS, five by
+ * default), each group's shown beside it. The stores' processor time (Elasticsearch and the Mongo-wire
+ * server, from their /proc like the service's) is read around every row and reported apart: the target is
+ * the service's own processor time.
  */
 import { createServer } from 'node:http';
 import { runLoad, type Probe } from './load';
@@ -32,13 +30,16 @@ const toolCall = (name: string, args: Record<string, unknown>): Probe => ({
   body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
 });
 
-const ROUNDS = Math.max(1, Number(process.env.BENCH_TRACE_ROUNDS) || 2);
-const COPIES = Math.max(1, Number(process.env.BENCH_TRACE_COPIES) || 3);
+const GROUPS = Math.max(1, Number(process.env.BENCH_TRACE_GROUPS) || 5);
+/** Rows per call and group, each `seconds` long. */
+const ROWS = Math.max(1, Number(process.env.BENCH_TRACE_ROWS) || 3);
 /**
- * Load per call before a copy's first row: a fresh copy's processor time per call falls over its first
- * 20-30 s of load (3.1-3.4 ms in its first 4 s, 2.2 in the next, 1.6-1.9 after 30 s).
+ * Load per call before a group's first row, all its copies at once (each gets about a quarter of the
+ * machine): a fresh copy's processor time per call falls over its first 20-30 s of load at full speed.
  */
-const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 12);
+const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 40);
+/** Connections per copy, as the target's c=16 (the group's copies are loaded at once: 64 in all). */
+const CONNECTIONS = 16;
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -64,18 +65,12 @@ interface Setting {
   env: Record<string, string>;
 }
 
-interface Copy {
-  setting: Setting;
-  index: number;
-  svc: { url: string; pid: number };
-}
-
-/** What one copy spent under one call, all rounds together: clock ticks and calls. */
+/** What one copy spent under one call, all its rows together: clock ticks and calls. */
 interface Tally {
   service: number;
   stores: number;
   calls: number;
-  rps: number[];
+  rps: number;
   bad: number;
 }
 
@@ -93,14 +88,6 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
     { title: 'on, every trace', env: { ...exporting, OTEL_TRACES_SAMPLER: 'parentbased_always_on' } },
   ];
   const [off] = settings;
-  // Each turn of starts rotates the settings' order: no setting's copies are all the first or the last started (or measured).
-  const copies: Copy[] = [];
-  for (let index = 0; index < COPIES; index++) {
-    for (let k = 0; k < settings.length; k++) {
-      const setting = settings[(k + index) % settings.length];
-      copies.push({ setting, index, svc: await ctx.serviceWith(setting.env) });
-    }
-  }
   const shapes: Array<{ title: string; probe: () => Probe }> = [
     { title: 'tools/call apartment read', probe: () => toolCall('get_apartment_tool', { slug: sample.slugOrUnknown() }) },
     {
@@ -113,34 +100,43 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   ];
   const { es, mongo } = stackPids();
   const stores = [es, mongo].filter((p): p is number => typeof p === 'number');
-  // Each copy warmed first (its code compiled, its caches filled), every shape in turn: the first half minute of a
-  // fresh process's load is no round. The stores warm with the first copies; every copy gets one more warming turn
-  // after all of them had one, so the first copies' figures are not their stores' warm-up.
-  for (let turn = 0; turn < 2; turn++) {
-    for (const copy of copies) for (const shape of shapes) await runLoad(copy.svc.url, shape.probe, { connections: 16, seconds: WARM_SECONDS / 2 });
-  }
-  const tallies = new Map<string, Tally>();
-  const tally = (shape: string, copy: Copy): Tally => {
-    const key = `${shape}|${copy.setting.title}|${copy.index}`;
-    let t = tallies.get(key);
-    if (!t) tallies.set(key, (t = { service: 0, stores: 0, calls: 0, rps: [], bad: 0 }));
-    return t;
-  };
+  /** tallies[shape][group][setting] */
+  const tallies = shapes.map(() => [] as Tally[][]);
   const started = Date.now();
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? copies : [...copies].reverse();
-    for (const shape of shapes) {
-      for (const copy of order) {
-        const service0 = cpuTicks(copy.svc.pid) ?? NaN;
-        const stores0 = ticksOf(stores);
-        const result = await runLoad(copy.svc.url, shape.probe, { connections: 16, seconds });
-        const t = tally(shape.title, copy);
-        t.service += (cpuTicks(copy.svc.pid) ?? NaN) - service0;
-        t.stores += ticksOf(stores) - stores0;
-        t.calls += result.requests;
-        t.rps.push(result.rps);
-        t.bad += (result.statuses['5xx'] ?? 0) + (result.statuses.error ?? 0);
+  for (let group = 0; group < GROUPS; group++) {
+    // The start order rotates: no setting's copy is always the first or the last started.
+    const copies: Array<{ url: string; pid: number; close(): Promise<void> } | undefined> = settings.map(() => undefined);
+    for (let k = 0; k < settings.length; k++) {
+      const i = (k + group) % settings.length;
+      copies[i] = await ctx.serviceWith(settings[i].env);
+    }
+    const svcs = copies.map((c) => c!);
+    try {
+      // Warmed together: every copy of the group has the same history when its rows begin.
+      for (const shape of shapes) {
+        await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds: WARM_SECONDS })));
       }
+      for (const perShape of tallies) perShape[group] = settings.map(() => ({ service: 0, stores: 0, calls: 0, rps: 0, bad: 0 }));
+      for (let row = 0; row < ROWS; row++) {
+        for (const [s, shape] of shapes.entries()) {
+          const service0 = svcs.map((svc) => cpuTicks(svc.pid) ?? NaN);
+          const stores0 = ticksOf(stores);
+          const results = await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds })));
+          const storeTicks = ticksOf(stores) - stores0;
+          const calls = results.reduce((n, r) => n + r.requests, 0);
+          results.forEach((result, i) => {
+            const t = tallies[s][group][i];
+            t.service += (cpuTicks(svcs[i].pid) ?? NaN) - service0[i];
+            // The stores served the group's copies at once: each copy's share by its calls.
+            t.stores += (storeTicks * result.requests) / Math.max(1, calls);
+            t.calls += result.requests;
+            t.rps += result.rps / ROWS;
+            t.bad += (result.statuses['5xx'] ?? 0) + (result.statuses.error ?? 0);
+          });
+        }
+      }
+    } finally {
+      await Promise.all(svcs.map((svc) => svc.close()));
     }
   }
   const minutes = (Date.now() - started) / 60_000;
@@ -150,35 +146,27 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   say('## Traces (processor time per call, tracing off and on)');
   say('');
   say(
-    `${COPIES} fresh copies per setting, ${ROUNDS} rounds of ${seconds} s rows at c=16 (${minutes.toFixed(1)} min of rows); ` +
-      `a copy's figure is its processor time over its calls, a setting's the median of its copies'.`,
+    `${GROUPS} groups of fresh copies, one per setting, warmed ${WARM_SECONDS} s per call and measured at once ` +
+      `(${CONNECTIONS} connections each), ${ROWS} rows of ${seconds} s per call (${minutes.toFixed(1)} min in all); a setting's cost in a ` +
+      `group is its copy's processor time per call over the off copy's, its figure the median over the groups.`,
   );
   say('');
   say(
-    "| call, c=16 | setting | service CPU ms/call, each copy | median | more than off | copies over off's median | stores CPU ms/call (median) | req/s (median) | 5xx/errors |",
+    '| call | setting | service CPU ms/call, each group | more than off, each group | more than off (median) | stores CPU ms/call (median) | req/s per copy (median) | 5xx/errors |',
   );
-  say('|---|---|---|---|---|---|---|---|---|');
-  for (const shape of shapes) {
-    const figures = new Map<string, { service: number[]; stores: number[]; rps: number[]; bad: number }>();
-    for (const setting of settings) {
-      const mine = copies.filter((c) => c.setting === setting).map((c) => tally(shape.title, c));
-      figures.set(setting.title, {
-        service: mine.map((t) => msPerCall(t.service, t.calls)),
-        stores: mine.map((t) => msPerCall(t.stores, t.calls)),
-        rps: mine.flatMap((t) => t.rps),
-        bad: mine.reduce((n, t) => n + t.bad, 0),
-      });
-    }
-    const offMedian = median(figures.get(off.title)!.service);
-    for (const setting of settings) {
-      const f = figures.get(setting.title)!;
-      const m = median(f.service);
-      const spread = `${pct(Math.min(...f.service) / offMedian)} to ${pct(Math.max(...f.service) / offMedian)}`;
+  say('|---|---|---|---|---|---|---|---|');
+  for (const [s, shape] of shapes.entries()) {
+    const offIndex = settings.indexOf(off);
+    settings.forEach((setting, i) => {
+      const mine = tallies[s].map((g) => g[i]);
+      const perCall = mine.map((t) => msPerCall(t.service, t.calls));
+      const ratios = tallies[s].map((g) => msPerCall(g[i].service, g[i].calls) / msPerCall(g[offIndex].service, g[offIndex].calls));
       say(
-        `| ${shape.title} | ${setting.title} | ${f.service.map((v) => v.toFixed(3)).join(', ')} | ${m.toFixed(3)} | ` +
-          `${setting === off ? '' : pct(m / offMedian)} | ${spread} | ${median(f.stores).toFixed(3)} | ${Math.round(median(f.rps))} | ${f.bad} |`,
+        `| ${shape.title} | ${setting.title} | ${perCall.map((v) => v.toFixed(3)).join(', ')} | ` +
+          `${setting === off ? '' : ratios.map(pct).join(', ')} | ${setting === off ? '' : `**${pct(median(ratios))}**`} | ` +
+          `${median(mine.map((t) => msPerCall(t.stores, t.calls))).toFixed(3)} | ${Math.round(median(mine.map((t) => t.rps)))} | ${mine.reduce((n, t) => n + t.bad, 0)} |`,
       );
-    }
+    });
   }
   say('');
   say(`The receiver got ${(sink.bytes() / 2 ** 20).toFixed(1)} MiB of OTLP.`);
