@@ -20,8 +20,8 @@ import { GenerationVocabulary } from './kernel/store/generation-vocabulary';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { ServiceMetrics } from './kernel/metrics';
-import { instrumentStores } from './kernel/store/store-metrics';
-import { traceMongoCommands } from './kernel/store/store-traces';
+import { instrumentElasticsearch, mongoCallMetrics, mongoOperation } from './kernel/store/store-metrics';
+import { timedCollections, timedDb } from './kernel/store/store-calls';
 import { tracingOn } from './kernel/tracing';
 import { readIndexerHistory } from './kernel/store/index-freshness';
 import { MarketExtents, marketExtentsBody, parseMarketExtents } from './kernel/store/market-extents';
@@ -40,10 +40,12 @@ export async function openDeps(config: Config, log: Logger) {
     undefined,
     { exemplars: tracingOn() },
   );
-  instrumentStores(metrics, es, mongo.client);
+  instrumentElasticsearch(metrics, es);
   metrics.reportEsNodes(esNodes);
-  traceMongoCommands(mongo.client);
-  const generation = new GenerationReader(mongo.collections.indexerState);
+  // Every MongoDB call of the service timed (and traced) where it is made.
+  const onMongoCall = mongoCallMetrics(metrics);
+  const stores = timedCollections(mongo.collections, onMongoCall);
+  const generation = new GenerationReader(stores.indexerState);
   const deps: Deps = {
     config,
     es,
@@ -53,17 +55,17 @@ export async function openDeps(config: Config, log: Logger) {
     marketExtents: new MarketExtents(config.readCache ? generation : { read: async () => null }, () =>
       unmetered(async () => parseMarketExtents((await esTransport(es, config.homesAlias, { nodes: esNodes }).aggregate(marketExtentsBody())).aggregations)),
     ),
-    mongo: mongo.collections,
-    db: mongo.db,
-    markets: new MarketDirectory(mongo.collections, config.cacheTtlMs),
+    mongo: stores,
+    db: timedDb(mongo.db, onMongoCall, mongoOperation),
+    markets: new MarketDirectory(stores, config.cacheTtlMs),
     aggregates: new AggregateCache(config.cacheTtlMs),
-    buildings: new BuildingRecords(mongo.collections, config.cacheTtlMs),
+    buildings: new BuildingRecords(stores, config.cacheTtlMs),
     generation,
     mapAnswers: new GenerationAnswers(generation, { maxBytes: config.mapCacheBytes, sizeOf: mapAnswerBytes }),
-    vocabulary: new GenerationVocabulary(config.readCache ? generation : { read: async () => null }, mongo.collections.indexerState, config.homesAlias),
+    vocabulary: new GenerationVocabulary(config.readCache ? generation : { read: async () => null }, stores.indexerState, config.homesAlias),
     placeAnswers: new GenerationAnswers(generation, { maxBytes: config.suggestCacheBytes, sizeOf: placesAnswerBytes }),
-    homeBuildings: new GenerationBuildings(mongo.collections),
-    policies: new PolicyCache(mongo.collections, config.cacheTtlMs),
+    homeBuildings: new GenerationBuildings(stores),
+    policies: new PolicyCache(stores, config.cacheTtlMs),
     log,
     metrics,
     clock: () => new Date(),

@@ -27,8 +27,6 @@ export async function connectMongo(url: string, dbName: string, opts: { deadline
           connectTimeoutMS: opts.deadlineMs,
           socketTimeoutMS: opts.deadlineMs,
           retryReads: false,
-          // The service's metrics time every command (store-metrics.ts).
-          monitorCommands: true,
         }
       : { serverSelectionTimeoutMS: 10_000, maxPoolSize: 20 },
   );

@@ -1,15 +1,27 @@
 /**
  * Store calls into the service's metrics: every Elasticsearch request (the client's diagnostic
- * events) and every MongoDB command (the driver's command monitoring), timed, by operation and
- * outcome. Operations come from fixed lists; anything else is `other`.
+ * events) and every MongoDB call the service makes (timed where it is made: ./store-calls.ts), by
+ * operation and outcome. Operations come from fixed lists; anything else is `other`.
  */
 import { performance } from 'node:perf_hooks';
 import type { Client as EsClient } from '@elastic/elasticsearch';
-import type { MongoClient } from 'mongodb';
 import type { ServiceMetrics } from '../metrics';
+import type { StoreCallListener } from './store-calls';
 
 const ES_OPERATIONS = new Set(['_search', '_msearch', '_count', '_mget', '_doc', '_alias', '_aliases', '_mapping']);
-const MONGO_OPERATIONS = new Set(['find', 'getMore', 'insert', 'update', 'delete', 'findAndModify', 'aggregate', 'count', 'ping', 'createIndexes']);
+const MONGO_OPERATIONS = new Set([
+  'find',
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'aggregate',
+  'count',
+  'distinct',
+  'bulkWrite',
+  'ping',
+  'createIndexes',
+]);
 
 /** `/homes/_search` → `search`, `/_cluster/health` → `health`, `/` → `info`. */
 export function esOperation(path: string): string {
@@ -24,7 +36,7 @@ export function mongoOperation(commandName: string): string {
   return MONGO_OPERATIONS.has(commandName) ? commandName : 'other';
 }
 
-export function instrumentStores(metrics: ServiceMetrics, es: EsClient, mongo: MongoClient): void {
+export function instrumentElasticsearch(metrics: ServiceMetrics, es: EsClient): void {
   const started = new Map<unknown, number>();
   es.diagnostic.on('request', (err, result) => {
     // A request that failed before it was sent gets no response event: not timed.
@@ -40,10 +52,10 @@ export function instrumentStores(metrics: ServiceMetrics, es: EsClient, mongo: M
     const failed = err !== null && (result.statusCode ?? 0) !== 404;
     metrics.storeDuration.observe({ store: 'elasticsearch', operation, outcome: failed ? 'failed' : 'ok' }, (performance.now() - t0) / 1000);
   });
-  mongo.on('commandSucceeded', (e) => {
-    metrics.storeDuration.observe({ store: 'mongodb', operation: mongoOperation(e.commandName), outcome: 'ok' }, e.duration / 1000);
-  });
-  mongo.on('commandFailed', (e) => {
-    metrics.storeDuration.observe({ store: 'mongodb', operation: mongoOperation(e.commandName), outcome: 'failed' }, e.duration / 1000);
-  });
+}
+
+/** The MongoDB calls' listener (./store-calls.ts) that times them into the metrics. */
+export function mongoCallMetrics(metrics: ServiceMetrics): StoreCallListener {
+  return ({ operation, seconds, failed }) =>
+    metrics.storeDuration.observe({ store: 'mongodb', operation: mongoOperation(operation), outcome: failed ? 'failed' : 'ok' }, seconds);
 }
