@@ -15,7 +15,9 @@ let fx: Fixture;
 const others: RunningService[] = [];
 
 beforeAll(async () => {
-  fx = await startFixture({ homes: 10 });
+  // The driver's command events (off by default: docs/decisions.md, "Traces") let the photo test count the service's reads.
+  const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/';
+  fx = await startFixture({ homes: 10, env: { MONGO_URL: `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true` } });
 }, 120_000);
 
 afterAll(async () => {
