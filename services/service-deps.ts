@@ -20,7 +20,7 @@ import { GenerationVocabulary } from './kernel/store/generation-vocabulary';
 import { MarketDirectory } from './markets/market-directory';
 import { PolicyCache } from './policies/store';
 import { ServiceMetrics } from './kernel/metrics';
-import { instrumentElasticsearch, mongoCallMetrics, mongoOperation } from './kernel/store/store-metrics';
+import { instrumentElasticsearch, mongoCallMetrics } from './kernel/store/store-metrics';
 import { timedCollections, timedDb } from './kernel/store/store-calls';
 import { tracingOn } from './kernel/tracing';
 import { readIndexerHistory } from './kernel/store/index-freshness';
@@ -56,7 +56,7 @@ export async function openDeps(config: Config, log: Logger) {
       unmetered(async () => parseMarketExtents((await esTransport(es, config.homesAlias, { nodes: esNodes }).aggregate(marketExtentsBody())).aggregations)),
     ),
     mongo: stores,
-    db: timedDb(mongo.db, onMongoCall, mongoOperation),
+    db: timedDb(mongo.db, onMongoCall),
     markets: new MarketDirectory(stores, config.cacheTtlMs),
     aggregates: new AggregateCache(config.cacheTtlMs),
     buildings: new BuildingRecords(stores, config.cacheTtlMs),

@@ -7,7 +7,6 @@
 import { testConfig } from '../support/fixture';
 import { connectMongo, type MongoHandle } from '../../services/kernel/store/mongo';
 import { timedCollections, timedDb, type StoreCall } from '../../services/kernel/store/store-calls';
-import { mongoOperation } from '../../services/kernel/store/store-metrics';
 import type { Collections } from '../../services/kernel/store/collections';
 import type { PolicyRecord } from '../../services/kernel/store/collections';
 
@@ -66,7 +65,7 @@ describe('MongoDB calls timed at the call', () => {
   });
 
   it('times the database command and the collections of its client (the rate limits store)', async () => {
-    const db = timedDb(mongo.db, (call) => calls.push(call), mongoOperation);
+    const db = timedDb(mongo.db, (call) => calls.push(call));
     expect(await db.command({ ping: 1 })).toEqual(expect.objectContaining({ ok: 1 }));
     const limits = db.client.db(config.mongoDb).collection('store_calls_test');
     await limits.findOneAndUpdate({ _id: 'k' as unknown as never }, { $inc: { points: 1 } }, { upsert: true });

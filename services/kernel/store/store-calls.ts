@@ -15,6 +15,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Collection, Db, Document, MongoClient } from 'mongodb';
 import type { Collections } from './collections';
 import { tracer, tracingOn } from '../tracing';
+import { mongoOperation } from './store-metrics';
 
 /** One MongoDB call as it ended. */
 export interface StoreCall {
@@ -121,16 +122,22 @@ function timedCursor<C extends object>(cursor: C, operation: string, where: Wher
 
 function timedCollection<C extends Collection<Document>>(collection: C, listener: StoreCallListener): C {
   const where: Where = { database: collection.dbName, collection: collection.collectionName };
+  // Each method's wrapper made once per collection: a request's `findOne` allocates nothing for its timing.
+  const wrappers = new Map<string, Method>();
+  const wrap = (key: string, method: Method): Method => {
+    const operation = OPERATIONS[key];
+    if (operation) return (...args) => timed(operation, where, listener, () => method.apply(collection, args) as Promise<unknown>);
+    const cursor = CURSORS[key];
+    if (cursor) return (...args) => timedCursor(method.apply(collection, args) as object, cursor, where, listener);
+    return method.bind(collection);
+  };
   return new Proxy(collection, {
     get(target, key) {
       const value: unknown = Reflect.get(target, key, target);
       if (typeof value !== 'function' || typeof key !== 'string') return value;
-      const method = value as Method;
-      const operation = OPERATIONS[key];
-      if (operation) return (...args: unknown[]) => timed(operation, where, listener, () => method.apply(target, args) as Promise<unknown>);
-      const cursor = CURSORS[key];
-      if (cursor) return (...args: unknown[]) => timedCursor(method.apply(target, args) as object, cursor, where, listener);
-      return method.bind(target);
+      let wrapper = wrappers.get(key);
+      if (!wrapper) wrappers.set(key, (wrapper = wrap(key, value as Method)));
+      return wrapper;
     },
   });
 }
@@ -143,36 +150,37 @@ export function timedCollections(c: Collections, listener: StoreCallListener): C
 }
 
 /**
- * The database with its calls timed for `listener`: its `command` (a `ping`, by the command's name), the
+ * The database with its calls timed for `listener`: its `command` (a `ping`, by the command's name as the
+ * store metrics name it), the
  * collections it hands out and those of its client's databases (the shared rate limits' store:
  * rate-limiter-flexible reads them through `db.client`).
  */
-export function timedDb(db: Db, listener: StoreCallListener, operationOf: (command: string) => string): Db {
+export function timedDb(db: Db, listener: StoreCallListener): Db {
   const where: Where = { database: db.databaseName };
   let client: MongoClient | undefined;
   return new Proxy(db, {
     get(target, key) {
       const value: unknown = Reflect.get(target, key, target);
-      if (key === 'client') return (client ??= timedClient(target.client, listener, operationOf));
+      if (key === 'client') return (client ??= timedClient(target.client, listener));
       if (typeof value !== 'function') return value;
       const method = value as Method;
       if (key === 'collection') return (...args: unknown[]) => timedCollection(method.apply(target, args) as Collection<Document>, listener);
       if (key !== 'command') return method.bind(target);
       return (...args: unknown[]) => {
         const name = Object.keys((args[0] ?? {}) as object)[0] ?? 'command';
-        return timed(operationOf(name), where, listener, () => method.apply(target, args) as Promise<unknown>);
+        return timed(mongoOperation(name), where, listener, () => method.apply(target, args) as Promise<unknown>);
       };
     },
   });
 }
 
-function timedClient(client: MongoClient, listener: StoreCallListener, operationOf: (command: string) => string): MongoClient {
+function timedClient(client: MongoClient, listener: StoreCallListener): MongoClient {
   return new Proxy(client, {
     get(target, key) {
       const value: unknown = Reflect.get(target, key, target);
       if (typeof value !== 'function') return value;
       const method = value as Method;
-      if (key === 'db') return (...args: unknown[]) => timedDb(method.apply(target, args) as Db, listener, operationOf);
+      if (key === 'db') return (...args: unknown[]) => timedDb(method.apply(target, args) as Db, listener);
       return method.bind(target);
     },
   });
