@@ -4,7 +4,7 @@
  * service's driver commands are watched while every tool is called over both transports.
  */
 import type { CommandStartedEvent } from 'mongodb';
-import { startFixture, type Fixture } from '../support/fixture';
+import { mongoUrlWithCommandEvents, startFixture, type Fixture } from '../support/fixture';
 import { TOOL_SAMPLES, toolsWithoutSamples, worldSamples, type SampleSource } from '../support/tool-samples';
 import { TOOLS } from '../../services/tools/registry';
 
@@ -13,8 +13,7 @@ let source: SampleSource;
 const commands: CommandStartedEvent[] = [];
 
 beforeAll(async () => {
-  const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/';
-  fx = await startFixture({ homes: 60, env: { MONGO_URL: `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true` } });
+  fx = await startFixture({ homes: 60, env: { MONGO_URL: mongoUrlWithCommandEvents() } });
   source = await worldSamples(fx, { homes: 20, unknownEvery: 5 });
   fx.svc.deps.db.client.on('commandStarted', (e) => commands.push(e));
 });

@@ -9,15 +9,14 @@ import type { CommandStartedEvent } from 'mongodb';
 import { request } from 'undici';
 import { startService, type RunningService } from '../../services/main';
 import { IMMUTABLE, staticCompressions } from '../../services/transports/http/static-files';
-import { startFixture, testConfig, type Fixture } from '../support/fixture';
+import { mongoUrlWithCommandEvents, startFixture, testConfig, type Fixture } from '../support/fixture';
 
 let fx: Fixture;
 const others: RunningService[] = [];
 
 beforeAll(async () => {
-  // The driver's command events (off by default: docs/decisions.md, "Traces") let the photo test count the service's reads.
-  const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/';
-  fx = await startFixture({ homes: 10, env: { MONGO_URL: `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true` } });
+  // The photo test counts the service's reads by the driver's command events.
+  fx = await startFixture({ homes: 10, env: { MONGO_URL: mongoUrlWithCommandEvents() } });
 }, 120_000);
 
 afterAll(async () => {

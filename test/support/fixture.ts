@@ -86,6 +86,15 @@ export async function dropWorld(config: Config, mongo: MongoHandle, es: EsClient
   await es.close();
 }
 
+/**
+ * The stack's MongoDB URL with the driver's command events on (the service keeps them off: its calls are
+ * timed where it makes them), for a test that counts the service's reads by them.
+ */
+export function mongoUrlWithCommandEvents(): string {
+  const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/';
+  return `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true`;
+}
+
 export async function startFixture(
   opts: { homes?: number; seed?: number; env?: Record<string, string>; logDestination?: DestinationStream } = {},
 ): Promise<Fixture> {
