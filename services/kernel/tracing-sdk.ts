@@ -1,15 +1,19 @@
 /**
- * OpenTelemetry's Node SDK, started only when an OTLP endpoint is configured with the standard
+ * OpenTelemetry's tracing SDK, started only when an OTLP endpoint is configured with the standard
  * variables (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), and not disabled
- * (OTEL_SDK_DISABLED=true). Everything else is the SDK's own reading of the standard OTEL_*
- * variables: OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf by default, http/json), OTEL_TRACES_SAMPLER
- * and OTEL_TRACES_SAMPLER_ARG, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_PROPAGATORS,
- * OTEL_BSP_*. Without an endpoint the SDK is not even loaded (docs/operations.md, "Traces").
+ * (OTEL_SDK_DISABLED=true, OTEL_TRACES_EXPORTER=none). Without an endpoint none of it is loaded
+ * (docs/operations.md, "Traces").
  *
- * Traces only: metrics stay Prometheus's (/metrics) and logs pino's, so the SDK's own metric and log
- * exporters are off unless OTEL_METRICS_EXPORTER / OTEL_LOGS_EXPORTER name one.
+ * Traces only, from the tracing packages alone: the tracer provider, the batch span processor and
+ * the OTLP/HTTP exporter, not the all-in-one `@opentelemetry/sdk-node` (its metric and log SDKs, gRPC
+ * and Zipkin exporters, loaded even unused, cost a copy about 6 % more processor time per call:
+ * docs/decisions.md, "Traces"). The packages read the standard variables themselves: the exporter
+ * its endpoint, headers, timeout and compression; the provider OTEL_TRACES_SAMPLER(_ARG) and the span
+ * limits; the batch processor OTEL_BSP_*; the resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
+ * This module reads the two choices between packages: OTEL_EXPORTER_OTLP(_TRACES)_PROTOCOL and
+ * OTEL_PROPAGATORS, and refuses at start a value it has no package for.
  */
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, trace, type TextMapPropagator } from '@opentelemetry/api';
 import { setTracingOn } from './tracing';
 
 /** Whether the environment asks for traces. */
@@ -34,19 +38,13 @@ let running: { users: number; stop: () => Promise<void> } | null = null;
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): TracingHandle {
   if (!tracingWanted(env)) return NOTHING;
   if (!running) {
-    env.OTEL_METRICS_EXPORTER ??= 'none';
-    env.OTEL_LOGS_EXPORTER ??= 'none';
-    // Loaded here, only now: a copy without an endpoint never loads the SDK.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-    const sdk = new NodeSDK({ instrumentations: [], ...(env.OTEL_SERVICE_NAME ? {} : { serviceName }) });
-    sdk.start();
+    const provider = tracerProvider(serviceName, env);
     setTracingOn(true);
     running = {
       users: 0,
       async stop() {
         setTracingOn(false);
-        await sdk.shutdown();
+        await provider.shutdown();
         // The API's globals go with it: a later start in this process registers afresh.
         trace.disable();
         context.disable();
@@ -68,4 +66,59 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
       }
     },
   };
+}
+
+/** The exporter's protocol, as the standard variables name it: OTLP over HTTP, protobuf (the default) or JSON. */
+export function otlpProtocol(env: NodeJS.ProcessEnv): 'http/protobuf' | 'http/json' {
+  const named = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() || env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() || 'http/protobuf').toLowerCase();
+  if (named === 'http/protobuf' || named === 'http/json') return named;
+  throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL=${named} is not supported: traces are exported over HTTP (http/protobuf or http/json)`);
+}
+
+/** The propagators OTEL_PROPAGATORS names (W3C trace context and baggage by default), or null for `none`. */
+export function propagatorsOf(env: NodeJS.ProcessEnv): Array<'tracecontext' | 'baggage'> | null {
+  const names = (env.OTEL_PROPAGATORS ?? '')
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean);
+  if (names.length === 0) return ['tracecontext', 'baggage'];
+  if (names.includes('none')) return null;
+  const unknown = names.filter((n) => n !== 'tracecontext' && n !== 'baggage');
+  if (unknown.length > 0) throw new Error(`OTEL_PROPAGATORS: ${unknown.join(', ')} not supported (tracecontext, baggage or none)`);
+  return [...new Set(names as Array<'tracecontext' | 'baggage'>)];
+}
+
+/** The registered provider: OTLP/HTTP export in batches, the resource and propagators the environment names. */
+function tracerProvider(serviceName: string, env: NodeJS.ProcessEnv): { shutdown(): Promise<void> } {
+  const protocol = otlpProtocol(env);
+  const exporterKind = (env.OTEL_TRACES_EXPORTER ?? 'otlp')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (exporterKind.some((e) => e !== 'otlp')) throw new Error(`OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER} is not supported (otlp or none)`);
+  const names = propagatorsOf(env);
+  // Loaded here, only now: a copy without an endpoint never loads them.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const resources = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const core = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  const { OTLPTraceExporter } = (
+    protocol === 'http/json' ? require('@opentelemetry/exporter-trace-otlp-http') : require('@opentelemetry/exporter-trace-otlp-proto')
+  ) as typeof import('@opentelemetry/exporter-trace-otlp-proto');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  // The service's own name unless OTEL_SERVICE_NAME names one (the environment's attributes are merged last: they win).
+  const resource = resources
+    .defaultResource()
+    .merge(resources.resourceFromAttributes({ 'service.name': serviceName }))
+    .merge(resources.detectResources({ detectors: [resources.hostDetector, resources.processDetector, resources.envDetector] }));
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  const propagator: TextMapPropagator | null =
+    names === null
+      ? null
+      : new core.CompositePropagator({
+          propagators: names.map((n) => (n === 'tracecontext' ? new core.W3CTraceContextPropagator() : new core.W3CBaggagePropagator())),
+        });
+  provider.register({ propagator });
+  return provider;
 }

@@ -196,6 +196,8 @@ describe('traces exported over OTLP/HTTP', () => {
     const server = spans.find((s) => s.name === 'GET /api/public/search')!;
     expect(server.parentSpanId).toBe(parent);
     expect(server.kind).toBe(2); // SERVER
+    // The resource names the service as OTEL_SERVICE_NAME says (over the service's own default).
+    expect(receiver.bodies.join('\n')).toMatch(/"key":"service\.name","value":\{"stringValue":"catalog-under-test"\}/);
     expect(server.attributes['http.route']).toBe('/api/public/search');
     expect(server.attributes['http.response.status_code']).toBe(200);
     expect(server.attributes['catalog.homes_priced']).toBeGreaterThan(0);

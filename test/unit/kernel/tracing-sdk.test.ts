@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { spawn } from 'node:child_process';
-import { tracingWanted } from '../../../services/kernel/tracing-sdk';
+import { otlpProtocol, propagatorsOf, tracingWanted } from '../../../services/kernel/tracing-sdk';
 
 describe('tracingWanted', () => {
   it('asks for traces only when an OTLP endpoint is set', () => {
@@ -19,6 +19,22 @@ describe('tracingWanted', () => {
     expect(tracingWanted({ ...endpoint, OTEL_SDK_DISABLED: 'TRUE' })).toBe(false);
     expect(tracingWanted({ ...endpoint, OTEL_TRACES_EXPORTER: 'otlp, none' })).toBe(false);
     expect(tracingWanted({ ...endpoint, OTEL_SDK_DISABLED: 'false' })).toBe(true);
+  });
+});
+
+describe('the choices the standard variables make', () => {
+  it('exports OTLP over HTTP, protobuf unless JSON is named, and refuses a protocol it has no exporter for', () => {
+    expect(otlpProtocol({})).toBe('http/protobuf');
+    expect(otlpProtocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toBe('http/json');
+    expect(otlpProtocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' })).toBe('http/protobuf');
+    expect(() => otlpProtocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/grpc is not supported/);
+  });
+
+  it('propagates W3C trace context and baggage by default, what OTEL_PROPAGATORS names, nothing for none, and refuses the rest', () => {
+    expect(propagatorsOf({})).toEqual(['tracecontext', 'baggage']);
+    expect(propagatorsOf({ OTEL_PROPAGATORS: ' tracecontext ' })).toEqual(['tracecontext']);
+    expect(propagatorsOf({ OTEL_PROPAGATORS: 'tracecontext,none' })).toBeNull();
+    expect(() => propagatorsOf({ OTEL_PROPAGATORS: 'tracecontext,b3' })).toThrow(/b3 not supported/);
   });
 });
 
