@@ -180,14 +180,27 @@ export async function unindexWatch({ es, config }: WatchIndexDeps, watchId: stri
 const NO_PRICE_CELL = 'none';
 /** A missing upper limit, as indexed (a missing lower limit is 0). */
 const NO_MAX_PRICE = Number.MAX_SAFE_INTEGER;
+/** No market (a drawn shape or a circle): the watch's `market_slug` in the index (no market's slug has a `*`). */
+const ANY_MARKET = '*';
+/** No upper bedroom bound, as indexed (the largest `integer`; a missing lower bound is 0). */
+const NO_MAX_BEDROOMS = 2_147_483_647;
 
 /**
- * The document of a watch's criteria: every price field present (`none`, limits of 0 and no maximum
- * when it has none), so the reverse search compares values and never asks whether a field exists (a
- * test of each document of the index, per clause).
+ * The document of a watch's criteria: every field the reverse search compares present (`*` for no
+ * market, bounds of 0 and the largest integer, `none` and limits of 0 and no maximum for no price
+ * criteria), so a home's query compares values and never asks whether a field exists (a pass over
+ * every document of the index, per clause and home).
  */
 export function watchDocument(c: WatchCriteria): WatchCriteria {
-  return { ...c, price_cell: c.price_cell ?? NO_PRICE_CELL, price_min: c.price_min ?? 0, price_max: c.price_max ?? NO_MAX_PRICE };
+  return {
+    ...c,
+    market_slug: c.market_slug ?? ANY_MARKET,
+    min_bedrooms: c.min_bedrooms ?? 0,
+    max_bedrooms: c.max_bedrooms ?? NO_MAX_BEDROOMS,
+    price_cell: c.price_cell ?? NO_PRICE_CELL,
+    price_min: c.price_min ?? 0,
+    price_max: c.price_max ?? NO_MAX_PRICE,
+  };
 }
 
 /** Watches whose limits admit a price range [low, high]: a maximum at least `low`, a minimum at most `high`. */
@@ -200,16 +213,16 @@ const limitsMeet = (low: number, high: number): estypes.QueryDslQueryContainer[]
  * The watches whose price limits the home can meet: no limits the index bounds; limits on the
  * reference price that it passes; limits a cell's band meets (ruled out only by the band, as the
  * search's candidates are: ../search/shared/stay-clauses.ts, bandCandidateClause); or a cell the
- * home has no band for (the search prices it exactly), which also finds a watch indexed before its
- * price fields were (none of them).
+ * home has no band for (the search prices it exactly). `cells`: the cells the index's watches name
+ * (a home's other cells concern no watch), so each clause is a term or a range, none a negation.
  */
-function priceQuery(home: HomeFacts): estypes.QueryDslQueryContainer {
-  const cells = Object.keys(home.bands);
+function priceQuery(home: HomeFacts, cells: ReadonlySet<string>): estypes.QueryDslQueryContainer {
   const should: estypes.QueryDslQueryContainer[] = [{ term: { price_cell: NO_PRICE_CELL } }];
   if (home.reference !== undefined) should.push({ bool: { filter: [{ term: { price_cell: REFERENCE } }, ...limitsMeet(home.reference, home.reference)] } });
   // Cells with the same band share a clause (a home's cells often repeat a band: its seasons and lengths).
   const byBand = new Map<string, { lo: number; hi: number | undefined; cells: string[] }>();
-  for (const cell of cells) {
+  for (const cell of Object.keys(home.bands)) {
+    if (!cells.has(cell)) continue;
     const { lo, hi } = home.bands[cell]!;
     const key = `${lo}/${hi}`;
     const same = byBand.get(key) ?? byBand.set(key, { lo, hi, cells: [] }).get(key)!;
@@ -219,43 +232,94 @@ function priceQuery(home: HomeFacts): estypes.QueryDslQueryContainer {
     // A band without its upper bound meets no lower limit (a range on a missing field matches nothing).
     should.push({ bool: { filter: [{ terms: { price_cell: same } }, ...limitsMeet(lo, hi ?? 0)] } });
   }
-  should.push({ bool: { must_not: [{ terms: { price_cell: [NO_PRICE_CELL, REFERENCE, ...cells] } }] } });
+  const unbanded = [...cells].filter((cell) => cell !== NO_PRICE_CELL && cell !== REFERENCE && home.bands[cell] === undefined);
+  if (unbanded.length > 0) should.push({ terms: { price_cell: unbanded } });
   return { bool: { should, minimum_should_match: 1 } };
 }
 
-/** The query of one home: the watches whose criteria it meets, live on `today`. */
-function homeQuery(home: HomeFacts, today: IsoDate): estypes.QueryDslQueryContainer {
+/** The query of one home: the watches whose criteria it meets, live on `today`, among those whose price cells are `cells`. */
+function homeQuery(home: HomeFacts, today: IsoDate, cells: ReadonlySet<string>): estypes.QueryDslQueryContainer {
   const lacking = Object.values(FLAG_FIELDS).filter((field) => !home.flags.includes(field));
   return {
     bool: {
       filter: [
+        // The market's term leads: the other clauses are tested on its watches only.
+        { terms: { market_slug: [home.market_slug, ANY_MARKET] } },
+        { range: { min_bedrooms: { lte: home.bedrooms } } },
+        { range: { max_bedrooms: { gte: home.bedrooms } } },
         { range: { expires_on: { gte: today } } },
-        { bool: { should: [{ term: { market_slug: home.market_slug } }, { bool: { must_not: { exists: { field: 'market_slug' } } } }] } },
-        { bool: { should: [{ range: { min_bedrooms: { lte: home.bedrooms } } }, { bool: { must_not: { exists: { field: 'min_bedrooms' } } } }] } },
-        { bool: { should: [{ range: { max_bedrooms: { gte: home.bedrooms } } }, { bool: { must_not: { exists: { field: 'max_bedrooms' } } } }] } },
-        priceQuery(home),
+        priceQuery(home, cells),
       ],
       must_not: lacking.length ? [{ terms: { flags: lacking } }] : [],
     },
   };
 }
 
-const MAX_WATCHES_PER_HOME = 10_000;
+/**
+ * The live watches no home's query can find: a document of an older build (a field the queries
+ * compare missing) or a price cell named after `cells` was read. Candidates of every home of the
+ * batch (the superset is decided exactly); none, as a rule.
+ */
+function strayQuery(today: IsoDate, cells: ReadonlySet<string>): estypes.QueryDslQueryContainer {
+  const missing = (field: string): estypes.QueryDslQueryContainer => ({ bool: { must_not: { exists: { field } } } });
+  return {
+    bool: {
+      filter: [
+        { range: { expires_on: { gte: today } } },
+        {
+          bool: {
+            should: [missing('market_slug'), missing('min_bedrooms'), missing('max_bedrooms'), { bool: { must_not: { terms: { price_cell: [...cells] } } } }],
+            minimum_should_match: 1,
+          },
+        },
+      ],
+    },
+  };
+}
 
-/** For each watch some of the homes may concern: the ids of those homes (one _msearch for the batch). */
+const MAX_WATCHES_PER_HOME = 10_000;
+/** Distinct price cells the watches name, read in one aggregation (a stay's cell is its month and length: a few hundred at most). */
+const MAX_CELLS = 10_000;
+
+/** The price cells the index's watches name (with `none` and `reference`, which every query names). */
+async function cellsInUse(es: Client, index: string): Promise<Set<string>> {
+  const res = await es.search<unknown, { cells: estypes.AggregationsStringTermsAggregate }>({
+    index,
+    size: 0,
+    track_total_hits: false,
+    aggs: { cells: { terms: { field: 'price_cell', size: MAX_CELLS } } },
+  });
+  const buckets = res.aggregations?.cells.buckets;
+  return new Set([NO_PRICE_CELL, REFERENCE, ...(Array.isArray(buckets) ? buckets.map((b) => String(b.key)) : [])]);
+}
+
+/**
+ * For each watch some of the homes may concern: the ids of those homes. The cells the watches name
+ * are read first, then one _msearch: a query per home, each a few terms and ranges led by the
+ * market's term, and the query of the watches no home's query can find (read after the cells, so a
+ * watch saved in between is found there).
+ */
 export async function candidateWatches({ es, config }: WatchIndexDeps, homes: readonly HomeFacts[], today: IsoDate): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (homes.length === 0) return out;
   const index = watchIndexOf(config.homesAlias);
   if (!(await es.indices.exists({ index }))) return out;
-  const searches = homes.flatMap((home) => [{ index }, { size: MAX_WATCHES_PER_HOME, _source: false, query: homeQuery(home, today) }]);
+  const cells = await cellsInUse(es, index);
+  const page = { size: MAX_WATCHES_PER_HOME, _source: false, sort: ['_doc'], track_total_hits: false } as const;
+  const searches = [
+    ...homes.flatMap((home) => [{ index }, { ...page, query: homeQuery(home, today, cells) }]),
+    { index },
+    { ...page, query: strayQuery(today, cells) },
+  ];
   const res = await es.msearch({ searches });
+  const everyHome = homes.map((h) => h.homeId);
   res.responses.forEach((r, i) => {
     if ('error' in r) throw new Error(`watch candidates: ${JSON.stringify(r.error)}`);
     for (const hit of r.hits.hits) {
-      const list = out.get(hit._id!) ?? [];
-      list.push(homes[i].homeId);
-      out.set(hit._id!, list);
+      // The last answer's watches are every home's candidates (the homes' answers came before it).
+      if (i === homes.length) out.set(hit._id!, [...everyHome]);
+      else if (out.has(hit._id!)) out.get(hit._id!)!.push(homes[i]!.homeId);
+      else out.set(hit._id!, [homes[i]!.homeId]);
     }
   });
   return out;

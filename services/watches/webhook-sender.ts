@@ -10,9 +10,9 @@
  */
 import { Webhook } from 'standardwebhooks';
 import type { Collections } from '../kernel/store/collections';
-import type { WatchRecord } from '../kernel/store/watch-records';
+import type { WatchChangeRecord, WatchRecord } from '../kernel/store/watch-records';
 import { changeView } from './change-view';
-import { changesBetween, committedChanges, endWatch } from './store';
+import { changeId, changesBetween, committedChanges, endWatch } from './store';
 import { unindexWatch } from './watch-index';
 import { Agent, fetch } from 'undici';
 import { eachAtMost } from '../kernel/each-at-most';
@@ -66,17 +66,25 @@ async function post(target: Target, watch: WatchRecord, body: string, id: string
   }
 }
 
+/** What a round of sends writes once, for all its watches, when it ends: each watch's `delivered`, and the outbox entries done with. */
+interface Round {
+  delivered: Map<string, number>;
+  done: string[];
+}
+
 /**
  * Sends a watch's undelivered changes in order until one fails; true when the watch is up to date (or
- * ended). Its changes are read in one query, its URL checked once and its connection kept for the
- * round; `delivered` moves once, at the end of the round or before a failure is noted.
+ * ended). Its changes are those the round read ahead for it (all of them) or read in one query, its
+ * URL checked once and its connection kept for the round. A watch that sent everything leaves its new
+ * `delivered` to the round's one write; before a failure is noted or a 410 ends the watch, it is
+ * written at once.
  */
-async function sendWatch(deps: SenderDeps, watch: WatchRecord, now: () => Date): Promise<boolean> {
+async function sendWatch(deps: SenderDeps, watch: WatchRecord, now: () => Date, round: Round, ahead?: readonly WatchChangeRecord[]): Promise<boolean> {
   const c = deps.mongo;
   if (!watch.webhook || watch.ended_at !== null) return true;
   const last = committedChanges(watch);
   if (watch.delivered >= last) return true;
-  const changes = new Map((await changesBetween(c, watch._id, watch.delivered + 1, last)).map((ch) => [ch.seq, ch]));
+  const changes = new Map((ahead ?? (await changesBetween(c, watch._id, watch.delivered + 1, last))).map((ch) => [ch.seq, ch]));
   let delivered = watch.delivered;
   const record = async (): Promise<void> => {
     if (delivered > watch.delivered) await c.watches.updateOne({ _id: watch._id }, { $set: { delivered } });
@@ -108,7 +116,7 @@ async function sendWatch(deps: SenderDeps, watch: WatchRecord, now: () => Date):
   } finally {
     await target?.dispatcher.close().catch(() => undefined);
   }
-  await record();
+  if (delivered > watch.delivered) round.delivered.set(watch._id, delivered);
   return true;
 }
 
@@ -132,6 +140,22 @@ async function noteFailure(c: Collections, watch: WatchRecord, delivered: number
 
 /** Watches whose webhooks are sent at once. */
 const SENDERS = 32;
+/** A watch with at most this many changes to send has them read ahead with the round's others (a longer backlog is read on its own). */
+const READ_AHEAD = 50;
+
+/** The changes to send of the round's watches with a short backlog, read together by `_id` (a few requests for the whole round). */
+async function readAhead(c: Collections, watches: readonly WatchRecord[]): Promise<Map<string, WatchChangeRecord[]>> {
+  const ids: string[] = [];
+  const out = new Map<string, WatchChangeRecord[]>();
+  for (const w of watches) {
+    const last = committedChanges(w);
+    if (!w.webhook || w.ended_at !== null || last <= w.delivered || last - w.delivered > READ_AHEAD) continue;
+    out.set(w._id, []);
+    for (let seq = w.delivered + 1; seq <= last; seq++) ids.push(changeId(w._id, seq));
+  }
+  for (const change of await findByIds(c.watchChanges, ids)) out.get(change.watch_id)?.push(change);
+  return out;
+}
 
 /** Sends what is due: every watch of the outbox whose backoff has passed. Returns how many watches are up to date now. */
 export async function sendDueWebhooks(deps: SenderDeps, now: () => Date = () => new Date()): Promise<number> {
@@ -143,16 +167,26 @@ export async function sendDueWebhooks(deps: SenderDeps, now: () => Date = () => 
     c.watches,
     due.map((e) => e._id),
   );
-  let done = 0;
+  const ahead = await readAhead(c, watches);
+  const round: Round = { delivered: new Map(), done: [] };
   // Watches side by side (each in its own order), a bounded number of connections at once.
   await eachAtMost(SENDERS, watches, async (watch) => {
-    if (await sendWatch(deps, watch, now)) {
-      await c.watchOutbox.deleteOne({ _id: watch._id });
-      done += 1;
-    }
+    if (await sendWatch(deps, watch, now, round, ahead.get(watch._id))) round.done.push(watch._id);
   });
-  // Entries of watches gone from the store.
+  // What was delivered is written before the outbox lets go of it: a crash in between sends nothing twice,
+  // a crash before both sends again (at least once). Entries of watches gone from the store go too.
+  if (round.delivered.size > 0) {
+    await c.watches.bulkWrite(
+      [...round.delivered].map(([_id, delivered]) => ({ updateOne: { filter: { _id }, update: { $set: { delivered } } } })),
+      { ordered: false },
+    );
+  }
   const known = new Set(watches.map((w) => w._id));
-  for (const e of due) if (!known.has(e._id)) await c.watchOutbox.deleteOne({ _id: e._id });
-  return done;
+  const leaving = [...round.done, ...due.flatMap((e) => (known.has(e._id) ? [] : [e._id]))];
+  if (leaving.length > 0)
+    await c.watchOutbox.bulkWrite(
+      leaving.map((_id) => ({ deleteOne: { filter: { _id } } })),
+      { ordered: false },
+    );
+  return round.done.length;
 }

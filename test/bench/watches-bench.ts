@@ -151,7 +151,9 @@ export async function watchesBench(ctx: BenchContext): Promise<void> {
   const homes = await mongo.homes.find({ _id: { $in: ids } }).toArray();
   const originals = new Map(homes.map((h) => [h._id, { monthly: h.monthly_rate_cents, nightly: h.nightly_rate_cents }]));
   const factors = new Map(ids.map((id) => [id, 0.85 + ctx.sample.int(0, 30) / 100]));
-  const opts = { alias: config.homesAlias, indexPrefix: config.homesIndexPrefix };
+  // As the worker runs them (indexer/schedule.ts): no merge started after each run, which would share the
+  // machine with the matching that follows it; the worker merges after a quiet minute.
+  const opts = { alias: config.homesAlias, indexPrefix: config.homesIndexPrefix, mergeAfterRun: false };
   try {
     const heldAt = process.hrtime.bigint();
     const held = await holdFirstMatches(deps, records, homes);

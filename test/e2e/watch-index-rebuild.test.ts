@@ -84,7 +84,7 @@ describe('the watches index', () => {
 });
 
 describe('the reverse search of a changed home', () => {
-  it('finds a watch whose price limits its reference price or its cell’s band meets exactly, and none a dollar past them', async () => {
+  it('finds a watch whose market, bedroom bounds and price limits the home meets exactly, none a dollar or a bedroom past them, and those an older build indexed', async () => {
     const today = todayIso(new Date());
     const { matches } = await watchedMatches(fx.svc.deps, { market: city }, today);
     const [facts] = await homeFacts(fx.svc.deps, [matches[0]!.homeId]);
@@ -110,28 +110,44 @@ describe('the reverse search of a changed home', () => {
       watch('w_band_inside', { price_cell: cell, price_min: lo - 100, price_max: hi + 100 }),
       watch('w_no_band', { price_cell: '209901_30', price_min: 1, price_max: 2 }),
       watch('w_no_limits', {}),
+      watch('w_other_market', { market_slug: 'no-such-market' }),
+      { ...watch('w_no_market', {}), market_slug: undefined },
+      watch('w_bedrooms_within', { min_bedrooms: facts!.bedrooms, max_bedrooms: facts!.bedrooms }),
+      watch('w_bedrooms_over', { min_bedrooms: facts!.bedrooms + 1 }),
+      watch('w_bedrooms_under', { max_bedrooms: facts!.bedrooms - 1 }),
     ];
     const index = watchIndexOf(fx.config.homesAlias);
     // A watch indexed by a build before the price fields: none of them, a candidate of every price.
     const before = watch('w_indexed_before_prices', {});
+    // One indexed before its market and bedroom bounds were always written (its price fields are): found all the same.
+    const {
+      min_bedrooms: _min,
+      max_bedrooms: _max,
+      ...beforeBounds
+    } = watchDocument(watch('w_indexed_before_bounds', { price_cell: 'reference', price_max: reference }));
     await fx.es.bulk({
       refresh: true,
       operations: [
         ...criteria.flatMap((c) => [{ index: { _index: index, _id: c.watch_id } }, watchDocument(c)]),
         { index: { _index: index, _id: before.watch_id } },
         before,
+        { index: { _index: index, _id: beforeBounds.watch_id } },
+        beforeBounds,
       ],
     });
-    criteria.push(before);
+    criteria.push(before, beforeBounds);
     const found = await candidateWatches(fx.svc.deps, [facts!], today);
     const ours = [...found.keys()].filter((id) => criteria.some((c) => c.watch_id === id)).sort();
     expect(ours).toEqual([
       'w_band_inside',
       'w_band_max_at_lo',
       'w_band_min_at_hi',
+      'w_bedrooms_within',
+      'w_indexed_before_bounds',
       'w_indexed_before_prices',
       'w_no_band',
       'w_no_limits',
+      'w_no_market',
       'w_ref_max_at',
       'w_ref_min_at',
     ]);
