@@ -4,7 +4,7 @@
  * number (`w_….7`), given once by the watch's own counter, so it never changes and pages read by `_id`.
  *
  * A batch of changes and the match state it moves are written in this order, so that a crash between
- * any two writes neither loses nor repeats a change: (1) the changes are upserted under their numbered
+ * any two writes neither loses nor repeats a change: (1) the changes are written under their numbered
  * ids, past the watch's counter, where no reader looks (a batch that stops here leaves records the
  * next batch of the watch numbers from the same counter and writes over); (2) one update of the watch
  * moves its counter past them and keeps, as its journal (`pending`), how many and the match state to
@@ -12,6 +12,7 @@
  * match state moves; (4) the journal is cleared. A batch found pending is completed from its journal
  * before anything else is matched or recorded for that watch. The cards go to MongoDB once, in (1).
  */
+import { MongoBulkWriteError } from 'mongodb';
 import type { Collections } from '../kernel/store/collections';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { WatchChangeKind, WatchChangeRecord, WatchEndReason, WatchRecord } from '../kernel/store/watch-records';
@@ -111,13 +112,33 @@ function journaledRecords(watch: WatchRecord): WatchChangeRecord[] {
   return (batch.changes ?? []).map((ch, i) => ({ _id: changeId(watch._id, first + i), watch_id: watch._id, seq: first + i, at: batch.at, ...ch }));
 }
 
-/** Upserts by the numbered id: written again after a crash, a change is the same record, never a second one. */
+const DUPLICATE_KEY = 11000;
+
+/** The ids an unordered insert found taken (duplicate keys), or null when it failed otherwise. */
+function takenIds(err: unknown, records: readonly WatchChangeRecord[]): Set<string> | null {
+  if (!(err instanceof MongoBulkWriteError)) return null;
+  const errors = [err.writeErrors].flat();
+  if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) return null;
+  return new Set(errors.map((e) => records[e.index]!._id));
+}
+
+/**
+ * Written under their numbered ids: inserted (the server's cheapest write: no query, no match), and
+ * those whose ids a stopped batch left taken, past the counter where no reader looks, written over in
+ * one more request. Written again after a crash, a change is the same record, never a second one.
+ */
 async function writeChanges(c: Collections, records: readonly WatchChangeRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await c.watchChanges.bulkWrite(
-    records.map((r) => ({ replaceOne: { filter: { _id: r._id }, replacement: r, upsert: true } })),
-    { ordered: false },
-  );
+  try {
+    await c.watchChanges.insertMany([...records], { ordered: false });
+  } catch (err) {
+    const taken = takenIds(err, records);
+    if (!taken) throw err;
+    await c.watchChanges.bulkWrite(
+      records.filter((r) => taken.has(r._id)).map((r) => ({ replaceOne: { filter: { _id: r._id }, replacement: r, upsert: true } })),
+      { ordered: false },
+    );
+  }
 }
 
 /** Steps (3) and (4) of the module's comment for watches whose batch is pending, each step one request for all of them. */

@@ -74,7 +74,7 @@ describe('a crash while a change is recorded', () => {
 
   // Each step, and whether the batch is recorded when the crash stops the matching there (the journal is the commit).
   it.each([
-    ['the changes under their numbered ids', 'watchChanges', 'bulkWrite', 1, false],
+    ['the changes under their numbered ids', 'watchChanges', 'insertMany', 1, false],
     ['the journal of the batch', 'watches', 'bulkWrite', 1, false],
     ['the match state', 'watchMatches', 'bulkWrite', 1, true],
     ['the clearing of the journal', 'watches', 'bulkWrite', 2, true],
