@@ -277,7 +277,11 @@ function strayQuery(today: IsoDate, cells: ReadonlySet<string>): estypes.QueryDs
   };
 }
 
-const MAX_WATCHES_PER_HOME = 10_000;
+/**
+ * The most watches one home's query may find (the terms aggregation's size, within Elasticsearch's
+ * default `search.max_buckets`): a home with more is refused loudly rather than matched in part.
+ */
+const MAX_WATCHES_PER_HOME = 60_000;
 /** Distinct price cells the watches name, read in one aggregation (a stay's cell is its month and length: a few hundred at most). */
 const MAX_CELLS = 10_000;
 
@@ -297,7 +301,11 @@ async function cellsInUse(es: Client, index: string): Promise<Set<string>> {
  * For each watch some of the homes may concern: the ids of those homes. The cells the watches name
  * are read first, then one _msearch: a query per home, each a few terms and ranges led by the
  * market's term, and the query of the watches no home's query can find (read after the cells, so a
- * watch saved in between is found there).
+ * watch saved in between is found there). Each query answers the watches' ids as the buckets of a
+ * terms aggregation over `watch_id` (a doc value), not as hits: a hit's `_id` is read from its stored
+ * fields, and the hits of a thousand homes cost Elasticsearch twice the time of the same queries'
+ * buckets (docs/decisions.md, "Watches: a reverse search"). The index has one shard: the buckets are
+ * exact.
  */
 export async function candidateWatches({ es, config }: WatchIndexDeps, homes: readonly HomeFacts[], today: IsoDate): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
@@ -305,21 +313,26 @@ export async function candidateWatches({ es, config }: WatchIndexDeps, homes: re
   const index = watchIndexOf(config.homesAlias);
   if (!(await es.indices.exists({ index }))) return out;
   const cells = await cellsInUse(es, index);
-  const page = { size: MAX_WATCHES_PER_HOME, _source: false, sort: ['_doc'], track_total_hits: false } as const;
-  const searches = [
-    ...homes.flatMap((home) => [{ index }, { ...page, query: homeQuery(home, today, cells) }]),
-    { index },
-    { ...page, query: strayQuery(today, cells) },
-  ];
-  const res = await es.msearch({ searches });
+  const ids = (query: estypes.QueryDslQueryContainer) => ({
+    size: 0,
+    track_total_hits: false,
+    query,
+    aggs: { watches: { terms: { field: 'watch_id', size: MAX_WATCHES_PER_HOME } } },
+  });
+  const searches = [...homes.flatMap((home) => [{ index }, ids(homeQuery(home, today, cells))]), { index }, ids(strayQuery(today, cells))];
+  const res = await es.msearch<unknown, { watches: estypes.AggregationsStringTermsAggregate }>({ searches });
   const everyHome = homes.map((h) => h.homeId);
   res.responses.forEach((r, i) => {
     if ('error' in r) throw new Error(`watch candidates: ${JSON.stringify(r.error)}`);
-    for (const hit of r.hits.hits) {
+    const agg = r.aggregations?.watches as estypes.AggregationsStringTermsAggregate | undefined;
+    if ((agg?.sum_other_doc_count ?? 0) > 0) throw new Error(`watch candidates: a home's query finds more than ${MAX_WATCHES_PER_HOME} watches`);
+    const buckets = Array.isArray(agg?.buckets) ? agg.buckets : [];
+    for (const bucket of buckets) {
+      const id = String(bucket.key);
       // The last answer's watches are every home's candidates (the homes' answers came before it).
-      if (i === homes.length) out.set(hit._id!, [...everyHome]);
-      else if (out.has(hit._id!)) out.get(hit._id!)!.push(homes[i]!.homeId);
-      else out.set(hit._id!, [homes[i]!.homeId]);
+      if (i === homes.length) out.set(id, [...everyHome]);
+      else if (out.has(id)) out.get(id)!.push(homes[i]!.homeId);
+      else out.set(id, [homes[i]!.homeId]);
     }
   });
   return out;
