@@ -16,7 +16,7 @@ import { findByIds } from '../kernel/store/by-ids';
 import { ApiError } from '../kernel/errors';
 import { diffMatches, type NowMatching, type Seen } from './diff';
 import { isLive } from './owners';
-import { appendManyChanges, completePending, endWatch, moveManyMatches, type WatchBatch } from './store';
+import { appendManyChanges, completeCommittedBatch, completePending, endWatch, moveManyMatches, type WatchBatch } from './store';
 import { candidateWatches, unindexWatch, type HomeFacts } from './watch-index';
 
 export interface MatchingDeps {
@@ -99,6 +99,8 @@ export async function matchChangedHomes(
   };
   const candidates = await candidateWatches(deps, await homeFacts(deps, homeIds), today);
   lap('candidates');
+  // A batch a crash left committed is completed first: the match state it moves is the one this matching starts from.
+  const recorded: WatchChangeRecord[] = await completeCommittedBatch(deps.mongo);
   let holders = await findByIds(deps.mongo.watchMatches, homeIds);
   let watches = await watchesOf(deps, candidates, holders);
   // A candidate MongoDB no longer has (erase-guest deletes a guest's watches) leaves the reverse search.
@@ -107,9 +109,7 @@ export async function matchChangedHomes(
     candidates.delete(id);
     await unindexWatch(deps, id);
   }
-  // A batch a crash left pending (its journal on the watch) is completed before anything is compared:
-  // the match state it moves is the one this matching starts from.
-  const recorded: WatchChangeRecord[] = [];
+  // So is a journal an earlier build left on a watch.
   const pending = watches.filter((w) => w.pending);
   if (pending.length > 0) {
     for (const w of pending) recorded.push(...(await completePending(deps.mongo, w._id)));
@@ -128,6 +128,11 @@ export async function matchChangedHomes(
       candidates.set(watchId, list);
     }
   }
+  // A watch erased since it held a home (erase-guest cannot find its holds) lets go of it here.
+  const known = new Set(watches.map((w) => w._id));
+  const forgotten = [...held]
+    .filter(([watchId]) => !known.has(watchId))
+    .map(([watchId, homes]) => ({ watchId, hold: new Map<string, Seen>(), release: [...homes.keys()] }));
   const questions: WatchQuestion[] = [];
   for (const watch of watches.sort((a, b) => (a._id < b._id ? -1 : 1))) {
     if (isLive(watch, today)) {
@@ -161,9 +166,9 @@ export async function matchChangedHomes(
     const moved = new Map([...diff.hold].filter(([id, seen]) => before.get(id)?.price !== seen.price || before.get(id)?.slug !== seen.slug));
     if (moved.size > 0) quiet.push({ watchId: watch._id, hold: moved, release: [] });
   }
-  // The changes are journaled before the match state moves (store.ts): a crash loses and repeats none.
+  // The changes are journaled before the counters and the match state move (store.ts): a crash loses and repeats none.
   recorded.push(...(await appendManyChanges(deps.mongo, batches, now)));
-  await moveManyMatches(deps.mongo, quiet);
+  await moveManyMatches(deps.mongo, [...quiet, ...forgotten]);
   lap('writes');
   return { watches: watches.length, changes: recorded, steps };
 }

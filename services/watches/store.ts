@@ -3,19 +3,26 @@
  * token, ended, and their changes written and read in order. A change's id is its watch's id and its
  * number (`w_….7`), given once by the watch's own counter, so it never changes and pages read by `_id`.
  *
- * A batch of changes and the match state it moves are written in this order, so that a crash between
- * any two writes neither loses nor repeats a change: (1) the changes are written under their numbered
- * ids, past the watch's counter, where no reader looks (a batch that stops here leaves records the
- * next batch of the watch numbers from the same counter and writes over); (2) one update of the watch
- * moves its counter past them and keeps, as its journal (`pending`), how many and the match state to
- * reach: from here the batch is recorded, and readers (the feed, the sender) see it whole; (3) the
- * match state moves; (4) the journal is cleared. A batch found pending is completed from its journal
- * before anything else is matched or recorded for that watch. The cards go to MongoDB once, in (1).
+ * A batch of changes (the matching's, for many watches at once) is recorded in this order, so that a
+ * crash between any two writes neither loses nor repeats a change: (1) the changes are written under
+ * their numbered ids, past each watch's counter, where no reader looks (a batch that stops here leaves
+ * records the next batch numbers from the same counters and writes over); (2) the batch's journal is
+ * written, its parts (each watch's counter before and after, the match state to reach, whether its
+ * webhook is owed) and then its commit record: from here the batch is recorded; (3) the counters move
+ * past the changes (readers, the feed and the sender, see the batch whole from each watch's move), the
+ * webhooks owed find their watches in the outbox, and the match state moves; (4) the commit record is
+ * removed. A journal found committed is completed (3, 4: each write sets an absolute state, so doing it
+ * twice is doing it once) before anything else is matched. Each step is one request for every watch of
+ * the batch, and each watch is written once, in (3).
+ *
+ * A watch may also hold a journal of its own (`pending`), written by an earlier build that journaled
+ * on each watch: it is completed the same way before the watch is matched again.
  */
+import { randomUUID } from 'node:crypto';
 import { MongoBulkWriteError } from 'mongodb';
 import type { Collections } from '../kernel/store/collections';
 import type { IsoDate } from '../kernel/inventory/records';
-import type { WatchChangeKind, WatchChangeRecord, WatchEndReason, WatchRecord } from '../kernel/store/watch-records';
+import type { WatchChangeKind, WatchChangeRecord, WatchEndReason, WatchJournalEntry, WatchRecord } from '../kernel/store/watch-records';
 import { notFound } from '../kernel/errors';
 import { findByIds } from '../kernel/store/by-ids';
 import { isLive } from './owners';
@@ -77,7 +84,7 @@ export const committedChanges = (watch: Pick<WatchRecord, 'changes' | 'pending'>
 
 /**
  * Appends changes to a watch, in order, and moves its match state with them (the journal of the
- * module's comment: exact across a crash). A batch a crash left pending is completed first.
+ * module's comment: exact across a crash). A batch a crash left committed is completed first.
  */
 export async function appendChanges(
   c: Collections,
@@ -86,6 +93,7 @@ export async function appendChanges(
   at: Date,
   moves: MatchMoves = NO_MOVES,
 ): Promise<WatchChangeRecord[]> {
+  await completeCommittedBatch(c);
   await completePending(c, watchId);
   if (changes.length === 0) {
     await moveMatches(c, watchId, moves);
@@ -95,13 +103,21 @@ export async function appendChanges(
   return watch ? appendManyChanges(c, [{ watch, changes, moves }], at) : [];
 }
 
-/** Completes the batch a crash left pending on a watch, if any; its changes (none when nothing was pending). */
+/**
+ * Completes a journal an earlier build left on a watch (`pending`: its counter already moved), if any;
+ * its changes (none when there was none).
+ */
 export async function completePending(c: Collections, watchId: string): Promise<WatchChangeRecord[]> {
   const watch = await c.watches.findOne({ _id: watchId });
   if (!watch?.pending) return [];
   const batch = watch.pending;
-  const records = batch.changes ? journaledRecords(watch) : await changesBetween(c, watch._id, watch.changes - (batch.count ?? 0) + 1, watch.changes);
-  await completeBatches(c, [watch]);
+  // That build's journal may hold its changes, not all written yet.
+  const journaled = journaledRecords(watch);
+  await writeChanges(c, journaled);
+  const records = batch.changes ? journaled : await changesBetween(c, watch._id, watch.changes - (batch.count ?? 0) + 1, watch.changes);
+  const webhook = Boolean(watch.webhook) && watch.ended_at === null;
+  await applyJournal(c, [{ watch_id: watch._id, from: watch.changes, count: 0, webhook, hold: batch.hold, release: batch.release }], batch.at);
+  await c.watches.updateOne({ _id: watch._id }, { $set: { pending: null } });
   return records;
 }
 
@@ -141,34 +157,6 @@ async function writeChanges(c: Collections, records: readonly WatchChangeRecord[
   }
 }
 
-/** Steps (3) and (4) of the module's comment for watches whose batch is pending, each step one request for all of them. */
-async function completeBatches(c: Collections, watches: readonly WatchRecord[]): Promise<void> {
-  // An earlier build's journal holds its changes, not yet all written.
-  await writeChanges(c, watches.flatMap(journaledRecords));
-  // A webhook's sender finds the watch in its outbox (an existing entry keeps its backoff).
-  const senders = watches.filter((w) => w.webhook && w.ended_at === null);
-  if (senders.length > 0) {
-    await c.watchOutbox.bulkWrite(
-      senders.map((w) => ({
-        updateOne: { filter: { _id: w._id }, update: { $setOnInsert: { next_at: w.pending!.at, attempts: 0, failing_since: null } }, upsert: true },
-      })),
-      { ordered: false },
-    );
-  }
-  await moveManyMatches(
-    c,
-    watches.map((w) => ({
-      watchId: w._id,
-      hold: new Map(w.pending!.hold.map((h) => [h.home_id, { price: h.price, slug: h.slug }])),
-      release: w.pending!.release,
-    })),
-  );
-  await c.watches.bulkWrite(
-    watches.map((w) => ({ updateOne: { filter: { _id: w._id }, update: { $set: { pending: null } } } })),
-    { ordered: false },
-  );
-}
-
 /** A watch's batch: its changes and the match state they move to. */
 export interface WatchBatch {
   watch: WatchRecord;
@@ -176,12 +164,18 @@ export interface WatchBatch {
   moves: MatchMoves;
 }
 
+/** The journal's commit record, and its parts' ids. */
+const COMMIT = 'batch';
+const partId = (n: number): string => `${COMMIT}.${n}`;
+/** Held or released homes per part at most (a part stays far below MongoDB's 16 MB a document). */
+const PART_MOVES = 20_000;
+
 /**
- * appendChanges for many watches at once, in the same four steps, each one request for all of them:
- * their changes are numbered from the counters of the records given (read after any pending batch
- * was completed). Only the worker holding the indexer's lease records changes, so nothing else moves
- * a counter meanwhile: each write names its watch by `_id` alone (a filter on more fields costs the
- * stack's Mongo-wire server a scan of the collection per write: 5 ms a watch at 10,000 watches).
+ * Records the changes of many watches at once, in the four steps of the module's comment: their changes
+ * are numbered from the counters of the records given (read after any journal was completed). Only the
+ * worker holding the indexer's lease records changes, so nothing else moves a counter meanwhile: each
+ * write names its record by `_id` alone (a filter on more fields costs the stack's Mongo-wire server a
+ * scan of the collection per write: 5 ms a watch at 10,000 watches).
  */
 export async function appendManyChanges(c: Collections, batches: readonly WatchBatch[], at: Date): Promise<WatchChangeRecord[]> {
   const moving = batches.filter((b) => b.changes.length > 0);
@@ -194,31 +188,114 @@ export async function appendManyChanges(c: Collections, batches: readonly WatchB
     }),
   );
   await writeChanges(c, records);
-  // (2) The counters moved past them, each with its journal.
-  const journaled: WatchRecord[] = moving.map(({ watch, changes, moves }) => ({
-    ...watch,
-    changes: watch.changes + changes.length,
-    pending: {
-      at,
-      count: changes.length,
-      hold: [...moves.hold].map(([home_id, m]) => ({ home_id, price: m.price, slug: m.slug })),
-      release: [...moves.release],
-    },
+  // (2) The journal: its parts, then its commit.
+  const entries: WatchJournalEntry[] = moving.map(({ watch, changes, moves }) => ({
+    watch_id: watch._id,
+    from: watch.changes,
+    count: changes.length,
+    webhook: Boolean(watch.webhook) && watch.ended_at === null,
+    hold: [...moves.hold].map(([home_id, m]) => ({ home_id, price: m.price, slug: m.slug })),
+    release: [...moves.release],
   }));
-  const res = await c.watches.bulkWrite(
-    moving.map(({ watch }, i) => ({
-      updateOne: {
-        filter: { _id: watch._id },
-        update: { $set: { changes: journaled[i]!.changes, pending: journaled[i]!.pending } },
-      },
-    })),
+  const batch = randomUUID();
+  const parts = journalParts(entries);
+  await c.watchJournal.bulkWrite(
+    parts.map((part, n) => ({ replaceOne: { filter: { _id: partId(n) }, replacement: { batch, at, entries: part }, upsert: true } })),
     { ordered: false },
   );
-  if (res.matchedCount !== moving.length)
-    throw new Error('watch changes: a watch was removed while matching (its guest erased): the next matching starts again');
+  await c.watchJournal.replaceOne({ _id: COMMIT }, { batch, at, parts: parts.length }, { upsert: true });
   // (3) and (4).
-  await completeBatches(c, journaled);
-  return records;
+  const gone = await applyJournal(c, entries, at);
+  await c.watchJournal.deleteOne({ _id: COMMIT });
+  return gone.size === 0 ? records : records.filter((r) => !gone.has(r.watch_id));
+}
+
+/** The entries in parts of at most PART_MOVES held or released homes (a watch's entry is never split). */
+function journalParts(entries: readonly WatchJournalEntry[]): WatchJournalEntry[][] {
+  const parts: WatchJournalEntry[][] = [[]];
+  let size = 0;
+  for (const entry of entries) {
+    const moves = 1 + entry.hold.length + entry.release.length;
+    if (size + moves > PART_MOVES && parts.at(-1)!.length > 0) {
+      parts.push([]);
+      size = 0;
+    }
+    parts.at(-1)!.push(entry);
+    size += moves;
+  }
+  return parts;
+}
+
+/**
+ * Step (3) of a committed journal: the counters, the outbox, the match state. A watch erased meanwhile
+ * (erase-guest) is left out: the changes written for it go, and it holds none of the batch's homes.
+ * Returns the ids of those watches.
+ */
+async function applyJournal(c: Collections, entries: readonly WatchJournalEntry[], at: Date): Promise<Set<string>> {
+  const res = await c.watches.bulkWrite(
+    entries.map((e) => ({ updateOne: { filter: { _id: e.watch_id }, update: { $max: { changes: e.from + e.count } } } })),
+    { ordered: false },
+  );
+  let gone = new Set<string>();
+  let kept = entries;
+  if (res.matchedCount !== entries.length) {
+    const found = new Set(
+      (
+        await findByIds(
+          c.watches,
+          entries.map((e) => e.watch_id),
+        )
+      ).map((w) => w._id),
+    );
+    gone = new Set(entries.filter((e) => !found.has(e.watch_id)).map((e) => e.watch_id));
+    kept = entries.filter((e) => found.has(e.watch_id));
+    await c.watchChanges.deleteMany({ _id: { $in: entries.filter((e) => gone.has(e.watch_id)).flatMap((e) => idsOf(e)) } });
+  }
+  // A webhook's sender finds the watch in its outbox (an existing entry keeps its backoff).
+  const senders = kept.filter((e) => e.webhook);
+  if (senders.length > 0) {
+    await c.watchOutbox.bulkWrite(
+      senders.map((e) => ({
+        updateOne: { filter: { _id: e.watch_id }, update: { $setOnInsert: { next_at: at, attempts: 0, failing_since: null } }, upsert: true },
+      })),
+      { ordered: false },
+    );
+  }
+  // An erased watch holds none of the batch's homes any more.
+  await moveManyMatches(
+    c,
+    entries.map((e) =>
+      gone.has(e.watch_id)
+        ? { watchId: e.watch_id, hold: new Map(), release: [...e.release, ...e.hold.map((h) => h.home_id)] }
+        : { watchId: e.watch_id, hold: new Map(e.hold.map((h) => [h.home_id, { price: h.price, slug: h.slug }])), release: e.release },
+    ),
+  );
+  return gone;
+}
+
+/** The change ids a journal entry numbers. */
+const idsOf = (e: WatchJournalEntry): string[] => Array.from({ length: e.count }, (_, i) => changeId(e.watch_id, e.from + 1 + i));
+
+/**
+ * Completes the batch a crash left committed, if any (before anything else is matched): its changes,
+ * in order (none when no batch was left).
+ */
+export async function completeCommittedBatch(c: Collections): Promise<WatchChangeRecord[]> {
+  const commit = await c.watchJournal.findOne({ _id: COMMIT });
+  if (!commit) return [];
+  const parts = await findByIds(
+    c.watchJournal,
+    Array.from({ length: commit.parts ?? 0 }, (_, n) => partId(n)),
+  );
+  if (parts.length !== commit.parts || parts.some((p) => p.batch !== commit.batch)) {
+    throw new Error(`watch journal: the committed batch ${commit.batch} lacks parts: its changes cannot be completed`);
+  }
+  const entries = parts.sort((a, b) => a._id.localeCompare(b._id, 'en', { numeric: true })).flatMap((p) => p.entries ?? []);
+  const gone = await applyJournal(c, entries, commit.at);
+  await c.watchJournal.deleteOne({ _id: COMMIT });
+  const kept = entries.filter((e) => !gone.has(e.watch_id));
+  const found = await findByIds(c.watchChanges, kept.flatMap(idsOf));
+  return found.sort((a, b) => (a.watch_id === b.watch_id ? a.seq - b.seq : a.watch_id < b.watch_id ? -1 : 1));
 }
 
 async function moveMatches(c: Collections, watchId: string, moves: MatchMoves): Promise<void> {

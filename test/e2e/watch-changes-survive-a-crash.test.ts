@@ -1,7 +1,7 @@
 /**
  * Recording a watch's changes is exact across a crash (services/watches/store.ts, appendManyChanges): the
- * matching is stopped at each of its writes in turn (the changes, the journal on the watch, the match
- * state, the journal's clearing), as a worker killed there would stop, and the next matching of the
+ * matching is stopped at each of its writes in turn (the changes, the journal's parts and commit, the
+ * counters, the match state, the journal's end), as a worker killed there would stop, and the next matching of the
  * same homes (the incremental run applied again) leaves each change in the feed exactly once, with no
  * change lost and none added by a later matching. Real stores; the crash is a write that throws.
  */
@@ -12,6 +12,7 @@ import { todayIso } from '../../services/kernel/engine/dates';
 import type { Collections } from '../../services/kernel/store/collections';
 import { matchWatchesFor } from '../../services/tools/watch-matching-run';
 import { watchedMatches } from '../../services/tools/watched-search';
+import { eraseGuest } from '../../services/booking-intents/erase';
 
 let fx: Fixture;
 let city: string;
@@ -72,12 +73,14 @@ async function flipHome(): Promise<'entered' | 'left'> {
 describe('a crash while a change is recorded', () => {
   let previous: string | null = null;
 
-  // Each step, and whether the batch is recorded when the crash stops the matching there (the journal is the commit).
+  // Each step, and whether the feed shows the batch when the crash stops the matching there (from the counters' move).
   it.each([
     ['the changes under their numbered ids', 'watchChanges', 'insertMany', 1, false],
-    ['the journal of the batch', 'watches', 'bulkWrite', 1, false],
+    ["the journal's parts", 'watchJournal', 'bulkWrite', 1, false],
+    ["the journal's commit", 'watchJournal', 'replaceOne', 1, false],
+    ['the counters', 'watches', 'bulkWrite', 1, false],
     ['the match state', 'watchMatches', 'bulkWrite', 1, true],
-    ['the clearing of the journal', 'watches', 'bulkWrite', 2, true],
+    ["the journal's end", 'watchJournal', 'deleteOne', 1, true],
   ] as const)('at %s neither loses nor repeats the change', async (_step, collection, method, nth, recorded) => {
     // One live watch at a time, so the crash falls inside its batch.
     if (previous) expect((await fetch(`${fx.url}/api/public/watches/${previous}`, { method: 'DELETE' })).status).toBe(204);
@@ -87,7 +90,7 @@ describe('a crash while a change is recorded', () => {
 
     const crashed = { ...fx.svc.deps, mongo: crashingAt(fx.mongo.collections, collection, method, nth) };
     await expect(matchWatchesFor(crashed, [homeId], new Date())).rejects.toThrow(/crash at/);
-    // Whatever the crash left written, the feed shows a batch whole once its journal is written, and nothing of it before.
+    // Whatever the crash left written, the feed shows a batch whole once the counters moved, and nothing of it before.
     expect(await feed(watch.token)).toEqual(recorded ? [`${watch.watch_id}.1 ${kind}`] : []);
 
     // The run is applied again (its change log entries were not acknowledged): the same homes are matched.
@@ -133,5 +136,36 @@ describe('a journal written by an earlier build', () => {
     const record = await fx.mongo.collections.watches.findOne({ _id: watch.watch_id });
     expect({ changes: record?.changes, pending: record?.pending ?? null }).toEqual({ changes: 1, pending: null });
     expect((await fetch(`${fx.url}/api/public/watches/${watch.token}`, { method: 'DELETE' })).status).toBe(204);
+  });
+});
+
+describe('a watch erased while its batch is recorded', () => {
+  it('leaves none of its changes or match state behind, and the batch of the others whole', async () => {
+    const erased = await saveWatch('erased-mid-batch@example.com');
+    const other = await saveWatch('kept-mid-batch@example.com');
+    const kind = await flipHome();
+    // erase-guest runs between the journal's commit and the counters' move.
+    const c = fx.mongo.collections;
+    const journal = new Proxy(c.watchJournal, {
+      get(t, prop) {
+        const value = Reflect.get(t, prop, t) as unknown;
+        if (prop !== 'replaceOne' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+        return async (...args: unknown[]) => {
+          const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
+          await eraseGuest(c, 'erased-mid-batch@example.com');
+          return out;
+        };
+      },
+    });
+    const outcome = await matchWatchesFor({ ...fx.svc.deps, mongo: { ...c, watchJournal: journal } }, [homeId], new Date());
+    expect(outcome.changes.filter((ch) => ch.watch_id === erased.watch_id)).toEqual([]);
+    expect(outcome.changes.filter((ch) => ch.watch_id === other.watch_id).map((ch) => `${ch._id} ${ch.kind}`)).toEqual([`${other.watch_id}.1 ${kind}`]);
+    expect(await c.watchChanges.countDocuments({ watch_id: erased.watch_id })).toBe(0);
+    const held = await c.watchMatches.findOne({ _id: homeId });
+    expect(Object.keys(held?.held ?? {})).not.toContain(erased.watch_id);
+    expect(await c.watchJournal.findOne({ _id: 'batch' })).toBeNull();
+    expect(await feed(other.token)).toEqual([`${other.watch_id}.1 ${kind}`]);
+    expect((await fx.get(`/api/public/watches/${erased.token}/changes`)).status).toBe(404);
+    expect((await fetch(`${fx.url}/api/public/watches/${other.token}`, { method: 'DELETE' })).status).toBe(204);
   });
 });

@@ -178,15 +178,18 @@ describe('the feed', () => {
 });
 
 describe('an erased guest', () => {
-  it('leaves the reverse search at the next matching of a home its watch would have met', async () => {
+  it('leaves the reverse search and the homes it held at the next matching of a home its watch would have met', async () => {
     const saved = await post(valid('erased-watcher@example.com'));
     expect(saved.status).toBe(201);
     const index = watchIndexOf(fx.config.homesAlias);
     const indexed = () => fx.es.exists({ index, id: saved.body.watch_id });
     expect(await indexed()).toBe(true);
-    await eraseGuest(fx.mongo.collections, 'erased-watcher@example.com');
     const { matches } = await watchedMatches(fx.svc.deps, { market: city }, fx.today);
+    const holders = async () => Object.keys((await fx.mongo.collections.watchMatches.findOne({ _id: matches[0].homeId }))?.held ?? {});
+    expect(await holders()).toContain(saved.body.watch_id);
+    await eraseGuest(fx.mongo.collections, 'erased-watcher@example.com');
     await matchWatchesFor(fx.svc.deps, [matches[0].homeId], new Date());
     expect(await indexed()).toBe(false);
+    expect(await holders()).not.toContain(saved.body.watch_id);
   });
 });

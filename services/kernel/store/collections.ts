@@ -5,6 +5,7 @@ import type { InventoryChangeRecord } from './inventory-changes';
 import {
   WATCH_COLLECTIONS,
   type WatchChangeRecord,
+  type WatchJournalRecord,
   type WatchMatchRecord,
   type WatchOutboxRecord,
   type WatchOwnerRecord,
@@ -53,6 +54,8 @@ export interface Collections {
   watchOwners: Collection<WatchOwnerRecord>;
   /** Watches whose webhook has changes to receive: what the sender reads (services/watches/webhook-sender.ts). */
   watchOutbox: Collection<WatchOutboxRecord>;
+  /** The batch of changes being recorded, until its counters and match state have moved (services/watches/store.ts). */
+  watchJournal: Collection<WatchJournalRecord>;
 }
 
 /** Where the service's copies share their rate-limit counts (transports/rate-limit.ts, rate-limiter-flexible's Mongo limiter). */
@@ -74,6 +77,7 @@ export function collections(db: Db): Collections {
     watchMatches: db.collection<WatchMatchRecord>(WATCH_COLLECTIONS.watchMatches),
     watchOwners: db.collection<WatchOwnerRecord>(WATCH_COLLECTIONS.watchOwners),
     watchOutbox: db.collection<WatchOutboxRecord>(WATCH_COLLECTIONS.watchOutbox),
+    watchJournal: db.collection<WatchJournalRecord>(WATCH_COLLECTIONS.watchJournal),
   };
 }
 

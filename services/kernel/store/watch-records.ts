@@ -110,10 +110,38 @@ export interface WatchOutboxRecord {
   failing_since: Date | null;
 }
 
+/**
+ * The journal of the batch of changes being recorded (services/watches/store.ts): one commit record
+ * (`_id` "batch") naming its parts, and the parts (`batch.<n>`), each holding some of its watches' entries.
+ * Only the worker holding the indexer's lease records changes, so there is one batch at a time.
+ */
+export interface WatchJournalRecord {
+  _id: string;
+  /** The batch's own id: a part of another batch (left by a batch that never committed) is not read. */
+  batch: string;
+  at: Date;
+  /** On the commit: how many parts the batch has. */
+  parts?: number;
+  /** On a part: its watches' entries. */
+  entries?: WatchJournalEntry[];
+}
+
+/** What a batch moves for one watch: its counter from `from` by `count`, and its match state. */
+export interface WatchJournalEntry {
+  watch_id: string;
+  from: number;
+  count: number;
+  /** Whether its webhook is owed the batch (the watch had one and was live). */
+  webhook: boolean;
+  hold: Array<{ home_id: string; price: number; slug: string }>;
+  release: string[];
+}
+
 export const WATCH_COLLECTIONS = {
   watches: 'watches',
   watchChanges: 'watch_changes',
   watchMatches: 'watch_matches',
   watchOwners: 'watch_owners',
   watchOutbox: 'watch_outbox',
+  watchJournal: 'watch_journal',
 } as const;
