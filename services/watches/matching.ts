@@ -69,7 +69,7 @@ export async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]):
 export interface MatchingOutcome {
   watches: number;
   changes: WatchChangeRecord[];
-  /** Milliseconds spent in each step: the reverse search, reading the watches and what they hold, deciding, writing. */
+  /** Milliseconds spent in each step: the reverse search (what the watches hold read beside it), reading the watches, deciding, writing. */
   steps: MatchingSteps;
 }
 
@@ -97,11 +97,15 @@ export async function matchChangedHomes(
     steps[step] += t - at;
     at = t;
   };
-  const candidates = await candidateWatches(deps, await homeFacts(deps, homeIds), today);
-  lap('candidates');
   // A batch a crash left committed is completed first: the match state it moves is the one this matching starts from.
   const recorded: WatchChangeRecord[] = await completeCommittedBatch(deps.mongo);
-  let holders = await findByIds(deps.mongo.watchMatches, homeIds);
+  // The reverse search (Elasticsearch) and what the watches hold of these homes (MongoDB), at once.
+  const [candidates, heldBefore] = await Promise.all([
+    homeFacts(deps, homeIds).then((facts) => candidateWatches(deps, facts, today)),
+    findByIds(deps.mongo.watchMatches, homeIds),
+  ]);
+  lap('candidates');
+  let holders = heldBefore;
   let watches = await watchesOf(deps, candidates, holders);
   // A candidate MongoDB no longer has (erase-guest deletes a guest's watches) leaves the reverse search.
   const kept = new Set(watches.map((w) => w._id));

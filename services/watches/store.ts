@@ -8,10 +8,10 @@
  * their numbered ids, past each watch's counter, where no reader looks (a batch that stops here leaves
  * records the next batch numbers from the same counters and writes over); (2) the batch's journal is
  * written, its parts (each watch's counter before and after, the match state to reach, whether its
- * webhook is owed) and then its commit record: from here the batch is recorded; (3) the counters move
- * past the changes (readers, the feed and the sender, see the batch whole from each watch's move), the
- * webhooks owed find their watches in the outbox, and the match state moves; (4) the commit record is
- * removed. A journal found committed is completed (3, 4: each write sets an absolute state, so doing it
+ * webhook is owed; written beside the changes) and then its commit record: from here the batch is
+ * recorded; (3) the counters move past the changes (readers, the feed and the sender, see the batch
+ * whole from each watch's move) and the match state moves, then the webhooks owed find their watches in
+ * the outbox; (4) the commit record is removed. A journal found committed is completed (3, 4: each write sets an absolute state, so doing it
  * twice is doing it once) before anything else is matched. Each step is one request for every watch of
  * the batch, and each watch is written once, in (3).
  *
@@ -187,7 +187,6 @@ export async function appendManyChanges(c: Collections, batches: readonly WatchB
       return { _id: changeId(watch._id, seq), watch_id: watch._id, seq, at, kind: ch.kind, home_slug: ch.home_slug, price: ch.price, card: ch.card };
     }),
   );
-  await writeChanges(c, records);
   // (2) The journal: its parts, then its commit.
   const entries: WatchJournalEntry[] = moving.map(({ watch, changes, moves }) => ({
     watch_id: watch._id,
@@ -199,9 +198,13 @@ export async function appendManyChanges(c: Collections, batches: readonly WatchB
   }));
   const batch = randomUUID();
   const parts = journalParts(entries);
-  await c.watchJournal.bulkWrite(
-    parts.map((part, n) => ({ replaceOne: { filter: { _id: partId(n) }, replacement: { batch, at, entries: part }, upsert: true } })),
-    { ordered: false },
+  // (1) and the journal's parts at once (two collections): the commit follows both.
+  await both(
+    writeChanges(c, records),
+    c.watchJournal.bulkWrite(
+      parts.map((part, n) => ({ replaceOne: { filter: { _id: partId(n) }, replacement: { batch, at, entries: part }, upsert: true } })),
+      { ordered: false },
+    ),
   );
   await c.watchJournal.replaceOne({ _id: COMMIT }, { batch, at, parts: parts.length }, { upsert: true });
   // (3) and (4).
@@ -232,12 +235,18 @@ function journalParts(entries: readonly WatchJournalEntry[]): WatchJournalEntry[
  * Returns the ids of those watches.
  */
 async function applyJournal(c: Collections, entries: readonly WatchJournalEntry[], at: Date): Promise<Set<string>> {
-  const res = await c.watches.bulkWrite(
-    entries.map((e) => ({ updateOne: { filter: { _id: e.watch_id }, update: { $max: { changes: e.from + e.count } } } })),
-    { ordered: false },
+  // The counters and the match state at once (two collections; each write sets an absolute state).
+  const [res] = await both(
+    c.watches.bulkWrite(
+      entries.map((e) => ({ updateOne: { filter: { _id: e.watch_id }, update: { $max: { changes: e.from + e.count } } } })),
+      { ordered: false },
+    ),
+    moveManyMatches(
+      c,
+      entries.map((e) => ({ watchId: e.watch_id, hold: new Map(e.hold.map((h) => [h.home_id, { price: h.price, slug: h.slug }])), release: e.release })),
+    ),
   );
   let gone = new Set<string>();
-  let kept = entries;
   if (res.matchedCount !== entries.length) {
     const found = new Set(
       (
@@ -248,11 +257,16 @@ async function applyJournal(c: Collections, entries: readonly WatchJournalEntry[
       ).map((w) => w._id),
     );
     gone = new Set(entries.filter((e) => !found.has(e.watch_id)).map((e) => e.watch_id));
-    kept = entries.filter((e) => found.has(e.watch_id));
-    await c.watchChanges.deleteMany({ _id: { $in: entries.filter((e) => gone.has(e.watch_id)).flatMap((e) => idsOf(e)) } });
+    const erased = entries.filter((e) => gone.has(e.watch_id));
+    await c.watchChanges.deleteMany({ _id: { $in: erased.flatMap(idsOf) } });
+    // An erased watch holds none of the batch's homes.
+    await moveManyMatches(
+      c,
+      erased.map((e) => ({ watchId: e.watch_id, hold: new Map(), release: [...e.release, ...e.hold.map((h) => h.home_id)] })),
+    );
   }
-  // A webhook's sender finds the watch in its outbox (an existing entry keeps its backoff).
-  const senders = kept.filter((e) => e.webhook);
+  // After the counters: a webhook's sender that finds the watch in its outbox finds its changes (an existing entry keeps its backoff).
+  const senders = entries.filter((e) => e.webhook && !gone.has(e.watch_id));
   if (senders.length > 0) {
     await c.watchOutbox.bulkWrite(
       senders.map((e) => ({
@@ -261,16 +275,15 @@ async function applyJournal(c: Collections, entries: readonly WatchJournalEntry[
       { ordered: false },
     );
   }
-  // An erased watch holds none of the batch's homes any more.
-  await moveManyMatches(
-    c,
-    entries.map((e) =>
-      gone.has(e.watch_id)
-        ? { watchId: e.watch_id, hold: new Map(), release: [...e.release, ...e.hold.map((h) => h.home_id)] }
-        : { watchId: e.watch_id, hold: new Map(e.hold.map((h) => [h.home_id, { price: h.price, slug: h.slug }])), release: e.release },
-    ),
-  );
   return gone;
+}
+
+/** Two writes at once, both settled before a failure is thrown: a step that stops leaves no write of it in flight. */
+async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
 }
 
 /** The change ids a journal entry numbers. */
