@@ -12,7 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Collections } from '../kernel/store/collections';
 import type { WatchChangeRecord, WatchRecord } from '../kernel/store/watch-records';
 import { changeView } from './change-view';
-import { changeId, changesBetween, committedChanges, endWatch } from './store';
+import { changeIdsBetween, changesBetween, committedChanges, endWatch, readChanges } from './store';
 import { unindexWatch } from './watch-index';
 import { Agent, fetch } from 'undici';
 import { eachAtMost } from '../kernel/each-at-most';
@@ -151,9 +151,9 @@ async function readAhead(c: Collections, watches: readonly WatchRecord[]): Promi
     const last = committedChanges(w);
     if (!w.webhook || w.ended_at !== null || last <= w.delivered || last - w.delivered > READ_AHEAD) continue;
     out.set(w._id, []);
-    for (let seq = w.delivered + 1; seq <= last; seq++) ids.push(changeId(w._id, seq));
+    ids.push(...changeIdsBetween(w._id, w.delivered + 1, last));
   }
-  for (const change of await findByIds(c.watchChanges, ids)) out.get(change.watch_id)?.push(change);
+  for (const change of await readChanges(c, ids)) out.get(change.watch_id)?.push(change);
   return out;
 }
 

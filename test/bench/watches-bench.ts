@@ -37,7 +37,7 @@ const seconds = (from: bigint): number => Number(process.hrtime.bigint() - from)
 
 async function clearWatches(ctx: BenchContext): Promise<void> {
   const c = ctx.mongo;
-  for (const coll of [c.watches, c.watchChanges, c.watchMatches, c.watchOwners, c.watchOutbox]) await coll.deleteMany({});
+  for (const coll of [c.watches, c.watchChanges, c.watchCards, c.watchJournal, c.watchMatches, c.watchOwners, c.watchOutbox]) await coll.deleteMany({});
   const alias = watchIndexOf(ctx.config.homesAlias);
   if (await ctx.es.indices.exists({ index: alias })) await ctx.es.indices.delete({ index: Object.keys(await ctx.es.indices.get({ index: alias })) });
 }

@@ -13,6 +13,7 @@ import { matchWatchesFor } from '../../services/tools/watch-matching-run';
 import { watchedMatches, type WatchedArgs } from '../../services/tools/watched-search';
 import type { HomeRecord } from '../../services/kernel/inventory/records';
 import type { WatchChangeRecord } from '../../services/kernel/store/watch-records';
+import { readChanges } from '../../services/watches/store';
 
 let fx: Fixture;
 let homes: HomeRecord[];
@@ -154,6 +155,12 @@ describe('watch matching', () => {
         expect(recorded.sort()).toEqual(expected.sort());
         // A change shows the home's card as the watch's search shows it.
         for (const c of outcome.changes) if (c.kind !== 'left') expect(c.card).toEqual(cards.get(`${c.watch_id} ${c.home_slug}`));
+        // And reads back from the store as recorded, card included (each card is kept once, apart from its changes).
+        const stored = await readChanges(
+          fx.mongo.collections,
+          outcome.changes.map((c) => c._id),
+        );
+        expect(stored.sort((x, y) => (x._id < y._id ? -1 : 1))).toEqual([...outcome.changes].sort((x, y) => (x._id < y._id ? -1 : 1)));
         // Matching the same homes again records nothing: the watches hold what their searches show.
         expect((await matchWatchesFor(fx.svc.deps, [...touched], new Date())).changes).toEqual([]);
         for (const c of outcome.changes) {

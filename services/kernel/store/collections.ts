@@ -4,7 +4,8 @@ import type { BookingIntentRecord, HomeRecord, MarketRecord, PropertyRecord } fr
 import type { InventoryChangeRecord } from './inventory-changes';
 import {
   WATCH_COLLECTIONS,
-  type WatchChangeRecord,
+  type StoredWatchChangeRecord,
+  type WatchCardRecord,
   type WatchJournalRecord,
   type WatchMatchRecord,
   type WatchOutboxRecord,
@@ -49,7 +50,9 @@ export interface Collections {
   usedRequestStates: Collection<UsedRequestStateRecord>;
   /** Saved searches (watch-records.ts): the watches, their changes, what each matches now, each email's live ones. */
   watches: Collection<WatchRecord>;
-  watchChanges: Collection<WatchChangeRecord>;
+  watchChanges: Collection<StoredWatchChangeRecord>;
+  /** The cards the changes show, each once (services/watches/store.ts). */
+  watchCards: Collection<WatchCardRecord>;
   watchMatches: Collection<WatchMatchRecord>;
   watchOwners: Collection<WatchOwnerRecord>;
   /** Watches whose webhook has changes to receive: what the sender reads (services/watches/webhook-sender.ts). */
@@ -73,7 +76,8 @@ export function collections(db: Db): Collections {
     inventoryChanges: db.collection<InventoryChangeRecord>('inventory_changes'),
     usedRequestStates: db.collection<UsedRequestStateRecord>(USED_REQUEST_STATES_COLLECTION),
     watches: db.collection<WatchRecord>(WATCH_COLLECTIONS.watches),
-    watchChanges: db.collection<WatchChangeRecord>(WATCH_COLLECTIONS.watchChanges),
+    watchChanges: db.collection<StoredWatchChangeRecord>(WATCH_COLLECTIONS.watchChanges),
+    watchCards: db.collection<WatchCardRecord>(WATCH_COLLECTIONS.watchCards),
     watchMatches: db.collection<WatchMatchRecord>(WATCH_COLLECTIONS.watchMatches),
     watchOwners: db.collection<WatchOwnerRecord>(WATCH_COLLECTIONS.watchOwners),
     watchOutbox: db.collection<WatchOutboxRecord>(WATCH_COLLECTIONS.watchOutbox),

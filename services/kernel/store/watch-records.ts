@@ -87,6 +87,21 @@ export interface WatchChangeRecord {
   card: Record<string, unknown> | null;
 }
 
+/**
+ * A change as MongoDB keeps it: its card by the id of a card record (`watch_cards`), each card written
+ * once however many changes show it; a change an earlier build wrote keeps its card inline.
+ */
+export type StoredWatchChangeRecord = Omit<WatchChangeRecord, 'card'> & {
+  card_id?: string | null;
+  card?: Record<string, unknown> | null;
+};
+
+/** A home's card as a search showed it, under the hash of its content (services/watches/store.ts). */
+export interface WatchCardRecord {
+  _id: string;
+  card: Record<string, unknown>;
+}
+
 /** The watches a home matches now, with the price each saw: one record per home, so a change reads its watchers by `_id`. */
 export interface WatchMatchRecord {
   _id: string; // home_id
@@ -144,4 +159,5 @@ export const WATCH_COLLECTIONS = {
   watchOwners: 'watch_owners',
   watchOutbox: 'watch_outbox',
   watchJournal: 'watch_journal',
+  watchCards: 'watch_cards',
 } as const;
