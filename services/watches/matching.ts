@@ -99,14 +99,21 @@ export async function matchChangedHomes(
   };
   // A batch a crash left committed is completed first: the match state it moves is the one this matching starts from.
   const recorded: WatchChangeRecord[] = await completeCommittedBatch(deps.mongo);
-  // The reverse search (Elasticsearch) and what the watches hold of these homes (MongoDB), at once.
-  const [candidates, heldBefore] = await Promise.all([
+  // The reverse search (Elasticsearch) beside what the watches hold of these homes and those watches (MongoDB).
+  const [candidates, before] = await Promise.all([
     homeFacts(deps, homeIds).then((facts) => candidateWatches(deps, facts, today)),
-    findByIds(deps.mongo.watchMatches, homeIds),
+    findByIds(deps.mongo.watchMatches, homeIds).then(async (holders) => ({ holders, watches: await findByIds(deps.mongo.watches, holderIds(holders)) })),
   ]);
   lap('candidates');
-  let holders = heldBefore;
-  let watches = await watchesOf(deps, candidates, holders);
+  let holders = before.holders;
+  const read = holderIds(holders);
+  let watches = [
+    ...before.watches,
+    ...(await findByIds(
+      deps.mongo.watches,
+      [...candidates.keys()].filter((id) => !read.has(id)),
+    )),
+  ];
   // A candidate MongoDB no longer has (erase-guest deletes a guest's watches) leaves the reverse search.
   const kept = new Set(watches.map((w) => w._id));
   for (const id of [...candidates.keys()].filter((id) => !kept.has(id))) {
@@ -179,7 +186,12 @@ export async function matchChangedHomes(
 
 /** The watches the reverse search found and those holding one of the homes, read by `_id`. */
 async function watchesOf(deps: MatchingDeps, candidates: ReadonlyMap<string, string[]>, holders: readonly WatchMatchRecord[]): Promise<WatchRecord[]> {
-  const ids = new Set(candidates.keys());
+  return findByIds(deps.mongo.watches, new Set([...candidates.keys(), ...holderIds(holders)]));
+}
+
+/** The watches that hold one of these homes. */
+function holderIds(holders: readonly WatchMatchRecord[]): Set<string> {
+  const ids = new Set<string>();
   for (const record of holders) for (const id of Object.keys(record.held ?? {})) ids.add(id);
-  return findByIds(deps.mongo.watches, ids);
+  return ids;
 }
