@@ -82,6 +82,13 @@ export interface MatchingSteps {
 
 const NO_STEPS: MatchingSteps = { candidates: 0, reads: 0, decide: 0, writes: 0 };
 
+/**
+ * How long before the holds were read a watch may have been saved and still not held them then: its
+ * `created_at` is its saving request's start by that copy's clock (the request's deadline and the clocks'
+ * skew, with room).
+ */
+const SAVED_WHILE_READ_MS = 10 * 60_000;
+
 export async function matchChangedHomes(
   deps: MatchingDeps,
   homeIds: readonly string[],
@@ -100,6 +107,7 @@ export async function matchChangedHomes(
   // A batch a crash left committed is completed first: the match state it moves is the one this matching starts from.
   const recorded: WatchChangeRecord[] = await completeCommittedBatch(deps.mongo);
   // The reverse search (Elasticsearch) beside what the watches hold of these homes and those watches (MongoDB).
+  const readFrom = Date.now();
   const [candidates, before] = await Promise.all([
     homeFacts(deps, homeIds).then((facts) => candidateWatches(deps, facts, today)),
     findByIds(deps.mongo.watchMatches, homeIds).then(async (holders) => ({ holders, watches: await findByIds(deps.mongo.watches, holderIds(holders)) })),
@@ -114,6 +122,11 @@ export async function matchChangedHomes(
       [...candidates.keys()].filter((id) => !read.has(id)),
     )),
   ];
+  // A watch is saved with what it holds, then indexed (tools/watch-search.ts): one the reverse search found
+  // that may have been saved after its holds were read is read again with them, or it would see every home
+  // it holds enter.
+  if (watches.some((w) => !read.has(w._id) && w.created_at.getTime() >= readFrom - SAVED_WHILE_READ_MS))
+    holders = await findByIds(deps.mongo.watchMatches, homeIds);
   // A candidate MongoDB no longer has (erase-guest deletes a guest's watches) leaves the reverse search.
   const kept = new Set(watches.map((w) => w._id));
   for (const id of [...candidates.keys()].filter((id) => !kept.has(id))) {

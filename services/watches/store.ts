@@ -204,9 +204,18 @@ export interface WatchBatch {
   moves: MatchMoves;
 }
 
-/** The journal's commit record, and its parts' ids. */
+/** The journal's commit record, and its parts' ids (each batch's own: a part is never another batch's). */
 const COMMIT = 'batch';
-const partId = (n: number): string => `${COMMIT}.${n}`;
+const partId = (batch: string, n: number): string => `${batch}.${n}`;
+
+/**
+ * Step (4): the commit removed, then its parts and those a batch stopped before its commit left (the
+ * journal holds a batch's records at most, so the filter reads a handful).
+ */
+async function endJournal(c: Collections, at: Date): Promise<void> {
+  await c.watchJournal.deleteOne({ _id: COMMIT });
+  await c.watchJournal.deleteMany({ _id: { $ne: COMMIT }, at: { $lte: at } });
+}
 /** Held or released homes per part at most (a part stays far below MongoDB's 16 MB a document). */
 const PART_MOVES = 20_000;
 
@@ -242,14 +251,14 @@ export async function appendManyChanges(c: Collections, batches: readonly WatchB
   await both(
     writeChanges(c, records),
     c.watchJournal.bulkWrite(
-      parts.map((part, n) => ({ replaceOne: { filter: { _id: partId(n) }, replacement: { batch, at, entries: part }, upsert: true } })),
+      parts.map((part, n) => ({ insertOne: { document: { _id: partId(batch, n), batch, at, entries: part } } })),
       { ordered: false },
     ),
   );
   await c.watchJournal.replaceOne({ _id: COMMIT }, { batch, at, parts: parts.length }, { upsert: true });
   // (3) and (4).
   const gone = await applyJournal(c, entries, at);
-  await c.watchJournal.deleteOne({ _id: COMMIT });
+  await endJournal(c, at);
   return gone.size === 0 ? records : records.filter((r) => !gone.has(r.watch_id));
 }
 
@@ -338,14 +347,14 @@ export async function completeCommittedBatch(c: Collections): Promise<WatchChang
   if (!commit) return [];
   const parts = await findByIds(
     c.watchJournal,
-    Array.from({ length: commit.parts ?? 0 }, (_, n) => partId(n)),
+    Array.from({ length: commit.parts ?? 0 }, (_, n) => partId(commit.batch, n)),
   );
   if (parts.length !== commit.parts || parts.some((p) => p.batch !== commit.batch)) {
     throw new Error(`watch journal: the committed batch ${commit.batch} lacks parts: its changes cannot be completed`);
   }
   const entries = parts.sort((a, b) => a._id.localeCompare(b._id, 'en', { numeric: true })).flatMap((p) => p.entries ?? []);
   const gone = await applyJournal(c, entries, commit.at);
-  await c.watchJournal.deleteOne({ _id: COMMIT });
+  await endJournal(c, commit.at);
   const kept = entries.filter((e) => !gone.has(e.watch_id));
   const found = await readChanges(c, kept.flatMap(idsOf));
   return found.sort((a, b) => (a.watch_id === b.watch_id ? a.seq - b.seq : a.watch_id < b.watch_id ? -1 : 1));

@@ -278,10 +278,11 @@ function strayQuery(today: IsoDate, cells: ReadonlySet<string>): estypes.QueryDs
 }
 
 /**
- * The most watches one home's query may find (the terms aggregation's size, within Elasticsearch's
- * default `search.max_buckets`): a home with more is refused loudly rather than matched in part.
+ * The watches one home's query answers in its terms aggregation (within Elasticsearch's default
+ * `search.max_buckets`); a home that meets more has them paged with a composite aggregation.
  */
-const MAX_WATCHES_PER_HOME = 60_000;
+const WATCHES_PER_ANSWER = 60_000;
+
 /** Distinct price cells the watches name, read in one aggregation (a stay's cell is its month and length: a few hundred at most). */
 const MAX_CELLS = 10_000;
 
@@ -305,9 +306,14 @@ async function cellsInUse(es: Client, index: string): Promise<Set<string>> {
  * terms aggregation over `watch_id` (a doc value), not as hits: a hit's `_id` is read from its stored
  * fields, and the hits of a thousand homes cost Elasticsearch twice the time of the same queries'
  * buckets (docs/decisions.md, "Watches: a reverse search"). The index has one shard: the buckets are
- * exact.
+ * exact. A home that meets more watches than an answer holds (`perAnswer`) has them paged.
  */
-export async function candidateWatches({ es, config }: WatchIndexDeps, homes: readonly HomeFacts[], today: IsoDate): Promise<Map<string, string[]>> {
+export async function candidateWatches(
+  { es, config }: WatchIndexDeps,
+  homes: readonly HomeFacts[],
+  today: IsoDate,
+  perAnswer = WATCHES_PER_ANSWER,
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (homes.length === 0) return out;
   const index = watchIndexOf(config.homesAlias);
@@ -317,23 +323,44 @@ export async function candidateWatches({ es, config }: WatchIndexDeps, homes: re
     size: 0,
     track_total_hits: false,
     query,
-    aggs: { watches: { terms: { field: 'watch_id', size: MAX_WATCHES_PER_HOME } } },
+    aggs: { watches: { terms: { field: 'watch_id', size: perAnswer } } },
   });
-  const searches = [...homes.flatMap((home) => [{ index }, ids(homeQuery(home, today, cells))]), { index }, ids(strayQuery(today, cells))];
-  const res = await es.msearch<unknown, { watches: estypes.AggregationsStringTermsAggregate }>({ searches });
+  const queries = [...homes.map((home) => homeQuery(home, today, cells)), strayQuery(today, cells)];
+  const res = await es.msearch<unknown, { watches: estypes.AggregationsStringTermsAggregate }>({ searches: queries.flatMap((q) => [{ index }, ids(q)]) });
   const everyHome = homes.map((h) => h.homeId);
-  res.responses.forEach((r, i) => {
+  const add = (i: number, id: string): void => {
+    // The last answer's watches are every home's candidates (the homes' answers came before it).
+    if (i === homes.length) out.set(id, [...everyHome]);
+    else if (out.has(id)) out.get(id)!.push(homes[i]!.homeId);
+    else out.set(id, [homes[i]!.homeId]);
+  };
+  for (const [i, r] of res.responses.entries()) {
     if ('error' in r) throw new Error(`watch candidates: ${JSON.stringify(r.error)}`);
     const agg = r.aggregations?.watches as estypes.AggregationsStringTermsAggregate | undefined;
-    if ((agg?.sum_other_doc_count ?? 0) > 0) throw new Error(`watch candidates: a home's query finds more than ${MAX_WATCHES_PER_HOME} watches`);
-    const buckets = Array.isArray(agg?.buckets) ? agg.buckets : [];
-    for (const bucket of buckets) {
-      const id = String(bucket.key);
-      // The last answer's watches are every home's candidates (the homes' answers came before it).
-      if (i === homes.length) out.set(id, [...everyHome]);
-      else if (out.has(id)) out.get(id)!.push(homes[i]!.homeId);
-      else out.set(id, [homes[i]!.homeId]);
+    if ((agg?.sum_other_doc_count ?? 0) > 0) {
+      // More than one answer holds: every watch of this query, a page at a time.
+      for await (const id of allWatches(es, index, queries[i]!, perAnswer)) add(i, id);
+      continue;
     }
-  });
+    for (const bucket of Array.isArray(agg?.buckets) ? agg.buckets : []) add(i, String(bucket.key));
+  }
   return out;
+}
+
+/** Every watch a query finds, paged by a composite aggregation over `watch_id` (in the ids' order). */
+async function* allWatches(es: Client, index: string, query: estypes.QueryDslQueryContainer, page: number): AsyncGenerator<string> {
+  let after: Record<string, estypes.FieldValue> | undefined;
+  do {
+    const res = await es.search<unknown, { watches: estypes.AggregationsCompositeAggregate }>({
+      index,
+      size: 0,
+      track_total_hits: false,
+      query,
+      aggs: { watches: { composite: { size: page, sources: [{ id: { terms: { field: 'watch_id' } } }], ...(after ? { after } : {}) } } },
+    });
+    const agg = res.aggregations?.watches;
+    const buckets = Array.isArray(agg?.buckets) ? agg.buckets : [];
+    for (const bucket of buckets) yield String(bucket.key.id);
+    after = buckets.length < page ? undefined : agg?.after_key;
+  } while (after);
 }

@@ -17,6 +17,7 @@ import { eraseGuest } from '../../services/booking-intents/erase';
 let fx: Fixture;
 let city: string;
 let homeId: string;
+let homeSlug: string;
 let published = true;
 
 beforeAll(async () => {
@@ -24,6 +25,7 @@ beforeAll(async () => {
   city = await busiestCity(fx);
   const { matches } = await watchedMatches(fx.svc.deps, { market: city }, todayIso(new Date()));
   homeId = matches[0].homeId;
+  homeSlug = matches[0].slug;
 });
 afterAll(async () => {
   await fx?.close();
@@ -58,7 +60,14 @@ async function saveWatch(email: string): Promise<{ watch_id: string; token: stri
 async function feed(token: string): Promise<string[]> {
   const res = await fx.get(`/api/public/watches/${token}/changes`);
   expect(res.status).toBe(200);
-  return (res.body.changes as Array<{ change_id: string; kind: string; home_slug: string }>).map((c) => `${c.change_id} ${c.kind}`);
+  return (res.body.changes as Array<{ change_id: string; kind: string; home?: { slug?: string } }>).map(
+    (c) => `${c.change_id} ${c.kind}${c.home ? ` card ${c.home.slug}` : ''}`,
+  );
+}
+
+/** A change of the home as the feed shows it: an entered home with its card. */
+function shown(watchId: string, kind: 'entered' | 'left'): string {
+  return `${watchId}.1 ${kind}${kind === 'entered' ? ` card ${homeSlug}` : ''}`;
 }
 
 /** Publishes or unpublishes the home and indexes it, without matching: the run the crash interrupts is the matching. */
@@ -76,6 +85,8 @@ describe('a crash while a change is recorded', () => {
   // Each step, and whether the feed shows the batch when the crash stops the matching there (from the counters' move).
   it.each([
     ['the changes under their numbered ids', 'watchChanges', 'insertMany', 1, false],
+    // (the home enters this time: its change has a card)
+    ['the cards', 'watchCards', 'insertMany', 1, false],
     ["the journal's parts", 'watchJournal', 'bulkWrite', 1, false],
     ["the journal's commit", 'watchJournal', 'replaceOne', 1, false],
     ['the counters', 'watches', 'bulkWrite', 1, false],
@@ -91,14 +102,14 @@ describe('a crash while a change is recorded', () => {
     const crashed = { ...fx.svc.deps, mongo: crashingAt(fx.mongo.collections, collection, method, nth) };
     await expect(matchWatchesFor(crashed, [homeId], new Date())).rejects.toThrow(/crash at/);
     // Whatever the crash left written, the feed shows a batch whole once the counters moved, and nothing of it before.
-    expect(await feed(watch.token)).toEqual(recorded ? [`${watch.watch_id}.1 ${kind}`] : []);
+    expect(await feed(watch.token)).toEqual(recorded ? [shown(watch.watch_id, kind)] : []);
 
     // The run is applied again (its change log entries were not acknowledged): the same homes are matched.
     await matchWatchesFor(fx.svc.deps, [homeId], new Date());
-    expect(await feed(watch.token)).toEqual([`${watch.watch_id}.1 ${kind}`]);
+    expect(await feed(watch.token)).toEqual([shown(watch.watch_id, kind)]);
     // And again: the watch holds what its search shows, so nothing more is recorded.
     expect((await matchWatchesFor(fx.svc.deps, [homeId], new Date())).changes).toEqual([]);
-    expect(await feed(watch.token)).toEqual([`${watch.watch_id}.1 ${kind}`]);
+    expect(await feed(watch.token)).toEqual([shown(watch.watch_id, kind)]);
     const record = await fx.mongo.collections.watches.findOne({ _id: watch.watch_id });
     expect({ changes: record?.changes, pending: record?.pending ?? null }).toEqual({ changes: 1, pending: null });
   });
@@ -131,7 +142,7 @@ describe('a journal written by an earlier build', () => {
     const outcome = await matchWatchesFor(fx.svc.deps, [homeId], new Date());
     const ours = outcome.changes.filter((c) => c.watch_id === watch.watch_id);
     expect(ours.map((c) => `${c._id} ${c.kind}`)).toEqual([`${watch.watch_id}.1 ${kind}`]);
-    expect(await feed(watch.token)).toEqual([`${watch.watch_id}.1 ${kind}`]);
+    expect(await feed(watch.token)).toEqual([shown(watch.watch_id, kind)]);
     expect((await matchWatchesFor(fx.svc.deps, [homeId], new Date())).changes.filter((c) => c.watch_id === watch.watch_id)).toEqual([]);
     const record = await fx.mongo.collections.watches.findOne({ _id: watch.watch_id });
     expect({ changes: record?.changes, pending: record?.pending ?? null }).toEqual({ changes: 1, pending: null });
@@ -144,28 +155,76 @@ describe('a watch erased while its batch is recorded', () => {
     const erased = await saveWatch('erased-mid-batch@example.com');
     const other = await saveWatch('kept-mid-batch@example.com');
     const kind = await flipHome();
-    // erase-guest runs between the journal's commit and the counters' move.
+    // erase-guest runs after the watches were read, just before the batch's changes are written: their
+    // records, written after it deleted the guest's, are the batch's to remove.
     const c = fx.mongo.collections;
-    const journal = new Proxy(c.watchJournal, {
+    const changes = new Proxy(c.watchChanges, {
       get(t, prop) {
         const value = Reflect.get(t, prop, t) as unknown;
-        if (prop !== 'replaceOne' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+        if (prop !== 'insertMany' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
         return async (...args: unknown[]) => {
-          const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
           await eraseGuest(c, 'erased-mid-batch@example.com');
-          return out;
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
         };
       },
     });
-    const outcome = await matchWatchesFor({ ...fx.svc.deps, mongo: { ...c, watchJournal: journal } }, [homeId], new Date());
+    const outcome = await matchWatchesFor({ ...fx.svc.deps, mongo: { ...c, watchChanges: changes } }, [homeId], new Date());
     expect(outcome.changes.filter((ch) => ch.watch_id === erased.watch_id)).toEqual([]);
     expect(outcome.changes.filter((ch) => ch.watch_id === other.watch_id).map((ch) => `${ch._id} ${ch.kind}`)).toEqual([`${other.watch_id}.1 ${kind}`]);
     expect(await c.watchChanges.countDocuments({ watch_id: erased.watch_id })).toBe(0);
     const held = await c.watchMatches.findOne({ _id: homeId });
     expect(Object.keys(held?.held ?? {})).not.toContain(erased.watch_id);
     expect(await c.watchJournal.findOne({ _id: 'batch' })).toBeNull();
-    expect(await feed(other.token)).toEqual([`${other.watch_id}.1 ${kind}`]);
+    expect(await feed(other.token)).toEqual([shown(other.watch_id, kind)]);
     expect((await fx.get(`/api/public/watches/${erased.token}/changes`)).status).toBe(404);
     expect((await fetch(`${fx.url}/api/public/watches/${other.token}`, { method: 'DELETE' })).status).toBe(204);
+  });
+});
+
+describe('a watch saved while a matching reads what the watches hold', () => {
+  it('holds its first matches: none of them is recorded as entered', async () => {
+    if (!published) await flipHome();
+    // The watches' index exists (made by the first watch saved), as on any deployment with watches.
+    const first = await saveWatch('before-mid-matching@example.com');
+    expect((await fetch(`${fx.url}/api/public/watches/${first.token}`, { method: 'DELETE' })).status).toBe(204);
+    let saved: { watch_id: string; token: string } | undefined;
+    let savedNow!: () => void;
+    const gate = new Promise<void>((resolve) => (savedNow = resolve));
+    const c = fx.mongo.collections;
+    // The holds are read, then the watch is saved (holding the home), then the reverse search runs and finds it.
+    const matches = new Proxy(c.watchMatches, {
+      get(t, prop) {
+        const value = Reflect.get(t, prop, t) as unknown;
+        if (prop !== 'find' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+        return (...args: unknown[]) => {
+          const cursor = (value as (...a: unknown[]) => { toArray(): Promise<unknown[]> }).apply(t, args);
+          return {
+            toArray: async () => {
+              const found = await cursor.toArray();
+              if (!saved) {
+                saved = await saveWatch('saved-mid-matching@example.com');
+                savedNow();
+              }
+              return found;
+            },
+          };
+        };
+      },
+    });
+    const es = new Proxy(fx.es, {
+      get(t, prop) {
+        const value = Reflect.get(t, prop, t) as unknown;
+        if (prop !== 'msearch' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+        return async (...args: unknown[]) => {
+          await gate;
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
+        };
+      },
+    });
+    const outcome = await matchWatchesFor({ ...fx.svc.deps, es, mongo: { ...c, watchMatches: matches } }, [homeId], new Date());
+    expect(saved).toBeDefined();
+    expect(outcome.changes.filter((ch) => ch.watch_id === saved!.watch_id)).toEqual([]);
+    expect(await feed(saved!.token)).toEqual([]);
+    expect((await fetch(`${fx.url}/api/public/watches/${saved!.token}`, { method: 'DELETE' })).status).toBe(204);
   });
 });

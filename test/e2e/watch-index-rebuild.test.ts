@@ -62,6 +62,9 @@ describe('the watches index', () => {
     expect(await rebuildWatchesFromStore(fx.svc.deps, today)).toBe(2);
     const after = await candidateWatches(fx.svc.deps, facts, today);
     expect(after).toEqual(before);
+    // Answers of one watch each: a home that meets two watches has them paged, and finds the same.
+    expect(facts.some((f) => [...after.values()].filter((homes) => homes.includes(f.homeId)).length > 1)).toBe(true);
+    expect(await candidateWatches(fx.svc.deps, facts, today, 1)).toEqual(after);
     expect(after.has(ended.watch_id)).toBe(false);
     expect([...after.keys()].sort()).toEqual([plain.watch_id, roomy.watch_id].filter((id) => before.has(id)).sort());
 
