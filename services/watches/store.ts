@@ -11,9 +11,9 @@
  * webhook is owed; written beside the changes) and then its commit record: from here the batch is
  * recorded; (3) the counters move past the changes (readers, the feed and the sender, see the batch
  * whole from each watch's move) and the match state moves, then the webhooks owed find their watches in
- * the outbox; (4) the commit record is removed. A journal found committed is completed (3, 4: each write sets an absolute state, so doing it
- * twice is doing it once) before anything else is matched. Each step is one request for every watch of
- * the batch, and each watch is written once, in (3).
+ * the outbox; (4) the commit record is removed, then the parts. A journal found committed is completed
+ * (3, 4: each write sets an absolute state, so doing it twice is doing it once) before anything else is
+ * matched. Each step is one request for every watch of the batch, and each watch is written once, in (3).
  *
  * A watch may also hold a journal of its own (`pending`), written by an earlier build that journaled
  * on each watch: it is completed the same way before the watch is matched again.
