@@ -115,6 +115,8 @@ export async function matchChangedHomes(
   lap('candidates');
   let holders = before.holders;
   const read = holderIds(holders);
+  // The watches whose records were asked for: one of them MongoDB does not have is erased.
+  let asked = new Set([...read, ...candidates.keys()]);
   let watches = [
     ...before.watches,
     ...(await findByIds(
@@ -139,6 +141,7 @@ export async function matchChangedHomes(
     for (const w of pending) recorded.push(...(await completePending(deps.mongo, w._id)));
     holders = await findByIds(deps.mongo.watchMatches, homeIds);
     watches = await watchesOf(deps, candidates, holders);
+    asked = new Set([...candidates.keys(), ...holderIds(holders)]);
   }
   // What the watches hold of these homes: a home that left the search (or the index) is seen here.
   const held = new Map<string, Map<string, Seen>>();
@@ -152,10 +155,11 @@ export async function matchChangedHomes(
       candidates.set(watchId, list);
     }
   }
-  // A watch erased since it held a home (erase-guest cannot find its holds) lets go of it here.
+  // A watch erased since it held a home (erase-guest cannot find its holds) lets go of it here; one saved
+  // since the watches were read (its holds read again above) is not among them and keeps its holds.
   const known = new Set(watches.map((w) => w._id));
   const forgotten = [...held]
-    .filter(([watchId]) => !known.has(watchId))
+    .filter(([watchId]) => asked.has(watchId) && !known.has(watchId))
     .map(([watchId, homes]) => ({ watchId, hold: new Map<string, Seen>(), release: [...homes.keys()] }));
   const questions: WatchQuestion[] = [];
   for (const watch of watches.sort((a, b) => (a._id < b._id ? -1 : 1))) {

@@ -182,7 +182,7 @@ describe('a watch erased while its batch is recorded', () => {
 });
 
 describe('a watch saved while a matching reads what the watches hold', () => {
-  it('holds its first matches: none of them is recorded as entered', async () => {
+  it('holds its first matches: none of them is recorded as entered, and one saved after the search keeps its own', async () => {
     if (!published) await flipHome();
     // The watches' index exists (made by the first watch saved), as on any deployment with watches.
     const first = await saveWatch('before-mid-matching@example.com');
@@ -192,19 +192,23 @@ describe('a watch saved while a matching reads what the watches hold', () => {
     const gate = new Promise<void>((resolve) => (savedNow = resolve));
     const c = fx.mongo.collections;
     // The holds are read, then the watch is saved (holding the home), then the reverse search runs and finds it.
+    let later: { watch_id: string; token: string } | undefined;
     const matches = new Proxy(c.watchMatches, {
       get(t, prop) {
         const value = Reflect.get(t, prop, t) as unknown;
         if (prop !== 'find' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
         return (...args: unknown[]) => {
-          const cursor = (value as (...a: unknown[]) => { toArray(): Promise<unknown[]> }).apply(t, args);
+          const read = () => (value as (...a: unknown[]) => { toArray(): Promise<unknown[]> }).apply(t, args).toArray();
           return {
             toArray: async () => {
-              const found = await cursor.toArray();
-              if (!saved) {
-                saved = await saveWatch('saved-mid-matching@example.com');
-                savedNow();
+              // Read again: one more watch was saved after the reverse search, its holds among those read.
+              if (saved) {
+                later ??= await saveWatch('saved-after-the-search@example.com');
+                return read();
               }
+              const found = await read();
+              saved = await saveWatch('saved-mid-matching@example.com');
+              savedNow();
               return found;
             },
           };
@@ -225,6 +229,9 @@ describe('a watch saved while a matching reads what the watches hold', () => {
     expect(saved).toBeDefined();
     expect(outcome.changes.filter((ch) => ch.watch_id === saved!.watch_id)).toEqual([]);
     expect(await feed(saved!.token)).toEqual([]);
-    expect((await fetch(`${fx.url}/api/public/watches/${saved!.token}`, { method: 'DELETE' })).status).toBe(204);
+    // The watch saved after the search is not one of this matching's, and keeps what it holds.
+    expect(later).toBeDefined();
+    expect(Object.keys((await c.watchMatches.findOne({ _id: homeId }))?.held ?? {})).toEqual(expect.arrayContaining([saved!.watch_id, later!.watch_id]));
+    for (const w of [saved!, later!]) expect((await fetch(`${fx.url}/api/public/watches/${w.token}`, { method: 'DELETE' })).status).toBe(204);
   });
 });
