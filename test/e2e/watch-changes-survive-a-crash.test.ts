@@ -31,20 +31,31 @@ afterAll(async () => {
   await fx?.close();
 });
 
+type Method = (...args: unknown[]) => unknown;
+
+/** `target` with its method `name` replaced by `wrap(the method)`; every other member as it is. */
+function withMethod<T extends object>(target: T, name: string, wrap: (original: Method) => Method): T {
+  return new Proxy(target, {
+    get(t, prop) {
+      const value = Reflect.get(t, prop, t) as unknown;
+      if (typeof value !== 'function') return value;
+      const bound = (value as Method).bind(t);
+      return prop === name ? wrap(bound) : bound;
+    },
+  });
+}
+
 /** The stores with one write that throws the `nth` time it is called: the worker dies there. */
 function crashingAt(c: Collections, collection: keyof Collections, method: string, nth: number): Collections {
   let calls = 0;
-  const target = c[collection] as unknown as Record<string | symbol, unknown>;
-  const proxy = new Proxy(target, {
-    get(t, prop) {
-      const value = t[prop];
-      if (prop === method && calls < nth && ++calls === nth) {
-        return () => Promise.reject(new Error(`crash at ${String(collection)}.${method}`));
-      }
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
-    },
-  });
-  return { ...c, [collection]: proxy } as Collections;
+  const crashing = withMethod(
+    c[collection],
+    method,
+    (original) =>
+      (...args) =>
+        ++calls === nth ? Promise.reject(new Error(`crash at ${String(collection)}.${method}`)) : original(...args),
+  );
+  return { ...c, [collection]: crashing } as Collections;
 }
 
 async function saveWatch(email: string): Promise<{ watch_id: string; token: string }> {
@@ -158,15 +169,9 @@ describe('a watch erased while its batch is recorded', () => {
     // erase-guest runs after the watches were read, just before the batch's changes are written: their
     // records, written after it deleted the guest's, are the batch's to remove.
     const c = fx.mongo.collections;
-    const changes = new Proxy(c.watchChanges, {
-      get(t, prop) {
-        const value = Reflect.get(t, prop, t) as unknown;
-        if (prop !== 'insertMany' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
-        return async (...args: unknown[]) => {
-          await eraseGuest(c, 'erased-mid-batch@example.com');
-          return (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
-        };
-      },
+    const changes = withMethod(c.watchChanges, 'insertMany', (original) => async (...args) => {
+      await eraseGuest(c, 'erased-mid-batch@example.com');
+      return original(...args);
     });
     const outcome = await matchWatchesFor({ ...fx.svc.deps, mongo: { ...c, watchChanges: changes } }, [homeId], new Date());
     expect(outcome.changes.filter((ch) => ch.watch_id === erased.watch_id)).toEqual([]);
@@ -193,37 +198,25 @@ describe('a watch saved while a matching reads what the watches hold', () => {
     const c = fx.mongo.collections;
     // The holds are read, then the watch is saved (holding the home), then the reverse search runs and finds it.
     let later: { watch_id: string; token: string } | undefined;
-    const matches = new Proxy(c.watchMatches, {
-      get(t, prop) {
-        const value = Reflect.get(t, prop, t) as unknown;
-        if (prop !== 'find' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
-        return (...args: unknown[]) => {
-          const read = () => (value as (...a: unknown[]) => { toArray(): Promise<unknown[]> }).apply(t, args).toArray();
-          return {
-            toArray: async () => {
-              // Read again: one more watch was saved after the reverse search, its holds among those read.
-              if (saved) {
-                later ??= await saveWatch('saved-after-the-search@example.com');
-                return read();
-              }
-              const found = await read();
-              saved = await saveWatch('saved-mid-matching@example.com');
-              savedNow();
-              return found;
-            },
-          };
-        };
-      },
+    const matches = withMethod(c.watchMatches, 'find', (original) => (...args) => {
+      const read = () => (original(...args) as { toArray(): Promise<unknown[]> }).toArray();
+      return {
+        toArray: async () => {
+          // Read again: one more watch was saved after the reverse search, its holds among those read.
+          if (saved) {
+            later ??= await saveWatch('saved-after-the-search@example.com');
+            return read();
+          }
+          const found = await read();
+          saved = await saveWatch('saved-mid-matching@example.com');
+          savedNow();
+          return found;
+        },
+      };
     });
-    const es = new Proxy(fx.es, {
-      get(t, prop) {
-        const value = Reflect.get(t, prop, t) as unknown;
-        if (prop !== 'msearch' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
-        return async (...args: unknown[]) => {
-          await gate;
-          return (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
-        };
-      },
+    const es = withMethod(fx.es, 'msearch', (original) => async (...args) => {
+      await gate;
+      return original(...args);
     });
     const outcome = await matchWatchesFor({ ...fx.svc.deps, es, mongo: { ...c, watchMatches: matches } }, [homeId], new Date());
     expect(saved).toBeDefined();
