@@ -23,6 +23,7 @@ import { placesCurrent, syncPlaces } from './place-index';
 import { WordsSeen } from './words-seen';
 import { extendVocabulary } from '../services/kernel/store/vocabulary-store';
 import type { HomeDocument } from '../services/kernel/store/home-document';
+import { factsOfDocument, type HomeFacts } from '../services/kernel/store/home-facts';
 import { trace } from '@opentelemetry/api';
 import { linksOf, tracingOn } from '../services/kernel/tracing';
 
@@ -61,12 +62,14 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   const applied: Applied[] = [];
   for (const alias of aliases) {
     const followers = (await aliasTargets(es, alias)).some((i) => shared.has(i)) ? [alias, opts.alias] : [alias];
-    applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt));
+    // The watches match this version's homes: their facts are kept as they are written (opts.onIndexed).
+    const facts = alias === own && opts.onIndexed ? new Map<string, HomeFacts>() : undefined;
+    applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt, facts));
   }
   const mine = applied[0] ?? { indexed: 0, deleted: 0, skipped: [], wanted: [] };
   // The watches see the homes this version's index changed before the changes are acknowledged: a
   // crash in between repeats the matching, whose journal records nothing twice (services/watches/store.ts).
-  if (mine.indexed + mine.deleted > 0) await opts.onIndexed?.(mine.wanted);
+  if (mine.indexed + mine.deleted > 0) await opts.onIndexed?.(mine.wanted, mine.facts);
   await acknowledgeChanges(c.inventoryChanges, entries);
   await opts.afterIncremental?.();
   const run = runSummary('incremental', startedAt, now(), {
@@ -86,7 +89,15 @@ interface Applied {
   skipped: string[];
   /** The homes the run looked at in this index: written, deleted or found unchanged. */
   wanted: string[];
+  /** What the watches' reverse search asks of the homes written, when kept (at most FACTS_KEPT homes'). */
+  facts?: ReadonlyMap<string, HomeFacts>;
 }
+
+/**
+ * Homes whose facts a run keeps for the watches (a few kilobytes each: a market's change re-indexes
+ * all its homes, whose facts past this many the matching reads from the index instead).
+ */
+const FACTS_KEPT = 10_000;
 
 /**
  * The changes applied to the index behind one versioned alias (`opts.alias`); `followers` are the
@@ -101,6 +112,7 @@ async function applyChanges(
   today: string,
   followers: string[],
   startedAt: Date,
+  facts?: Map<string, HomeFacts>,
 ): Promise<Applied> {
   const now = opts.now ?? (() => new Date());
   const ids = new Set(changed.homes);
@@ -156,6 +168,7 @@ async function applyChanges(
           }
           indexed += 1;
           words.add(op.doc);
+          if (facts && facts.size < FACTS_KEPT) facts.set(op.doc.home_id, factsOfDocument(op.doc));
           opts.onProgress?.(indexed, indexed + ids.size);
           return [{ index: { _index: opts.alias, _id: op.doc.home_id, routing: homeRouting(op.doc.market_slug, keys) } }, op.doc];
         },
@@ -184,5 +197,5 @@ async function applyChanges(
     if (!(await placesCurrent(es, followers))) await applyingToIndex(c.indexerState, () => syncPlaces(es, c, followers, opts.replicas, startedAt));
     await opts.heartbeat?.();
   }
-  return { indexed, deleted, skipped, wanted };
+  return { indexed, deleted, skipped, wanted, ...(facts ? { facts } : {}) };
 }

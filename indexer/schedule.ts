@@ -15,6 +15,7 @@ import { LeaseHeldError } from './lease';
 import { NoIndexYetError } from './incremental';
 import { VersionUnreadError } from './index-versions';
 import { runIndexerJob, type JobKind } from './runner';
+import type { IndexerOptions } from './full-rebuild';
 import { compactLiveIndex, describeCompaction, type CompactionOutcome } from './compaction';
 import { watchChanges } from './change-watch';
 import { ownAlias } from './es-admin';
@@ -26,7 +27,7 @@ export interface Schedule {
 
 /** What the worker does besides indexing: the watch matching after an incremental run that wrote (IndexerOptions.onIndexed). */
 export interface ScheduleHooks {
-  onIndexed?: (homeIds: readonly string[]) => Promise<void>;
+  onIndexed?: IndexerOptions['onIndexed'];
   afterIncremental?: () => Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import { BUILD_MAPPING_VERSION } from './build-version';
 import { matchWatchesFor } from './tools/watch-matching-run';
 import { sendDueWebhooks } from './watches/webhook-sender';
 import { watchIndexExists } from './watches/watch-index';
+import type { HomeFacts } from './kernel/store/home-facts';
 import { rebuildWatchesFromStore } from './tools/watch-criteria';
 import { todayIso } from './kernel/engine/dates';
 
@@ -23,8 +24,11 @@ import { todayIso } from './kernel/engine/dates';
 export const MATCH_BATCH = 1_000;
 
 export interface WatchMatcher {
-  /** Matches the homes an incremental run changed (inside the run); their webhooks go with sendDue, right after it. */
-  onIndexed(homeIds: readonly string[]): Promise<void>;
+  /**
+   * Matches the homes an incremental run changed (inside the run), with the facts of those it wrote;
+   * their webhooks go with sendDue, right after it.
+   */
+  onIndexed(homeIds: readonly string[], written?: ReadonlyMap<string, HomeFacts>): Promise<void>;
   /** Sends the webhooks whose backoff has passed (the worker calls it after every incremental run, under the lease). */
   sendDue(): Promise<void>;
   close(): Promise<void>;
@@ -46,9 +50,9 @@ export async function openWatchMatcher(config: Config, log: Logger): Promise<Wat
     log.info({ watches: count, ms: Date.now() - started }, 'watch index rebuilt from MongoDB');
   }
   return {
-    async onIndexed(homeIds) {
+    async onIndexed(homeIds, written) {
       for (let i = 0; i < homeIds.length; i += MATCH_BATCH) {
-        const outcome = await matchWatchesFor(deps, homeIds.slice(i, i + MATCH_BATCH), deps.clock());
+        const outcome = await matchWatchesFor(deps, homeIds.slice(i, i + MATCH_BATCH), deps.clock(), written);
         if (outcome.changes.length > 0) log.info({ watches: outcome.watches, changes: outcome.changes.length, ms: outcome.steps }, 'watch changes recorded');
       }
     },

@@ -7,9 +7,11 @@
 import type { Deps } from '../deps';
 import { todayIso } from '../kernel/engine/dates';
 import { matchChangedHomes, type MatchingOutcome } from '../watches/matching';
+import type { HomeFacts } from '../kernel/store/home-facts';
 import { decideWatches } from './watch-decisions';
 
-export function matchWatchesFor(deps: Deps, homeIds: readonly string[], now: Date): Promise<MatchingOutcome> {
+/** `known`: the facts of homes the run just wrote (the others are read from the homes alias). */
+export function matchWatchesFor(deps: Deps, homeIds: readonly string[], now: Date, known?: ReadonlyMap<string, HomeFacts>): Promise<MatchingOutcome> {
   const today = todayIso(now);
-  return matchChangedHomes(deps, homeIds, today, now, (questions) => decideWatches(deps, questions, today));
+  return matchChangedHomes(deps, homeIds, today, now, (questions) => decideWatches(deps, questions, today), known);
 }

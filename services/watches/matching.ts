@@ -11,13 +11,13 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../kernel/store/collections';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { WatchChangeRecord, WatchMatchRecord, WatchRecord } from '../kernel/store/watch-records';
-import { FLAG_FIELDS } from '../kernel/store/flag-fields';
+import { FACT_SOURCE_FIELDS, factsOfDocument, type FactFields, type HomeFacts } from '../kernel/store/home-facts';
 import { findByIds } from '../kernel/store/by-ids';
 import { ApiError } from '../kernel/errors';
 import { diffMatches, type NowMatching, type Seen } from './diff';
 import { isLive } from './owners';
 import { appendManyChanges, completeCommittedBatch, completePending, endWatch, moveManyMatches, type WatchBatch } from './store';
-import { candidateWatches, unindexWatch, type HomeFacts } from './watch-index';
+import { candidateWatches, unindexWatch } from './watch-index';
 
 export interface MatchingDeps {
   es: Client;
@@ -37,33 +37,22 @@ export interface WatchQuestion {
  */
 export type DecideWatches = (questions: readonly WatchQuestion[]) => Promise<Map<string, NowMatching[] | ApiError>>;
 
-/** The changed homes as the homes alias holds them now (a home gone from it has no facts: only its holders see it). */
-export async function homeFacts(deps: MatchingDeps, homeIds: readonly string[]): Promise<HomeFacts[]> {
-  const flagFields: string[] = Object.values(FLAG_FIELDS);
-  const res = await deps.es.search<Record<string, unknown>>({
+/**
+ * The changed homes as the homes alias holds them now (a home gone from it has no facts: only its
+ * holders see it). `known`: the facts of homes the incremental run just wrote and refreshed, the same
+ * documents (only the lease's holder writes them); the others are read.
+ */
+export async function homeFacts(deps: MatchingDeps, homeIds: readonly string[], known?: ReadonlyMap<string, HomeFacts>): Promise<HomeFacts[]> {
+  const facts = known ? homeIds.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])) : [];
+  const unknown = known ? homeIds.filter((id) => !known.has(id)) : homeIds;
+  if (unknown.length === 0) return facts;
+  const res = await deps.es.search<FactFields>({
     index: deps.config.homesAlias,
-    size: homeIds.length,
-    query: { ids: { values: [...homeIds] } },
-    _source: ['home_id', 'market_slug', 'bedrooms', 'reference_price.with_discount', 'price_lo', 'price_hi', ...flagFields],
+    size: unknown.length,
+    query: { ids: { values: [...unknown] } },
+    _source: [...FACT_SOURCE_FIELDS],
   });
-  return res.hits.hits.flatMap((hit) => {
-    const s = hit._source;
-    if (!s) return [];
-    const reference = (s.reference_price as { with_discount?: unknown } | undefined)?.with_discount;
-    const lo = (s.price_lo ?? {}) as Record<string, number>;
-    const hi = (s.price_hi ?? {}) as Record<string, number>;
-    const bands = Object.fromEntries(Object.entries(lo).map(([cell, low]) => [cell, { lo: low, ...(hi[cell] !== undefined ? { hi: hi[cell] } : {}) }]));
-    return [
-      {
-        homeId: String(s.home_id),
-        market_slug: String(s.market_slug),
-        bedrooms: Number(s.bedrooms),
-        flags: flagFields.filter((f) => s[f] === true),
-        ...(typeof reference === 'number' ? { reference } : {}),
-        bands,
-      },
-    ];
-  });
+  return [...facts, ...res.hits.hits.flatMap((hit) => (hit._source ? [factsOfDocument(hit._source)] : []))];
 }
 
 export interface MatchingOutcome {
@@ -95,6 +84,7 @@ export async function matchChangedHomes(
   today: IsoDate,
   now: Date,
   decide: DecideWatches,
+  written?: ReadonlyMap<string, HomeFacts>,
 ): Promise<MatchingOutcome> {
   if (homeIds.length === 0) return { watches: 0, changes: [], steps: { ...NO_STEPS } };
   const steps = { ...NO_STEPS };
@@ -109,7 +99,7 @@ export async function matchChangedHomes(
   // The reverse search (Elasticsearch) beside what the watches hold of these homes and those watches (MongoDB).
   const readFrom = Date.now();
   const [candidates, before] = await Promise.all([
-    homeFacts(deps, homeIds).then((facts) => candidateWatches(deps, facts, today)),
+    homeFacts(deps, homeIds, written).then((facts) => candidateWatches(deps, facts, today)),
     findByIds(deps.mongo.watchMatches, homeIds).then(async (holders) => ({ holders, watches: await findByIds(deps.mongo.watches, holderIds(holders)) })),
   ]);
   lap('candidates');

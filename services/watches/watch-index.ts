@@ -6,6 +6,7 @@
  * here): each candidate is then decided exactly by the watch's own search. MongoDB stays the truth:
  * each watch keeps its criteria, and the index is rebuilt from them (rebuildWatchIndex) when missing.
  */
+import type { HomeFacts } from '../kernel/store/home-facts';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import watchesMapping from '../../mappings/watches.json';
 import { FLAG_FIELDS } from '../kernel/store/flag-fields';
@@ -21,19 +22,6 @@ import { unversionedAlias } from '../kernel/store/mapping-version';
 export const watchIndexOf = (homesAlias: string): string => `${unversionedAlias(homesAlias)}-watches`;
 
 export type WatchCriteria = WatchCriteriaRecord;
-
-/** What a changed home offers a watch's criteria (read from its index document). */
-export interface HomeFacts {
-  homeId: string;
-  market_slug: string;
-  bedrooms: number;
-  /** The flag fields that are true for it. */
-  flags: string[];
-  /** Its indexed reference price (after discounts), when it has one. */
-  reference?: number;
-  /** Its price bands by cell key: the lower and upper bound of any fixed stay of the cell. */
-  bands: Record<string, { lo: number; hi?: number }>;
-}
 
 export function criteriaOf(
   watchId: string,
@@ -277,11 +265,21 @@ function strayQuery(today: IsoDate, cells: ReadonlySet<string>): estypes.QueryDs
   };
 }
 
+/** How many homes a request asks, how many watches a home's bucket answers, and how many a page holds when it meets more. */
+export interface AnswerSizes {
+  homesPerRequest: number;
+  perAnswer: number;
+  perPage: number;
+}
+
 /**
- * The watches one home's query answers in its terms aggregation (within Elasticsearch's default
- * `search.max_buckets`); a home that meets more has them paged with a composite aggregation.
+ * Each home's query is a bucket of a `filters` aggregation, a hundred to a request: one request's fixed
+ * cost (its parsing, its task, its reduce) shared by a hundred homes, where a search per home paid it
+ * a thousand times (docs/decisions.md, "Watches: a reverse search"). A hundred homes of 600 watches
+ * each stay within Elasticsearch's default `search.max_buckets` (65,536); a home that meets more has
+ * them paged, 60,000 to a page.
  */
-const WATCHES_PER_ANSWER = 60_000;
+const ANSWER_SIZES: AnswerSizes = { homesPerRequest: 100, perAnswer: 600, perPage: 60_000 };
 
 /** Distinct price cells the watches name, read in one aggregation (a stay's cell is its month and length: a few hundred at most). */
 const MAX_CELLS = 10_000;
@@ -298,35 +296,59 @@ async function cellsInUse(es: Client, index: string): Promise<Set<string>> {
   return new Set([NO_PRICE_CELL, REFERENCE, ...(Array.isArray(buckets) ? buckets.map((b) => String(b.key)) : [])]);
 }
 
+type Aggregate = estypes.AggregationsStringTermsAggregate;
+type HomesAggregate = estypes.AggregationsFiltersAggregate & { buckets: Array<estypes.AggregationsFiltersBucket & { watches?: Aggregate }> };
+
 /**
  * For each watch some of the homes may concern: the ids of those homes. The cells the watches name
- * are read first, then one _msearch: a query per home, each a few terms and ranges led by the
- * market's term, and the query of the watches no home's query can find (read after the cells, so a
- * watch saved in between is found there). Each query answers the watches' ids as the buckets of a
- * terms aggregation over `watch_id` (a doc value), not as hits: a hit's `_id` is read from its stored
- * fields, and the hits of a thousand homes cost Elasticsearch twice the time of the same queries'
- * buckets (docs/decisions.md, "Watches: a reverse search"). The index has one shard: the buckets are
- * exact. A home that meets more watches than an answer holds (`perAnswer`) has them paged.
+ * are read first, then one _msearch: the homes' queries a hundred to a request as the buckets of a
+ * `filters` aggregation, each a few terms and ranges led by the market's term, and the query of the
+ * watches no home's query can find (read after the cells, so a watch saved in between is found there).
+ * Each query answers the watches' ids as the buckets of a terms aggregation over `watch_id` (a doc
+ * value), not as hits: a hit's `_id` is read from its stored fields (docs/decisions.md, "Watches: a
+ * reverse search"). The index has one shard: the buckets are exact. A home that meets more watches
+ * than its bucket answers (`sizes.perAnswer`) has them paged.
  */
 export async function candidateWatches(
   { es, config }: WatchIndexDeps,
   homes: readonly HomeFacts[],
   today: IsoDate,
-  perAnswer = WATCHES_PER_ANSWER,
+  sizes: AnswerSizes = ANSWER_SIZES,
 ): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (homes.length === 0) return out;
   const index = watchIndexOf(config.homesAlias);
   if (!(await es.indices.exists({ index }))) return out;
   const cells = await cellsInUse(es, index);
-  const ids = (query: estypes.QueryDslQueryContainer) => ({
-    size: 0,
-    track_total_hits: false,
-    query,
-    aggs: { watches: { terms: { field: 'watch_id', size: perAnswer } } },
-  });
-  const queries = [...homes.map((home) => homeQuery(home, today, cells)), strayQuery(today, cells)];
-  const res = await es.msearch<unknown, { watches: estypes.AggregationsStringTermsAggregate }>({ searches: queries.flatMap((q) => [{ index }, ids(q)]) });
+  const watches = { terms: { field: 'watch_id', size: sizes.perAnswer } };
+  // A request's homes of one market where they can be: their queries share its leading term (in
+  // Elasticsearch's query cache), which costs the request a fifth of mixed markets' time.
+  const order = homes
+    .map((_, i) => i)
+    .sort((a, b) => (homes[a]!.market_slug < homes[b]!.market_slug ? -1 : homes[a]!.market_slug > homes[b]!.market_slug ? 1 : a - b));
+  const groups: number[][] = [];
+  for (let i = 0; i < order.length; i += sizes.homesPerRequest) groups.push(order.slice(i, i + sizes.homesPerRequest));
+  const queries = homes.map((home) => homeQuery(home, today, cells));
+  const stray = strayQuery(today, cells);
+  const bodies = [
+    ...groups.map((group) =>
+      homesBody(
+        group.map((i) => queries[i]!),
+        watches,
+      ),
+    ),
+    { size: 0, track_total_hits: false, query: stray, aggs: { watches } },
+  ];
+  const res = await es.msearch({ searches: bodies.flatMap((body) => [{ index }, body]) });
+  // Each query's answer, by the home's place in `homes`; the stray query's last.
+  const answers: Array<{ ids: string[]; more: boolean }> = [];
+  for (const [r, response] of res.responses.entries()) {
+    if ('error' in response) throw new Error(`watch candidates: ${JSON.stringify(response.error)}`);
+    const group = groups[r];
+    if (group) for (const [k, answer] of homeAnswers(response.aggregations?.homes as HomesAggregate | undefined).entries()) answers[group[k]!] = answer;
+    else answers[homes.length] = termsAnswer(response.aggregations?.watches as Aggregate | undefined);
+  }
+  queries.push(stray);
   const everyHome = homes.map((h) => h.homeId);
   const add = (i: number, id: string): void => {
     // The last answer's watches are every home's candidates (the homes' answers came before it).
@@ -334,17 +356,25 @@ export async function candidateWatches(
     else if (out.has(id)) out.get(id)!.push(homes[i]!.homeId);
     else out.set(id, [homes[i]!.homeId]);
   };
-  for (const [i, r] of res.responses.entries()) {
-    if ('error' in r) throw new Error(`watch candidates: ${JSON.stringify(r.error)}`);
-    const agg = r.aggregations?.watches as estypes.AggregationsStringTermsAggregate | undefined;
-    if ((agg?.sum_other_doc_count ?? 0) > 0) {
-      // More than one answer holds: every watch of this query, a page at a time.
-      for await (const id of allWatches(es, index, queries[i]!, perAnswer)) add(i, id);
-      continue;
-    }
-    for (const bucket of Array.isArray(agg?.buckets) ? agg.buckets : []) add(i, String(bucket.key));
+  for (const [i, { ids, more }] of answers.entries()) {
+    // More than one answer holds: every watch of this query, a page at a time.
+    if (more) for await (const id of allWatches(es, index, queries[i]!, sizes.perPage)) add(i, id);
+    else for (const id of ids) add(i, id);
   }
   return out;
+}
+
+/** A request asking each of `group` as a bucket of a `filters` aggregation, its watches below it. */
+function homesBody(group: readonly estypes.QueryDslQueryContainer[], watches: { terms: estypes.AggregationsTermsAggregation }): estypes.SearchRequest {
+  return { size: 0, track_total_hits: false, aggs: { homes: { filters: { filters: [...group] }, aggs: { watches } } } };
+}
+
+function termsAnswer(agg: Aggregate | undefined): { ids: string[]; more: boolean } {
+  return { ids: Array.isArray(agg?.buckets) ? agg.buckets.map((b) => String(b.key)) : [], more: (agg?.sum_other_doc_count ?? 0) > 0 };
+}
+
+function homeAnswers(agg: HomesAggregate | undefined): Array<{ ids: string[]; more: boolean }> {
+  return (agg?.buckets ?? []).map((bucket) => termsAnswer(bucket.watches));
 }
 
 /** Every watch a query finds, paged by a composite aggregation over `watch_id` (in the ids' order). */

@@ -10,7 +10,8 @@ import { createLogger } from '../../services/kernel/logger';
 import { todayIso } from '../../services/kernel/engine/dates';
 import { rebuildWatchesFromStore } from '../../services/tools/watch-criteria';
 import { watchedMatches } from '../../services/tools/watched-search';
-import { candidateWatches, watchDocument, watchIndexExists, watchIndexOf, type HomeFacts, type WatchCriteria } from '../../services/watches/watch-index';
+import { candidateWatches, watchDocument, watchIndexExists, watchIndexOf, type WatchCriteria } from '../../services/watches/watch-index';
+import type { HomeFacts } from '../../services/kernel/store/home-facts';
 import { homeFacts } from '../../services/watches/matching';
 import { openWatchMatcher } from '../../services/watch-matcher';
 
@@ -64,7 +65,21 @@ describe('the watches index', () => {
     expect(after).toEqual(before);
     // Answers of one watch each: a home that meets two watches has them paged, and finds the same.
     expect(facts.some((f) => [...after.values()].filter((homes) => homes.includes(f.homeId)).length > 1)).toBe(true);
-    expect(await candidateWatches(fx.svc.deps, facts, today, 1)).toEqual(after);
+    expect(await candidateWatches(fx.svc.deps, facts, today, { homesPerRequest: 100, perAnswer: 1, perPage: 1 })).toEqual(after);
+    // Every home of the fixture, every other one asked as if of another market (markets interleaved), three to a request (sorted by market): each finds what it finds alone.
+    const all = (await fx.mongo.collections.homes.find({}).toArray()).map((h, i) => ({
+      homeId: h._id,
+      market_slug: i % 2 ? h.market_slug : 'elsewhere',
+      bedrooms: h.bedrooms,
+      flags: [],
+      bands: {},
+    }));
+    expect(new Set(all.map((f) => f.market_slug)).size).toBeGreaterThan(1);
+    const alone = new Map<string, string[]>();
+    for (const home of all)
+      for (const id of (await candidateWatches(fx.svc.deps, [home], today)).keys()) alone.set(id, [...(alone.get(id) ?? []), home.homeId]);
+    expect(alone.size).toBeGreaterThan(0);
+    expect(await candidateWatches(fx.svc.deps, all, today, { homesPerRequest: 3, perAnswer: 600, perPage: 60_000 })).toEqual(alone);
     expect(after.has(ended.watch_id)).toBe(false);
     expect([...after.keys()].sort()).toEqual([plain.watch_id, roomy.watch_id].filter((id) => before.has(id)).sort());
 

@@ -14,6 +14,8 @@ import { watchedMatches, type WatchedArgs } from '../../services/tools/watched-s
 import type { HomeRecord } from '../../services/kernel/inventory/records';
 import type { WatchChangeRecord } from '../../services/kernel/store/watch-records';
 import { readChanges } from '../../services/watches/store';
+import { homeFacts } from '../../services/watches/matching';
+import type { HomeFacts } from '../../services/kernel/store/home-facts';
 
 let fx: Fixture;
 let homes: HomeRecord[];
@@ -129,9 +131,13 @@ describe('watch matching', () => {
         await incrementalRun(fx.es, fx.mongo.collections, {
           alias: fx.config.homesAlias,
           indexPrefix: fx.config.homesIndexPrefix,
-          onIndexed: async (ids) => {
+          onIndexed: async (ids, written) => {
             expect([...ids].sort()).toEqual([...touched].sort());
-            recordedIn.push(...(await matchWatchesFor(fx.svc.deps, ids, new Date())).changes);
+            // The facts the run kept of the homes it wrote are the alias's, read after its refresh.
+            const byId = (facts: HomeFacts[]) => new Map(facts.map((f) => [f.homeId, f]));
+            expect(written?.size).toBeGreaterThan(0);
+            expect(byId(await homeFacts(fx.svc.deps, [...written!.keys()]))).toEqual(new Map(written));
+            recordedIn.push(...(await matchWatchesFor(fx.svc.deps, ids, new Date(), written)).changes);
           },
         });
         const after = await snapshot();
