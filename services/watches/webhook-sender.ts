@@ -12,7 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Collections } from '../kernel/store/collections';
 import type { WatchChangeRecord, WatchRecord } from '../kernel/store/watch-records';
 import { changeView } from './change-view';
-import { changeIdsBetween, changesBetween, committedChanges, endWatch, readChanges } from './store';
+import { changesBetween, committedChanges, endWatch, readChangeRanges, type ChangeRange } from './store';
 import { unindexWatch } from './watch-index';
 import { Agent, fetch } from 'undici';
 import { eachAtMost } from '../kernel/each-at-most';
@@ -145,15 +145,15 @@ const READ_AHEAD = 50;
 
 /** The changes to send of the round's watches with a short backlog, read together by `_id` (a few requests for the whole round). */
 async function readAhead(c: Collections, watches: readonly WatchRecord[]): Promise<Map<string, WatchChangeRecord[]>> {
-  const ids: string[] = [];
+  const ranges: ChangeRange[] = [];
   const out = new Map<string, WatchChangeRecord[]>();
   for (const w of watches) {
     const last = committedChanges(w);
     if (!w.webhook || w.ended_at !== null || last <= w.delivered || last - w.delivered > READ_AHEAD) continue;
     out.set(w._id, []);
-    ids.push(...changeIdsBetween(w._id, w.delivered + 1, last));
+    ranges.push({ watchId: w._id, from: w.delivered + 1, to: last });
   }
-  for (const change of await readChanges(c, ids)) out.get(change.watch_id)?.push(change);
+  for (const change of await readChangeRanges(c, ranges)) out.get(change.watch_id)?.push(change);
   return out;
 }
 

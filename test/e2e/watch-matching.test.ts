@@ -13,7 +13,7 @@ import { matchWatchesFor } from '../../services/tools/watch-matching-run';
 import { watchedMatches, type WatchedArgs } from '../../services/tools/watched-search';
 import type { HomeRecord } from '../../services/kernel/inventory/records';
 import type { WatchChangeRecord } from '../../services/kernel/store/watch-records';
-import { readChanges } from '../../services/watches/store';
+import { readChangeRanges } from '../../services/watches/store';
 import { homeFacts } from '../../services/watches/matching';
 import type { HomeFacts } from '../../services/kernel/store/home-facts';
 
@@ -162,10 +162,12 @@ describe('watch matching', () => {
         // A change shows the home's card as the watch's search shows it.
         for (const c of outcome.changes) if (c.kind !== 'left') expect(c.card).toEqual(cards.get(`${c.watch_id} ${c.home_slug}`));
         // And reads back from the store as recorded, card included (each card is kept once, apart from its changes).
-        const stored = await readChanges(
-          fx.mongo.collections,
-          outcome.changes.map((c) => c._id),
-        );
+        const ranges = new Map<string, { watchId: string; from: number; to: number }>();
+        for (const c of outcome.changes) {
+          const r = ranges.get(c.watch_id) ?? { watchId: c.watch_id, from: c.seq, to: c.seq };
+          ranges.set(c.watch_id, { ...r, from: Math.min(r.from, c.seq), to: Math.max(r.to, c.seq) });
+        }
+        const stored = await readChangeRanges(fx.mongo.collections, [...ranges.values()]);
         expect(stored.sort((x, y) => (x._id < y._id ? -1 : 1))).toEqual([...outcome.changes].sort((x, y) => (x._id < y._id ? -1 : 1)));
         // Matching the same homes again records nothing: the watches hold what their searches show.
         expect((await matchWatchesFor(fx.svc.deps, [...touched], new Date())).changes).toEqual([]);

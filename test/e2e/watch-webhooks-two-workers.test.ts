@@ -12,6 +12,7 @@ import { createLogger } from '../../services/kernel/logger';
 import { openWatchMatcher, type WatchMatcher } from '../../services/watch-matcher';
 import { runIndexerJob } from '../../indexer/runner';
 import { LeaseHeldError } from '../../indexer/lease';
+import { readChangeRanges } from '../../services/watches/store';
 
 let fx: Fixture;
 let city: string;
@@ -84,7 +85,13 @@ describe('two workers', () => {
     // The race happened: a worker was refused the lease while the other held it.
     expect(outcomes).toEqual(new Set(['ran', 'lease held']));
 
-    const recorded = (await fx.mongo.collections.watchChanges.find({ watch_id: { $in: watchIds } }).toArray()).map((c) => c._id);
+    const counted = await fx.mongo.collections.watches.find({ _id: { $in: watchIds } }).toArray();
+    const recorded = (
+      await readChangeRanges(
+        fx.mongo.collections,
+        counted.map((w) => ({ watchId: w._id, from: 1, to: w.changes })),
+      )
+    ).map((c) => c._id);
     expect(recorded.length).toBeGreaterThan(5);
     expect([...received].sort()).toEqual([...recorded].sort());
     expect(new Set(received).size).toBe(received.length);

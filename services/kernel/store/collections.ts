@@ -4,7 +4,7 @@ import type { BookingIntentRecord, HomeRecord, MarketRecord, PropertyRecord } fr
 import type { InventoryChangeRecord } from './inventory-changes';
 import {
   WATCH_COLLECTIONS,
-  type StoredWatchChangeRecord,
+  type StoredWatchChangeDocument,
   type WatchCardRecord,
   type WatchJournalRecord,
   type WatchMatchRecord,
@@ -50,7 +50,7 @@ export interface Collections {
   usedRequestStates: Collection<UsedRequestStateRecord>;
   /** Saved searches (watch-records.ts): the watches, their changes, what each matches now, each email's live ones. */
   watches: Collection<WatchRecord>;
-  watchChanges: Collection<StoredWatchChangeRecord>;
+  watchChanges: Collection<StoredWatchChangeDocument>;
   /** The cards the changes show, each once (services/watches/store.ts). */
   watchCards: Collection<WatchCardRecord>;
   watchMatches: Collection<WatchMatchRecord>;
@@ -76,7 +76,7 @@ export function collections(db: Db): Collections {
     inventoryChanges: db.collection<InventoryChangeRecord>('inventory_changes'),
     usedRequestStates: db.collection<UsedRequestStateRecord>(USED_REQUEST_STATES_COLLECTION),
     watches: db.collection<WatchRecord>(WATCH_COLLECTIONS.watches),
-    watchChanges: db.collection<StoredWatchChangeRecord>(WATCH_COLLECTIONS.watchChanges),
+    watchChanges: db.collection<StoredWatchChangeDocument>(WATCH_COLLECTIONS.watchChanges),
     watchCards: db.collection<WatchCardRecord>(WATCH_COLLECTIONS.watchCards),
     watchMatches: db.collection<WatchMatchRecord>(WATCH_COLLECTIONS.watchMatches),
     watchOwners: db.collection<WatchOwnerRecord>(WATCH_COLLECTIONS.watchOwners),

@@ -88,13 +88,36 @@ export interface WatchChangeRecord {
 }
 
 /**
- * A change as MongoDB keeps it: its card by the id of a card record (`watch_cards`), each card written
- * once however many changes show it; a change an earlier build wrote keeps its card inline.
+ * A change as an earlier build kept it, one record each: its card by the id of a card record
+ * (`watch_cards`), or inline in the oldest.
  */
 export type StoredWatchChangeRecord = Omit<WatchChangeRecord, 'card'> & {
   card_id?: string | null;
   card?: Record<string, unknown> | null;
 };
+
+/** A change inside a run: its number is the run's first plus its place; its card by the id of a card record. */
+export interface StoredRunChange {
+  kind: WatchChangeKind;
+  home_slug: string;
+  price: number | null;
+  card_id: string | null;
+}
+
+/**
+ * A watch's consecutive changes of one batch, as MongoDB keeps them (services/watches/store.ts): one
+ * record under the id of its first change, never across a block of CHANGE_BLOCK numbers.
+ */
+export interface StoredWatchRunRecord {
+  _id: string; // the change_id of its first change
+  watch_id: string;
+  first: number;
+  at: Date;
+  changes: StoredRunChange[];
+}
+
+/** What `watch_changes` holds: runs, and the single changes an earlier build wrote. */
+export type StoredWatchChangeDocument = StoredWatchRunRecord | StoredWatchChangeRecord;
 
 /** A home's card as a search showed it, under the hash of its content (services/watches/store.ts). */
 export interface WatchCardRecord {
