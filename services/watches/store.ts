@@ -1,12 +1,14 @@
 /**
  * The watches in MongoDB (the truth): saved with their first matches, found by the hash of their
  * token, ended, and their changes written and read in order. A change's id is its watch's id and its
- * number (`w_….7`), given once by the watch's own counter, so it never changes and pages read by `_id`.
+ * number (`w_….7`), given once by the watch's own counter, so it never changes. A watch's changes of one
+ * batch are kept in one record (a run) under its first change's id, never across a block of CHANGE_BLOCK
+ * numbers, so a page of changes is read by `_id` from its block's start.
  *
  * A batch of changes (the matching's, for many watches at once) is recorded in this order, so that a
- * crash between any two writes neither loses nor repeats a change: (1) the changes are written under
- * their numbered ids, past each watch's counter, where no reader looks (a batch that stops here leaves
- * records the next batch numbers from the same counters and writes over); (2) the batch's journal is
+ * crash between any two writes neither loses nor repeats a change: (1) the changes are written in runs
+ * under their numbered ids, past each watch's counter, where no reader looks (a batch that stops here
+ * leaves records the next batches write over, numbered from the same counters); (2) the batch's journal is
  * written, its parts (each watch's counter before and after, the match state to reach, whether its
  * webhook is owed; written beside the changes) and then its commit record: from here the batch is
  * recorded; (3) the counters move past the changes (readers, the feed and the sender, see the batch
