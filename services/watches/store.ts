@@ -37,6 +37,7 @@ import type {
 } from '../kernel/store/watch-records';
 import { notFound } from '../kernel/errors';
 import { findByIds } from '../kernel/store/by-ids';
+import { liveReaders } from '../kernel/store/index-readers';
 import { isLive } from './owners';
 import { tokenHash } from './token';
 
@@ -125,7 +126,7 @@ export async function completePending(c: Collections, watchId: string): Promise<
   const batch = watch.pending;
   // That build's journal may hold its changes, not all written yet.
   const journaled = journaledRecords(watch);
-  await writeChanges(c, journaled);
+  await writeChanges(c, journaled, 'singles');
   const records = batch.changes ? journaled : await changesBetween(c, watch._id, watch.changes - (batch.count ?? 0) + 1, watch.changes);
   const webhook = Boolean(watch.webhook) && watch.ended_at === null;
   await applyJournal(c, [{ watch_id: watch._id, from: watch.changes, count: 0, webhook, hold: batch.hold, release: batch.release }], batch.at);
@@ -174,7 +175,7 @@ const blockStart = (seq: number): number => seq - ((seq - 1) % CHANGE_BLOCK);
  * with a card in a batch of 12,500, 2,250 cards differ (many watches see the same home at the same price),
  * and the cards were four fifths of the batch's bytes.
  */
-async function writeChanges(c: Collections, records: readonly WatchChangeRecord[]): Promise<void> {
+async function writeChanges(c: Collections, records: readonly WatchChangeRecord[], layout: ChangeLayout): Promise<void> {
   if (records.length === 0) return;
   const idOf = new Map<Record<string, unknown>, string>();
   const cards = new Map<string, WatchCardRecord>();
@@ -190,13 +191,28 @@ async function writeChanges(c: Collections, records: readonly WatchChangeRecord[
         cards.set(card_id, { _id: card_id, card });
       }
     }
-    if (!run || run.watch_id !== watch_id || run.first + run.changes.length !== seq || blockStart(seq) === seq) {
+    // One record per change while a copy that reads no runs is alive: each is a run of one, under the same id.
+    if (!run || run.watch_id !== watch_id || run.first + run.changes.length !== seq || blockStart(seq) === seq || layout === 'singles') {
       run = { _id: changeId(watch_id, seq), watch_id, first: seq, at, changes: [] };
       runs.push(run);
     }
     run.changes.push({ kind, home_slug, price, card_id });
   }
-  await both(insertCards(c, [...cards.values()]), insertRuns(c, runs));
+  const stored: Array<StoredWatchRunRecord | StoredWatchChangeRecord> =
+    layout === 'runs' ? runs : runs.map(({ _id, watch_id, first, at, changes: [ch] }) => ({ _id, watch_id, seq: first, at, ...ch! }));
+  await both(insertCards(c, [...cards.values()]), insertRuns(c, stored));
+}
+
+/** How a batch's changes are kept: in runs, or one record each (as a build before runs wrote them). */
+export type ChangeLayout = 'runs' | 'singles';
+
+/**
+ * Runs when every copy alive reads them (its record in `indexer_state` says so); one record per change
+ * while a copy of an earlier build still serves a feed, which reads a record per change (a rolling
+ * deploy: the new layout starts once the last old copy stopped).
+ */
+export async function changeLayout(c: Collections): Promise<ChangeLayout> {
+  return (await liveReaders(c.indexerState)).every((r) => r.reads_change_runs) ? 'runs' : 'singles';
 }
 
 /** Cards inserted; one already there is the same card (its id is its content's hash). */
@@ -209,7 +225,7 @@ async function insertCards(c: Collections, cards: readonly WatchCardRecord[]): P
   }
 }
 
-async function insertRuns(c: Collections, runs: readonly StoredWatchRunRecord[]): Promise<void> {
+async function insertRuns(c: Collections, runs: ReadonlyArray<StoredWatchRunRecord | StoredWatchChangeRecord>): Promise<void> {
   try {
     await c.watchChanges.insertMany([...runs], { ordered: false });
   } catch (err) {
@@ -274,7 +290,7 @@ export async function appendManyChanges(c: Collections, batches: readonly WatchB
   const parts = journalParts(entries);
   // (1) and the journal's parts at once (two collections): the commit follows both.
   await both(
-    writeChanges(c, records),
+    changeLayout(c).then((layout) => writeChanges(c, records, layout)),
     c.watchJournal.bulkWrite(
       parts.map((part, n) => ({ insertOne: { document: { _id: partId(batch, n), batch, at, entries: part } } })),
       { ordered: false },
@@ -332,7 +348,7 @@ async function applyJournal(c: Collections, entries: readonly WatchJournalEntry[
     );
     gone = new Set(entries.filter((e) => !found.has(e.watch_id)).map((e) => e.watch_id));
     const erased = entries.filter((e) => gone.has(e.watch_id));
-    await c.watchChanges.deleteMany({ _id: { $in: erased.flatMap(runIdsOf) } });
+    await c.watchChanges.deleteMany({ _id: { $in: erased.flatMap(idsOf) } });
     // An erased watch holds none of the batch's homes.
     await moveManyMatches(
       c,
@@ -360,13 +376,8 @@ async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   return [x.value, y.value];
 }
 
-/** The ids of the runs a journal entry's changes were written in (its first change's, and each block's start after it). */
-const runIdsOf = (e: WatchJournalEntry): string[] =>
-  e.count === 0
-    ? []
-    : [e.from + 1, ...Array.from({ length: e.count - 1 }, (_, i) => e.from + 2 + i).filter((seq) => blockStart(seq) === seq)].map((seq) =>
-        changeId(e.watch_id, seq),
-      );
+/** The ids a journal entry's changes may be kept under (a run's id is its first change's). */
+const idsOf = (e: WatchJournalEntry): string[] => changeIdsBetween(e.watch_id, e.from + 1, e.from + e.count);
 
 /**
  * Completes the batch a crash left committed, if any (before anything else is matched): its changes,

@@ -111,4 +111,37 @@ describe("a watch's changes kept as runs", () => {
       { numRuns: runs(40) },
     );
   });
+
+  it('are kept one record per change while a copy of a build before runs is alive, and in runs once it is gone', async () => {
+    const c = mongo.collections;
+    const id = `w_runs${String(++watches).padStart(10, '0')}`;
+    await c.watches.insertOne(watchRecord(id, 0));
+    const record = async (size: number): Promise<void> => {
+      const watch = (await c.watches.findOne({ _id: id }))!;
+      const changes = Array.from({ length: size }, (_, i) => change(1, watch.changes + 1 + i));
+      await appendManyChanges(c, [{ watch, changes, moves: { hold: new Map(), release: [] } }], new Date());
+    };
+    // A copy of that build: its record says nothing of runs. A copy of this build says it reads them.
+    const expires_at = new Date(Date.now() + 60_000);
+    await c.indexerState.insertOne({ _id: 'reader|old-copy', kind: 'reader', alias: 'homes-v1', mapping_version: 'v1', host: 'old', pid: 1, expires_at });
+    await c.indexerState.insertOne({
+      _id: 'reader|new-copy',
+      kind: 'reader',
+      alias: 'homes-v1',
+      mapping_version: 'v1',
+      reads_change_runs: true,
+      host: 'new',
+      pid: 2,
+      expires_at,
+    });
+    await record(5);
+    const singles = await c.watchChanges.find({ watch_id: id }).toArray();
+    expect(singles.map((d) => ('seq' in d ? d.seq : null)).sort()).toEqual([1, 2, 3, 4, 5]);
+    await c.indexerState.deleteOne({ _id: 'reader|old-copy' });
+    await record(5);
+    expect(await c.watchChanges.countDocuments({ watch_id: id })).toBe(6);
+    const expected = Array.from({ length: 10 }, (_, i) => ({ seq: i + 1, ...change(1, i + 1) }));
+    expect((await changesBetween(c, id, 1, 10)).map(({ seq, kind, home_slug, price, card }) => ({ seq, kind, home_slug, price, card }))).toEqual(expected);
+    await c.indexerState.deleteOne({ _id: 'reader|new-copy' });
+  });
 });

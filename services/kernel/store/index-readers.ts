@@ -17,6 +17,11 @@ export interface IndexReader {
   /** The versioned alias the copy reads. */
   alias: string;
   mapping_version: string;
+  /**
+   * Whether the copy reads a watch's changes kept as runs (services/watches/store.ts): false in the
+   * record of a copy of a build before them, which reads one record per change.
+   */
+  reads_change_runs: boolean;
   host: string;
   pid: number;
   expires_at: Date;
@@ -48,6 +53,7 @@ export async function startReaderHeartbeat(
           kind: 'reader',
           alias: reader.alias,
           mapping_version: reader.mappingVersion,
+          reads_change_runs: true,
           host: reader.host,
           pid: process.pid,
           expires_at: new Date(now().getTime() + ttl),
@@ -72,6 +78,7 @@ export async function liveReaders(state: Collection<IndexerStateRecord>, now = n
   return docs.map((d) => ({
     alias: String(d.alias),
     mapping_version: String(d.mapping_version),
+    reads_change_runs: d.reads_change_runs === true,
     host: String(d.host),
     pid: Number(d.pid),
     expires_at: d.expires_at as Date,
