@@ -15,7 +15,7 @@ import { homeRouting, readRoutingKeys } from '../services/kernel/store/home-rout
 import { ensureRoutingKeys } from './routing-keys';
 import { recordRun, runSummary, type RunSummary } from '../services/kernel/store/index-freshness';
 import { applyingToIndex } from '../services/kernel/store/index-generation';
-import { documentOrSkip, emptyLookups, homesByIds, isIndexable } from './source';
+import { documentOrSkip, emptyLookups, homesByIds, isIndexable, lookupsFor } from './source';
 import { fullRebuild, type IndexerOptions } from './full-rebuild';
 import { bulkLoad } from './bulk-load';
 import { compactLiveIndex } from './compaction';
@@ -136,6 +136,7 @@ async function applyChanges(
   };
   async function* ops(): AsyncGenerator<Op> {
     for await (const homes of homesByIds(c, wanted)) {
+      await lookupsFor(c, homes.filter(isIndexable), lookups);
       for (const home of homes) {
         ids.delete(home._id);
         if (!isIndexable(home)) {

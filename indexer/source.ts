@@ -9,6 +9,7 @@ import { BSONRegExp } from 'mongodb';
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../services/kernel/inventory/records';
 import type { Collections } from '../services/kernel/store/collections';
 import { toHomeDocument } from './document';
+import { findByIds } from '../services/kernel/store/by-ids';
 import { idSlices, type IdSlice } from './id-slices';
 import type { HomeDocument } from '../services/kernel/store/home-document';
 
@@ -29,9 +30,22 @@ export async function loadLookups(c: Collections): Promise<Lookups> {
   };
 }
 
-/** An empty map set, filled on demand by `documentOrSkip` (incremental runs touch few buildings). */
+/** An empty map set, filled on demand by `lookupsFor` and `documentOrSkip` (incremental runs touch few buildings). */
 export function emptyLookups(): Lookups {
   return { properties: new Map(), markets: new Map() };
+}
+
+/**
+ * Adds to `lookups` the buildings and markets of `homes` it does not hold yet, read by `_id` slices
+ * (../services/kernel/store/by-ids.ts): one query per hundred rather than one per building. An
+ * incremental run of 968 homes on the bench world spent 1.0-1.3 s reading its buildings one at a time.
+ */
+export async function lookupsFor(c: Collections, homes: readonly HomeRecord[], lookups: Lookups): Promise<void> {
+  const properties = new Set(homes.map((h) => h.property_id).filter((id) => !lookups.properties.has(id)));
+  const markets = new Set(homes.map((h) => h.market_slug).filter((slug) => !lookups.markets.has(slug)));
+  const [p, m] = await Promise.all([findByIds(c.properties, properties), findByIds(c.markets, markets)]);
+  for (const property of p) lookups.properties.set(property._id, property);
+  for (const market of m) lookups.markets.set(market.slug, market);
 }
 
 /** Search can only ever return published, undeleted homes; everything else stays out of the index. */
