@@ -71,12 +71,14 @@ export interface IndexerOptions {
   mergeAfterRun?: boolean;
   now?: () => Date;
   /**
-   * An incremental run that wrote calls it with the ids of the homes it applied, after their writes are
-   * searchable and before the change log's entries are acknowledged, still under the lease: the watch
-   * matching (services/watch-matcher.ts). A failure fails the run, whose entries are applied again. A
-   * full rebuild never calls it: a rebuild records nothing new by itself.
+   * An incremental run that writes calls it with the ids of the homes it applies and the facts of those it
+   * wrote, once their documents are built and handed to the writes, still under the lease: the watch
+   * matching (services/watch-matcher.ts). `indexed` resolves when those writes are searchable (and rejects
+   * when they fail): the matching asks the watches' index and MongoDB meanwhile, and the homes only after
+   * it. The run waits for it before the change log's entries are acknowledged; a failure fails the run,
+   * whose entries are applied again. A full rebuild never calls it: a rebuild records nothing new by itself.
    */
-  onIndexed?: (homeIds: readonly string[], written?: ReadonlyMap<string, HomeFacts>) => Promise<void>;
+  onWriting?: (homeIds: readonly string[], written: ReadonlyMap<string, HomeFacts> | undefined, indexed: Promise<void>) => Promise<void>;
   /** Every incremental run calls it at its end, under the lease, whether it wrote or not: the webhooks due for a retry are sent. */
   afterIncremental?: () => Promise<void>;
 }

@@ -60,16 +60,40 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   // The unversioned alias points at one of these indexes: its places and words follow that index's writes.
   const shared = new Set(await aliasTargets(es, opts.alias));
   const applied: Applied[] = [];
+  // The watch matching of the homes this version's index changes: started once their documents are built,
+  // it reads the watches while the writes and their refresh go on, and asks the homes only after them.
+  let matching: Promise<{ failed?: unknown }> | undefined;
   for (const alias of aliases) {
     const followers = (await aliasTargets(es, alias)).some((i) => shared.has(i)) ? [alias, opts.alias] : [alias];
-    // The watches match this version's homes: their facts are kept as they are written (opts.onIndexed).
-    const facts = alias === own && opts.onIndexed ? new Map<string, HomeFacts>() : undefined;
-    applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt, facts));
+    const onWriting = alias === own ? opts.onWriting : undefined;
+    if (!onWriting) {
+      applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt));
+      continue;
+    }
+    // The watches match this version's homes: their facts are kept as they are written.
+    const facts = new Map<string, HomeFacts>();
+    const indexed = settleable();
+    const built = (wanted: readonly string[]): void => {
+      // Settled here so that a failure waits for the run, never for an unhandled rejection.
+      matching = onWriting(wanted, facts, indexed.promise).then(
+        () => ({}),
+        (failed: unknown) => ({ failed }),
+      );
+    };
+    try {
+      applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt, { facts, built }));
+      indexed.resolve();
+    } catch (err) {
+      indexed.reject(err);
+      await matching;
+      throw err;
+    }
   }
   const mine = applied[0] ?? { indexed: 0, deleted: 0, skipped: [], wanted: [] };
   // The watches see the homes this version's index changed before the changes are acknowledged: a
   // crash in between repeats the matching, whose journal records nothing twice (services/watches/store.ts).
-  if (mine.indexed + mine.deleted > 0) await opts.onIndexed?.(mine.wanted, mine.facts);
+  const matched = await matching;
+  if (matched && 'failed' in matched) throw matched.failed;
   await acknowledgeChanges(c.inventoryChanges, entries);
   await opts.afterIncremental?.();
   const run = runSummary('incremental', startedAt, now(), {
@@ -81,6 +105,26 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   });
   await recordRun(c.indexerState, run);
   return run;
+}
+
+/** A promise settled from outside; its rejection is handled here, so one nobody waits for is not unhandled. */
+function settleable(): { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void } {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/** What the watch matching is given of a run's writes to this version's index. */
+interface Watching {
+  /** The facts of the homes written, kept as they are written (at most FACTS_KEPT homes'). */
+  facts: Map<string, HomeFacts>;
+  /** Called once every document is built and handed to the writes, when the run writes or deletes one. */
+  built: (wanted: readonly string[]) => void;
 }
 
 interface Applied {
@@ -112,8 +156,9 @@ async function applyChanges(
   today: string,
   followers: string[],
   startedAt: Date,
-  facts?: Map<string, HomeFacts>,
+  watching?: Watching,
 ): Promise<Applied> {
+  const facts = watching?.facts;
   const now = opts.now ?? (() => new Date());
   const ids = new Set(changed.homes);
   // A home's document carries its building's and market's fields: their changes re-index it.
@@ -156,6 +201,8 @@ async function applyChanges(
     }
     // Named by the log but gone from MongoDB: hard-deleted.
     for (const id of ids) yield* removal(id);
+    // Every op is with the writes now (the bulk helper serializes each before it asks for the next).
+    if (indexed + deleted > 0) watching?.built(wanted);
   }
   if (ids.size > 0) {
     // The writes and their refresh sit inside the generation's two moves: a copy's kept records of these homes' buildings end there.

@@ -21,7 +21,7 @@ export async function runIndexerJob(
   config: Config,
   extra: Pick<
     IndexerOptions,
-    'onProgress' | 'onPhase' | 'onCompaction' | 'mergeAfterRun' | 'prepare' | 'retireAfterMs' | 'onIndexed' | 'afterIncremental'
+    'onProgress' | 'onPhase' | 'onCompaction' | 'mergeAfterRun' | 'prepare' | 'retireAfterMs' | 'onWriting' | 'afterIncremental'
   > = {},
 ): Promise<RunSummary> {
   const lease = await acquireLease(c.indexerState, { ttlMs: LEASE_TTL_MS, label: `indexer-${kind}`, host: config.indexerHost });

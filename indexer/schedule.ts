@@ -25,9 +25,9 @@ export interface Schedule {
   stop(): Promise<void>;
 }
 
-/** What the worker does besides indexing: the watch matching after an incremental run that wrote (IndexerOptions.onIndexed). */
+/** What the worker does besides indexing: the watch matching after an incremental run that wrote (IndexerOptions.onWriting). */
 export interface ScheduleHooks {
-  onIndexed?: IndexerOptions['onIndexed'];
+  onWriting?: IndexerOptions['onWriting'];
   afterIncremental?: () => Promise<void>;
 }
 

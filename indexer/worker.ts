@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   // The watches are matched by the worker that indexed the change, under its lease (services/watch-matcher.ts).
   const watches = await openWatchMatcher(config, log);
   const schedule = startSchedule(es, mongo.collections, config, log, {
-    onIndexed: (ids, written) => watches.onIndexed(ids, written),
+    onWriting: (ids, written, indexed) => watches.onWriting(ids, written, indexed),
     // A webhook that cannot be sent now is retried at a later run; it never fails the run.
     afterIncremental: () => watches.sendDue().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'webhooks not sent; retrying at the next run')),
   });

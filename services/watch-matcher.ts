@@ -25,10 +25,11 @@ export const MATCH_BATCH = 1_000;
 
 export interface WatchMatcher {
   /**
-   * Matches the homes an incremental run changed (inside the run), with the facts of those it wrote;
-   * their webhooks go with sendDue, right after it.
+   * Matches the homes an incremental run changes (inside the run, from the moment their documents are
+   * built), with the facts of those it wrote; `indexed` settles when its writes are searchable (the
+   * matching asks the homes after it: IndexerOptions.onWriting). Their webhooks go with sendDue, after the run.
    */
-  onIndexed(homeIds: readonly string[], written?: ReadonlyMap<string, HomeFacts>): Promise<void>;
+  onWriting(homeIds: readonly string[], written: ReadonlyMap<string, HomeFacts> | undefined, indexed: Promise<void>): Promise<void>;
   /** Sends the webhooks whose backoff has passed (the worker calls it after every incremental run, under the lease). */
   sendDue(): Promise<void>;
   close(): Promise<void>;
@@ -50,9 +51,9 @@ export async function openWatchMatcher(config: Config, log: Logger): Promise<Wat
     log.info({ watches: count, ms: Date.now() - started }, 'watch index rebuilt from MongoDB');
   }
   return {
-    async onIndexed(homeIds, written) {
+    async onWriting(homeIds, written, indexed) {
       for (let i = 0; i < homeIds.length; i += MATCH_BATCH) {
-        const outcome = await matchWatchesFor(deps, homeIds.slice(i, i + MATCH_BATCH), deps.clock(), written);
+        const outcome = await matchWatchesFor(deps, homeIds.slice(i, i + MATCH_BATCH), deps.clock(), written, indexed);
         if (outcome.changes.length > 0) log.info({ watches: outcome.watches, changes: outcome.changes.length, ms: outcome.steps }, 'watch changes recorded');
       }
     },

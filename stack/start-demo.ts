@@ -45,8 +45,8 @@ async function main(): Promise<void> {
   }
   // The watches matched and their webhooks sent by this process's runs, with the service's own Deps.
   const schedule = startSchedule(es, mongo, config, log, {
-    onIndexed: async (ids, written) => {
-      await matchWatchesFor(svc.deps, ids, new Date(), written);
+    onWriting: async (ids, written, indexed) => {
+      await matchWatchesFor(svc.deps, ids, new Date(), written, indexed);
       await sendDueWebhooks(svc.deps);
     },
     afterIncremental: () => sendDueWebhooks(svc.deps).then(() => undefined),

@@ -10,8 +10,17 @@ import { matchChangedHomes, type MatchingOutcome } from '../watches/matching';
 import type { HomeFacts } from '../kernel/store/home-facts';
 import { decideWatches } from './watch-decisions';
 
-/** `known`: the facts of homes the run just wrote (the others are read from the homes alias). */
-export function matchWatchesFor(deps: Deps, homeIds: readonly string[], now: Date, known?: ReadonlyMap<string, HomeFacts>): Promise<MatchingOutcome> {
+/**
+ * `known`: the facts of homes the run is writing (the others are read from the homes alias); `indexed`:
+ * settles when the run's writes are searchable, which the steps that ask the homes wait for.
+ */
+export function matchWatchesFor(
+  deps: Deps,
+  homeIds: readonly string[],
+  now: Date,
+  known?: ReadonlyMap<string, HomeFacts>,
+  indexed?: Promise<void>,
+): Promise<MatchingOutcome> {
   const today = todayIso(now);
-  return matchChangedHomes(deps, homeIds, today, now, (questions) => decideWatches(deps, questions, today), known);
+  return matchChangedHomes(deps, homeIds, today, now, (questions) => decideWatches(deps, questions, today), known, indexed);
 }

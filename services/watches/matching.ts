@@ -39,13 +39,19 @@ export type DecideWatches = (questions: readonly WatchQuestion[]) => Promise<Map
 
 /**
  * The changed homes as the homes alias holds them now (a home gone from it has no facts: only its
- * holders see it). `known`: the facts of homes the incremental run just wrote and refreshed, the same
- * documents (only the lease's holder writes them); the others are read.
+ * holders see it). `known`: the facts of homes the incremental run is writing, the same documents (only
+ * the lease's holder writes them); the others are read, once `indexed` (the run's writes searchable).
  */
-export async function homeFacts(deps: MatchingDeps, homeIds: readonly string[], known?: ReadonlyMap<string, HomeFacts>): Promise<HomeFacts[]> {
+export async function homeFacts(
+  deps: MatchingDeps,
+  homeIds: readonly string[],
+  known?: ReadonlyMap<string, HomeFacts>,
+  indexed?: Promise<void>,
+): Promise<HomeFacts[]> {
   const facts = known ? homeIds.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])) : [];
   const unknown = known ? homeIds.filter((id) => !known.has(id)) : homeIds;
   if (unknown.length === 0) return facts;
+  await indexed;
   const res = await deps.es.search<FactFields>({
     index: deps.config.homesAlias,
     size: unknown.length,
@@ -85,6 +91,7 @@ export async function matchChangedHomes(
   now: Date,
   decide: DecideWatches,
   written?: ReadonlyMap<string, HomeFacts>,
+  indexed?: Promise<void>,
 ): Promise<MatchingOutcome> {
   if (homeIds.length === 0) return { watches: 0, changes: [], steps: { ...NO_STEPS } };
   const steps = { ...NO_STEPS };
@@ -99,7 +106,7 @@ export async function matchChangedHomes(
   // The reverse search (Elasticsearch) beside what the watches hold of these homes and those watches (MongoDB).
   const readFrom = Date.now();
   const [candidates, before] = await Promise.all([
-    homeFacts(deps, homeIds, written).then((facts) => candidateWatches(deps, facts, today)),
+    homeFacts(deps, homeIds, written, indexed).then((facts) => candidateWatches(deps, facts, today)),
     findByIds(deps.mongo.watchMatches, homeIds).then(async (holders) => ({ holders, watches: await findByIds(deps.mongo.watches, holderIds(holders)) })),
   ]);
   lap('candidates');
@@ -162,6 +169,9 @@ export async function matchChangedHomes(
     await unindexWatch(deps, watch._id);
   }
   lap('reads');
+  // The watches' searches ask the homes' index: after the run's writes are searchable (not a step's time).
+  await indexed;
+  at = performance.now();
   const answers = await decide(questions);
   lap('decide');
   const batches: WatchBatch[] = [];

@@ -182,9 +182,9 @@ export async function watchesBench(ctx: BenchContext): Promise<void> {
     const runAt = process.hrtime.bigint();
     const run = await incrementalRun(es, mongo, {
       ...opts,
-      onIndexed: async (changed, written) => {
+      onWriting: async (changed, written, indexed) => {
         for (let i = 0; i < changed.length && !cut; i += MATCH_BATCH) {
-          const outcome = await matchWatchesFor(deps, changed.slice(i, i + MATCH_BATCH), new Date(), written);
+          const outcome = await matchWatchesFor(deps, changed.slice(i, i + MATCH_BATCH), new Date(), written, indexed);
           const delay = seconds(changedAt);
           for (const ch of outcome.changes) recordedAt.set(ch._id, Number(process.hrtime.bigint()));
           for (let n = 0; n < outcome.changes.length; n++) delays.push(delay);

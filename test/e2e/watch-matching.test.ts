@@ -14,7 +14,8 @@ import { watchedMatches, type WatchedArgs } from '../../services/tools/watched-s
 import type { HomeRecord } from '../../services/kernel/inventory/records';
 import type { WatchChangeRecord } from '../../services/kernel/store/watch-records';
 import { readChangeRanges } from '../../services/watches/store';
-import { homeFacts } from '../../services/watches/matching';
+import { homeFacts, matchChangedHomes, type DecideWatches } from '../../services/watches/matching';
+import { decideWatches } from '../../services/tools/watch-decisions';
 import type { HomeFacts } from '../../services/kernel/store/home-facts';
 
 let fx: Fixture;
@@ -126,18 +127,20 @@ describe('watch matching', () => {
           await fx.mongo.collections.homes.updateOne({ _id: home._id }, { $set: { ...set, updated_at: now } });
         }
         await recordChanges(fx.mongo.collections.inventoryChanges, 'test', { homes: [...touched] });
-        // The matching runs inside the incremental run, as the worker runs it (IndexerOptions.onIndexed).
+        // The matching runs inside the incremental run, as the worker runs it (IndexerOptions.onWriting).
         const recordedIn: WatchChangeRecord[] = [];
         await incrementalRun(fx.es, fx.mongo.collections, {
           alias: fx.config.homesAlias,
           indexPrefix: fx.config.homesIndexPrefix,
-          onIndexed: async (ids, written) => {
+          onWriting: async (ids, written, indexed) => {
             expect([...ids].sort()).toEqual([...touched].sort());
+            // Started while the run's writes go on: the steps that ask the homes wait for `indexed`.
+            recordedIn.push(...(await matchWatchesFor(fx.svc.deps, ids, new Date(), written, indexed)).changes);
             // The facts the run kept of the homes it wrote are the alias's, read after its refresh.
+            await indexed;
             const byId = (facts: HomeFacts[]) => new Map(facts.map((f) => [f.homeId, f]));
             expect(written?.size).toBeGreaterThan(0);
             expect(byId(await homeFacts(fx.svc.deps, [...written!.keys()]))).toEqual(new Map(written));
-            recordedIn.push(...(await matchWatchesFor(fx.svc.deps, ids, new Date(), written)).changes);
           },
         });
         const after = await snapshot();
@@ -181,5 +184,44 @@ describe('watch matching', () => {
     );
     // The rounds did move homes in and out and down in price: the property was not held vacuously.
     expect([...kinds].sort()).toEqual(['entered', 'left', 'price_dropped']);
+  });
+
+  it('starts while the run writes, and asks the homes only once the writes are searchable', async () => {
+    const home = homes.find((h) => h.published)!;
+    const current = (await fx.mongo.collections.homes.findOne({ _id: home._id }))!;
+    const monthly = Math.round(current.monthly_rate_cents * 0.9);
+    await fx.mongo.collections.homes.updateOne({ _id: home._id }, { $set: { monthly_rate_cents: monthly, updated_at: new Date() } });
+    await recordChanges(fx.mongo.collections.inventoryChanges, 'test', { homes: [home._id] });
+    const indexedRate = async (): Promise<number | undefined> =>
+      (await fx.es.search<{ monthly_rate: number }>({ index: fx.config.homesAlias, query: { ids: { values: [home._id] } } })).hits.hits[0]?._source
+        ?.monthly_rate;
+    expect(await indexedRate()).toBe(Math.round(current.monthly_rate_cents / 100));
+    const today = todayIso(new Date());
+    let calledBeforeSearchable: boolean | undefined;
+    const decidedWhen: boolean[] = [];
+    await incrementalRun(fx.es, fx.mongo.collections, {
+      alias: fx.config.homesAlias,
+      indexPrefix: fx.config.homesIndexPrefix,
+      onWriting: async (ids, written, indexed) => {
+        let searchable = false;
+        // Called before the writes are searchable: `indexed` is not settled (an already settled one's reaction runs within these ticks).
+        let settled = false;
+        void indexed.then(() => void (settled = true));
+        for (let tick = 0; tick < 3; tick++) await Promise.resolve();
+        calledBeforeSearchable = !settled;
+        // The run's writes, searchable a while later than the run says: the deciding waits for what it is handed.
+        const late = indexed.then(() => new Promise<void>((resolve) => setTimeout(resolve, 300))).then(() => void (searchable = true));
+        const decide: DecideWatches = (questions) => {
+          decidedWhen.push(searchable);
+          return decideWatches(fx.svc.deps, questions, today);
+        };
+        await matchChangedHomes(fx.svc.deps, ids, today, new Date(), decide, written, late);
+        // What `indexed` promised: the alias answers with the new price.
+        await indexed;
+        expect(await indexedRate()).toBe(Math.round(monthly / 100));
+      },
+    });
+    expect(calledBeforeSearchable).toBe(true);
+    expect(decidedWhen).toEqual([true]);
   });
 });

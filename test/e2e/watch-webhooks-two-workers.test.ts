@@ -47,7 +47,7 @@ afterAll(async () => {
 async function workerRun(worker: WatchMatcher): Promise<'ran' | 'lease held'> {
   try {
     await runIndexerJob('incremental', fx.es, fx.mongo.collections, fx.config, {
-      onIndexed: (ids) => worker.onIndexed(ids),
+      onWriting: (ids, written, indexed) => worker.onWriting(ids, written, indexed),
       afterIncremental: () => worker.sendDue(),
     });
     return 'ran';
