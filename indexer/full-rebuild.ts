@@ -12,7 +12,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../services/kernel/store/collections';
 import type { CompactionOutcome } from './compaction';
 import type { IndexReplicas } from '../services/kernel/config';
-import type { HomeFacts } from '../services/kernel/store/home-facts';
+import type { HomeFacts, KeptFacts } from '../services/kernel/store/home-facts';
 import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
 import { aliasTargets, createHomesIndex, deleteIndexes, finishLoading, orphanIndexes, ownAlias, swapAlias, timestampedIndexName } from './es-admin';
@@ -78,7 +78,7 @@ export interface IndexerOptions {
    * it. The run waits for it before the change log's entries are acknowledged; a failure fails the run,
    * whose entries are applied again. A full rebuild never calls it: a rebuild records nothing new by itself.
    */
-  onWriting?: (homeIds: readonly string[], written: ReadonlyMap<string, HomeFacts> | undefined, indexed: Promise<void>) => Promise<void>;
+  onWriting?: (homeIds: readonly string[], written: KeptFacts | undefined, indexed: Promise<void>) => Promise<void>;
   /** Every incremental run calls it at its end, under the lease, whether it wrote or not: the webhooks due for a retry are sent. */
   afterIncremental?: () => Promise<void>;
 }

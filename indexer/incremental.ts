@@ -23,7 +23,7 @@ import { placesCurrent, syncPlaces } from './place-index';
 import { WordsSeen } from './words-seen';
 import { extendVocabulary } from '../services/kernel/store/vocabulary-store';
 import type { HomeDocument } from '../services/kernel/store/home-document';
-import { factsOfDocument, type HomeFacts } from '../services/kernel/store/home-facts';
+import { factsOfDocument, type HomeFacts, type KeptFacts } from '../services/kernel/store/home-facts';
 import { trace } from '@opentelemetry/api';
 import { linksOf, tracingOn } from '../services/kernel/tracing';
 
@@ -71,7 +71,7 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
       continue;
     }
     // The watches match this version's homes: their facts are kept as they are written.
-    const facts = new Map<string, HomeFacts>();
+    const facts = new Map<string, HomeFacts | null>();
     const indexed = settleable();
     const built = (wanted: readonly string[]): void => {
       // Settled here so that a failure waits for the run, never for an unhandled rejection.
@@ -121,8 +121,8 @@ function settleable(): { promise: Promise<void>; resolve: () => void; reject: (e
 
 /** What the watch matching is given of a run's writes to this version's index. */
 interface Watching {
-  /** The facts of the homes written, kept as they are written (at most FACTS_KEPT homes'). */
-  facts: Map<string, HomeFacts>;
+  /** What the run knows of the homes it applies, kept as they are written (at most FACTS_KEPT homes': KeptFacts). */
+  facts: Map<string, HomeFacts | null>;
   /** Called once every document is built and handed to the writes, when the run writes or deletes one. */
   built: (wanted: readonly string[]) => void;
 }
@@ -134,7 +134,7 @@ interface Applied {
   /** The homes the run looked at in this index: written, deleted or found unchanged. */
   wanted: string[];
   /** What the watches' reverse search asks of the homes written, when kept (at most FACTS_KEPT homes'). */
-  facts?: ReadonlyMap<string, HomeFacts>;
+  facts?: KeptFacts;
 }
 
 /**
@@ -159,6 +159,10 @@ async function applyChanges(
   watching?: Watching,
 ): Promise<Applied> {
   const facts = watching?.facts;
+  /** A home the run leaves with no document: the matching need not ask the alias for it. */
+  const keepGone = (id: string): void => {
+    if (facts && facts.size < FACTS_KEPT) facts.set(id, null);
+  };
   const now = opts.now ?? (() => new Date());
   const ids = new Set(changed.homes);
   // A home's document carries its building's and market's fields: their changes re-index it.
@@ -185,6 +189,7 @@ async function applyChanges(
       for (const home of homes) {
         ids.delete(home._id);
         if (!isIndexable(home)) {
+          keepGone(home._id);
           yield* removal(home._id);
           continue;
         }
@@ -200,7 +205,10 @@ async function applyChanges(
       }
     }
     // Named by the log but gone from MongoDB: hard-deleted.
-    for (const id of ids) yield* removal(id);
+    for (const id of ids) {
+      keepGone(id);
+      yield* removal(id);
+    }
     // Every op is with the writes now (the bulk helper serializes each before it asks for the next).
     if (indexed + deleted > 0) watching?.built(wanted);
   }

@@ -12,7 +12,7 @@ import { BUILD_MAPPING_VERSION } from './build-version';
 import { matchWatchesFor } from './tools/watch-matching-run';
 import { sendDueWebhooks } from './watches/webhook-sender';
 import { watchIndexExists } from './watches/watch-index';
-import type { HomeFacts } from './kernel/store/home-facts';
+import type { HomeFacts, KeptFacts } from './kernel/store/home-facts';
 import { rebuildWatchesFromStore } from './tools/watch-criteria';
 import { todayIso } from './kernel/engine/dates';
 
@@ -29,7 +29,7 @@ export interface WatchMatcher {
    * built), with the facts of those it wrote; `indexed` settles when its writes are searchable (the
    * matching asks the homes after it: IndexerOptions.onWriting). Their webhooks go with sendDue, after the run.
    */
-  onWriting(homeIds: readonly string[], written: ReadonlyMap<string, HomeFacts> | undefined, indexed: Promise<void>): Promise<void>;
+  onWriting(homeIds: readonly string[], written: KeptFacts | undefined, indexed: Promise<void>): Promise<void>;
   /** Sends the webhooks whose backoff has passed (the worker calls it after every incremental run, under the lease). */
   sendDue(): Promise<void>;
   close(): Promise<void>;

@@ -7,7 +7,7 @@
 import type { Deps } from '../deps';
 import { todayIso } from '../kernel/engine/dates';
 import { matchChangedHomes, type MatchingOutcome } from '../watches/matching';
-import type { HomeFacts } from '../kernel/store/home-facts';
+import type { HomeFacts, KeptFacts } from '../kernel/store/home-facts';
 import { decideWatches } from './watch-decisions';
 
 /**
@@ -18,7 +18,7 @@ export function matchWatchesFor(
   deps: Deps,
   homeIds: readonly string[],
   now: Date,
-  known?: ReadonlyMap<string, HomeFacts>,
+  known?: KeptFacts,
   indexed?: Promise<void>,
 ): Promise<MatchingOutcome> {
   const today = todayIso(now);

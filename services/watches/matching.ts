@@ -11,12 +11,12 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../kernel/store/collections';
 import type { IsoDate } from '../kernel/inventory/records';
 import type { WatchChangeRecord, WatchMatchRecord, WatchRecord } from '../kernel/store/watch-records';
-import { FACT_SOURCE_FIELDS, factsOfDocument, type FactFields, type HomeFacts } from '../kernel/store/home-facts';
+import { FACT_SOURCE_FIELDS, factsOfDocument, type FactFields, type HomeFacts, type KeptFacts } from '../kernel/store/home-facts';
 import { findByIds } from '../kernel/store/by-ids';
 import { ApiError } from '../kernel/errors';
 import { diffMatches, type NowMatching, type Seen } from './diff';
 import { isLive } from './owners';
-import { appendManyChanges, completeCommittedBatch, completePending, endWatch, moveManyMatches, type WatchBatch } from './store';
+import { appendManyChanges, completeCommittedBatch, completePending, endWatch, type WatchBatch, type WatchMoves } from './store';
 import { candidateWatches, unindexWatch } from './watch-index';
 
 export interface MatchingDeps {
@@ -39,16 +39,12 @@ export type DecideWatches = (questions: readonly WatchQuestion[]) => Promise<Map
 
 /**
  * The changed homes as the homes alias holds them now (a home gone from it has no facts: only its
- * holders see it). `known`: the facts of homes the incremental run is writing, the same documents (only
- * the lease's holder writes them); the others are read, once `indexed` (the run's writes searchable).
+ * holders see it). `known`: what the incremental run knows of the homes it is writing, the same
+ * documents (only the lease's holder writes them); the others are read, once `indexed` (the run's
+ * writes searchable).
  */
-export async function homeFacts(
-  deps: MatchingDeps,
-  homeIds: readonly string[],
-  known?: ReadonlyMap<string, HomeFacts>,
-  indexed?: Promise<void>,
-): Promise<HomeFacts[]> {
-  const facts = known ? homeIds.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])) : [];
+export async function homeFacts(deps: MatchingDeps, homeIds: readonly string[], known?: KeptFacts, indexed?: Promise<void>): Promise<HomeFacts[]> {
+  const facts = known ? homeIds.flatMap((id) => known.get(id) ?? []) : [];
   const unknown = known ? homeIds.filter((id) => !known.has(id)) : homeIds;
   if (unknown.length === 0) return facts;
   await indexed;
@@ -90,7 +86,7 @@ export async function matchChangedHomes(
   today: IsoDate,
   now: Date,
   decide: DecideWatches,
-  written?: ReadonlyMap<string, HomeFacts>,
+  written?: KeptFacts,
   indexed?: Promise<void>,
 ): Promise<MatchingOutcome> {
   if (homeIds.length === 0) return { watches: 0, changes: [], steps: { ...NO_STEPS } };
@@ -175,7 +171,7 @@ export async function matchChangedHomes(
   const answers = await decide(questions);
   lap('decide');
   const batches: WatchBatch[] = [];
-  const quiet: Array<{ watchId: string; hold: Map<string, Seen>; release: string[] }> = [];
+  const quiet: WatchMoves[] = [];
   for (const { watch, homeIds } of questions) {
     const answer = answers.get(watch._id) ?? [];
     if (answer instanceof ApiError) {
@@ -195,8 +191,8 @@ export async function matchChangedHomes(
     if (moved.size > 0) quiet.push({ watchId: watch._id, hold: moved, release: [] });
   }
   // The changes are journaled before the counters and the match state move (store.ts): a crash loses and repeats none.
-  recorded.push(...(await appendManyChanges(deps.mongo, batches, now)));
-  await moveManyMatches(deps.mongo, [...quiet, ...forgotten]);
+  // The held prices that moved with no change, and the holds of erased watches, go with the batch's moves (one update per home).
+  recorded.push(...(await appendManyChanges(deps.mongo, batches, now, [...quiet, ...forgotten])));
   lap('writes');
   return { watches: watches.length, changes: recorded, steps };
 }

@@ -265,11 +265,21 @@ const PART_MOVES = 20_000;
  * are numbered from the counters of the records given (read after any journal was completed). Only the
  * worker holding the indexer's lease records changes, so nothing else moves a counter meanwhile: each
  * write names its record by `_id` alone (a filter on more fields costs the stack's Mongo-wire server a
- * scan of the collection per write: 5 ms a watch at 10,000 watches).
+ * scan of the collection per write: 5 ms a watch at 10,000 watches). `quiet`: other watches' match
+ * states, moved with the batch's in one update per home (a held price that moved, no change; not
+ * journaled: a crash before them leaves the price held before, as it would have left it without them).
  */
-export async function appendManyChanges(c: Collections, batches: readonly WatchBatch[], at: Date): Promise<WatchChangeRecord[]> {
+export async function appendManyChanges(
+  c: Collections,
+  batches: readonly WatchBatch[],
+  at: Date,
+  quiet: readonly WatchMoves[] = [],
+): Promise<WatchChangeRecord[]> {
   const moving = batches.filter((b) => b.changes.length > 0);
-  if (moving.length === 0) return [];
+  if (moving.length === 0) {
+    await moveManyMatches(c, quiet);
+    return [];
+  }
   // (1) The changes, past each counter.
   const records = moving.flatMap(({ watch, changes }) =>
     changes.map((ch, i) => {
@@ -298,7 +308,7 @@ export async function appendManyChanges(c: Collections, batches: readonly WatchB
   );
   await c.watchJournal.replaceOne({ _id: COMMIT }, { batch, at, parts: parts.length }, { upsert: true });
   // (3) and (4).
-  const gone = await applyJournal(c, entries, at);
+  const gone = await applyJournal(c, entries, at, quiet);
   await endJournal(c, at);
   return gone.size === 0 ? records : records.filter((r) => !gone.has(r.watch_id));
 }
@@ -324,17 +334,17 @@ function journalParts(entries: readonly WatchJournalEntry[]): WatchJournalEntry[
  * (erase-guest) is left out: the changes written for it go, and it holds none of the batch's homes.
  * Returns the ids of those watches.
  */
-async function applyJournal(c: Collections, entries: readonly WatchJournalEntry[], at: Date): Promise<Set<string>> {
+async function applyJournal(c: Collections, entries: readonly WatchJournalEntry[], at: Date, quiet: readonly WatchMoves[] = []): Promise<Set<string>> {
   // The counters and the match state at once (two collections; each write sets an absolute state).
   const [res] = await both(
     c.watches.bulkWrite(
       entries.map((e) => ({ updateOne: { filter: { _id: e.watch_id }, update: { $max: { changes: e.from + e.count } } } })),
       { ordered: false },
     ),
-    moveManyMatches(
-      c,
-      entries.map((e) => ({ watchId: e.watch_id, hold: new Map(e.hold.map((h) => [h.home_id, { price: h.price, slug: h.slug }])), release: e.release })),
-    ),
+    moveManyMatches(c, [
+      ...entries.map((e) => ({ watchId: e.watch_id, hold: new Map(e.hold.map((h) => [h.home_id, { price: h.price, slug: h.slug }])), release: e.release })),
+      ...quiet,
+    ]),
   );
   let gone = new Set<string>();
   if (res.matchedCount !== entries.length) {
@@ -408,8 +418,15 @@ async function moveMatches(c: Collections, watchId: string, moves: MatchMoves): 
   await moveManyMatches(c, [{ watchId, hold: moves.hold, release: moves.release }]);
 }
 
+/** A watch's match state moved: the homes it holds now (with what it saw of them) and those it let go. */
+export interface WatchMoves {
+  watchId: string;
+  hold: Matches;
+  release: readonly string[];
+}
+
 /** Several watches' match states moved at once: one update per home (the watches it now matches set, those it left unset). */
-export async function moveManyMatches(c: Collections, moves: ReadonlyArray<{ watchId: string; hold: Matches; release: readonly string[] }>): Promise<void> {
+export async function moveManyMatches(c: Collections, moves: readonly WatchMoves[]): Promise<void> {
   const byHome = new Map<string, { $set: Record<string, { price: number; slug: string }>; $unset: Record<string, ''> }>();
   const of = (homeId: string) => byHome.get(homeId) ?? byHome.set(homeId, { $set: {}, $unset: {} }).get(homeId)!;
   for (const { watchId, hold, release } of moves) {

@@ -17,6 +17,13 @@ export interface HomeFacts {
   bands: Record<string, { lo: number; hi?: number }>;
 }
 
+/**
+ * What an incremental run knows of the homes it applies, by id: the facts of a home it wrote (its new
+ * document), null for one it leaves with no document (unpublished, deleted). A home it has no entry for
+ * (skipped, or past what it keeps) is read from the homes alias once its writes are searchable.
+ */
+export type KeptFacts = ReadonlyMap<string, HomeFacts | null>;
+
 type FlagField = (typeof FLAG_FIELDS)[keyof typeof FLAG_FIELDS];
 const FLAG_NAMES: FlagField[] = Object.values(FLAG_FIELDS);
 
