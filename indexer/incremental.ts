@@ -63,31 +63,35 @@ export async function incrementalRun(es: Client, c: Collections, opts: IndexerOp
   // The watch matching of the homes this version's index changes: started once their documents are built,
   // it reads the watches while the writes and their refresh go on, and asks the homes only after them.
   let matching: Promise<{ failed?: unknown }> | undefined;
-  for (const alias of aliases) {
-    const followers = (await aliasTargets(es, alias)).some((i) => shared.has(i)) ? [alias, opts.alias] : [alias];
-    const onWriting = alias === own ? opts.onWriting : undefined;
-    if (!onWriting) {
-      applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt));
-      continue;
-    }
-    // The watches match this version's homes: their facts are kept as they are written.
-    const facts = new Map<string, HomeFacts | null>();
-    const indexed = settleable();
-    const built = (wanted: readonly string[]): void => {
-      // Settled here so that a failure waits for the run, never for an unhandled rejection.
-      matching = onWriting(wanted, facts, indexed.promise).then(
-        () => ({}),
-        (failed: unknown) => ({ failed }),
-      );
-    };
-    try {
+  let indexed: ReturnType<typeof settleable> | undefined;
+  try {
+    for (const alias of aliases) {
+      const followers = (await aliasTargets(es, alias)).some((i) => shared.has(i)) ? [alias, opts.alias] : [alias];
+      const onWriting = alias === own ? opts.onWriting : undefined;
+      if (!onWriting) {
+        applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt));
+        continue;
+      }
+      // The watches match this version's homes: their facts are kept as they are written.
+      const facts = new Map<string, HomeFacts | null>();
+      const searchable = settleable();
+      indexed = searchable;
+      const built = (wanted: readonly string[]): void => {
+        // Settled here so that a failure waits for the run, never for an unhandled rejection.
+        matching = onWriting(wanted, facts, searchable.promise).then(
+          () => ({}),
+          (failed: unknown) => ({ failed }),
+        );
+      };
       applied.push(await applyChanges(es, c, { ...opts, alias }, changed, today, followers, startedAt, { facts, built }));
-      indexed.resolve();
-    } catch (err) {
-      indexed.reject(err);
-      await matching;
-      throw err;
+      searchable.resolve();
     }
+  } catch (err) {
+    // The matching never outlives its run, nor the lease the run holds: a failure before this version's
+    // writes were searchable stops it there; after, the run still waits for it before it fails.
+    indexed?.reject(err);
+    await matching;
+    throw err;
   }
   const mine = applied[0] ?? { indexed: 0, deleted: 0, skipped: [], wanted: [] };
   // The watches see the homes this version's index changed before the changes are acknowledged: a

@@ -11,6 +11,7 @@ import type { EsClient } from '../../services/kernel/store/es-client';
 import { aliasTargets, createHomesIndex, ownAlias, timestampedIndexName } from '../../indexer/es-admin';
 import { adoptUnversioned, ensureVersionWanted, retireUnread, versionIndexes, VersionUnreadError } from '../../indexer/index-versions';
 import { fullRebuild } from '../../indexer/full-rebuild';
+import { incrementalRun } from '../../indexer/incremental';
 import { liveReaders, startReaderHeartbeat } from '../../services/kernel/store/index-readers';
 import { versionedAlias } from '../../services/kernel/store/mapping-version';
 import { pendingChanges, recordChanges } from '../../services/kernel/store/inventory-changes';
@@ -140,6 +141,29 @@ describe('indexes of several mapping versions', () => {
     await es.indices.delete({ index: old.index });
     await mongo.collections.inventoryChanges.deleteMany({});
     await fullRebuild(es, mongo.collections, opts());
+  });
+
+  it('fails a run on an older version’s index only once its watch matching has ended', async () => {
+    const old = await olderVersion('00000000000000c3', 2021);
+    await es.indices.putSettings({ index: old.index, settings: { 'index.blocks.write': true } });
+    const home = await mongo.collections.homes.findOne({ published: true, deleted_at: null });
+    await recordChanges(mongo.collections.inventoryChanges, 'test', { homes: [home!._id] });
+    let ended = false;
+    const run = incrementalRun(es, mongo.collections, {
+      ...opts(),
+      onWriting: async (_ids, _facts, indexed) => {
+        // This version's writes are searchable; the matching goes on while the older index's writes fail.
+        await indexed;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        ended = true;
+      },
+    });
+    await expect(run).rejects.toThrow();
+    // Nothing of the run outlives it, nor the lease it holds; its changes wait for the next run.
+    expect(ended).toBe(true);
+    expect(await pendingChanges(mongo.collections.inventoryChanges)).toHaveLength(1);
+    await es.indices.delete({ index: old.index });
+    await mongo.collections.inventoryChanges.deleteMany({});
   });
 
   it('refuses to build this version again once a newer one serves and no copy reads this one', async () => {
