@@ -12,7 +12,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Collections } from '../services/kernel/store/collections';
 import type { CompactionOutcome } from './compaction';
 import type { IndexReplicas } from '../services/kernel/config';
-import type { HomeFacts, KeptFacts } from '../services/kernel/store/home-facts';
+import type { KeptFacts } from '../services/kernel/store/home-facts';
 import { acknowledgeChanges, pendingChanges } from '../services/kernel/store/inventory-changes';
 import { todayIso } from '../services/kernel/engine/dates';
 import { aliasTargets, createHomesIndex, deleteIndexes, finishLoading, orphanIndexes, ownAlias, swapAlias, timestampedIndexName } from './es-admin';

@@ -12,7 +12,7 @@ import { BUILD_MAPPING_VERSION } from './build-version';
 import { matchWatchesFor } from './tools/watch-matching-run';
 import { sendDueWebhooks } from './watches/webhook-sender';
 import { watchIndexExists } from './watches/watch-index';
-import type { HomeFacts, KeptFacts } from './kernel/store/home-facts';
+import type { KeptFacts } from './kernel/store/home-facts';
 import { rebuildWatchesFromStore } from './tools/watch-criteria';
 import { todayIso } from './kernel/engine/dates';
 

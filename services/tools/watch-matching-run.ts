@@ -7,20 +7,14 @@
 import type { Deps } from '../deps';
 import { todayIso } from '../kernel/engine/dates';
 import { matchChangedHomes, type MatchingOutcome } from '../watches/matching';
-import type { HomeFacts, KeptFacts } from '../kernel/store/home-facts';
+import type { KeptFacts } from '../kernel/store/home-facts';
 import { decideWatches } from './watch-decisions';
 
 /**
  * `known`: the facts of homes the run is writing (the others are read from the homes alias); `indexed`:
  * settles when the run's writes are searchable, which the steps that ask the homes wait for.
  */
-export function matchWatchesFor(
-  deps: Deps,
-  homeIds: readonly string[],
-  now: Date,
-  known?: KeptFacts,
-  indexed?: Promise<void>,
-): Promise<MatchingOutcome> {
+export function matchWatchesFor(deps: Deps, homeIds: readonly string[], now: Date, known?: KeptFacts, indexed?: Promise<void>): Promise<MatchingOutcome> {
   const today = todayIso(now);
   return matchChangedHomes(deps, homeIds, today, now, (questions) => decideWatches(deps, questions, today), known, indexed);
 }
