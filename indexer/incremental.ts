@@ -23,7 +23,7 @@ import { placesCurrent, syncPlaces } from './place-index';
 import { WordsSeen } from './words-seen';
 import { extendVocabulary } from '../services/kernel/store/vocabulary-store';
 import type { HomeDocument } from '../services/kernel/store/home-document';
-import { factsOfDocument, type HomeFacts, type KeptFacts } from '../services/kernel/store/home-facts';
+import { factsOfDocument, type HomeFacts } from '../services/kernel/store/home-facts';
 import { trace } from '@opentelemetry/api';
 import { linksOf, tracingOn } from '../services/kernel/tracing';
 
@@ -137,8 +137,6 @@ interface Applied {
   skipped: string[];
   /** The homes the run looked at in this index: written, deleted or found unchanged. */
   wanted: string[];
-  /** What the watches' reverse search asks of the homes written, when kept (at most FACTS_KEPT homes'). */
-  facts?: KeptFacts;
 }
 
 /**
@@ -197,7 +195,7 @@ async function applyChanges(
           yield* removal(home._id);
           continue;
         }
-        const doc = await documentOrSkip(c, home, lookups, today);
+        const doc = documentOrSkip(home, lookups, today);
         if ('skipped' in doc) {
           skipped.push(doc.skipped);
           continue;
@@ -257,5 +255,5 @@ async function applyChanges(
     if (!(await placesCurrent(es, followers))) await applyingToIndex(c.indexerState, () => syncPlaces(es, c, followers, opts.replicas, startedAt));
     await opts.heartbeat?.();
   }
-  return { indexed, deleted, skipped, wanted, ...(facts ? { facts } : {}) };
+  return { indexed, deleted, skipped, wanted };
 }

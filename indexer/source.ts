@@ -30,7 +30,7 @@ export async function loadLookups(c: Collections): Promise<Lookups> {
   };
 }
 
-/** An empty map set, filled on demand by `lookupsFor` and `documentOrSkip` (incremental runs touch few buildings). */
+/** An empty map set, filled on demand by `lookupsFor` (incremental runs touch few buildings). */
 export function emptyLookups(): Lookups {
   return { properties: new Map(), markets: new Map() };
 }
@@ -107,18 +107,10 @@ export function buildDocument(home: HomeRecord, lookups: Lookups, today: string)
 }
 
 /**
- * The document of a home, reading (by `_id`) a building or market the lookups do not hold yet;
+ * The document of a home from lookups that hold its building and market (`lookupsFor` read them);
  * `skipped` when a reference is really missing (the caller reports the home).
  */
-export async function documentOrSkip(c: Collections, home: HomeRecord, lookups: Lookups, today: string): Promise<HomeDocument | { skipped: string }> {
-  if (!lookups.properties.has(home.property_id)) {
-    const p = await c.properties.findOne({ _id: home.property_id });
-    if (p) lookups.properties.set(p._id, p);
-  }
-  if (!lookups.markets.has(home.market_slug)) {
-    const m = await c.markets.findOne({ _id: home.market_slug });
-    if (m) lookups.markets.set(m.slug, m);
-  }
+export function documentOrSkip(home: HomeRecord, lookups: Lookups, today: string): HomeDocument | { skipped: string } {
   try {
     return buildDocument(home, lookups, today);
   } catch (err) {
