@@ -31,6 +31,28 @@ const { opts, count, copiesOf, indexedDoc } = indexReads(() => ({ config, es }))
 describe('incremental run', () => {
   const changes = () => mongo.collections.inventoryChanges;
 
+  it('reports a home whose building is missing, keeps its indexed document, and writes the rest', async () => {
+    await fullRebuild(es, mongo.collections, opts());
+    const [orphan, other] = await mongo.collections.homes.find({ published: true, deleted_at: null }).limit(2).toArray();
+    const now = new Date();
+    await mongo.collections.homes.updateOne({ _id: orphan._id }, { $set: { property_id: 'prop-gone', name: 'Lost its building', updated_at: now } });
+    await mongo.collections.homes.updateOne({ _id: other._id }, { $set: { name: 'Renamed beside it', updated_at: now } });
+    try {
+      await recordChanges(changes(), 'test', { homes: [orphan._id, other._id] });
+      const run = await incrementalRun(es, mongo.collections, opts());
+      expect(run.skipped).toBe(1);
+      expect(run.skipped_examples[0]).toContain('prop-gone');
+      expect(run.documents).toBe(1);
+      expect((await indexedDoc(orphan._id))?.name).toBe(orphan.name);
+      expect((await indexedDoc(other._id))?.name).toBe('Renamed beside it');
+    } finally {
+      await mongo.collections.homes.updateOne({ _id: orphan._id }, { $set: { property_id: orphan.property_id, name: orphan.name } });
+      await mongo.collections.homes.updateOne({ _id: other._id }, { $set: { name: other.name } });
+      await recordChanges(changes(), 'test', { homes: [orphan._id, other._id] });
+      await incrementalRun(es, mongo.collections, opts());
+    }
+  });
+
   it('re-indexes the homes writers recorded, and removes unpublished, soft-deleted and hard-deleted ones', async () => {
     await fullRebuild(es, mongo.collections, opts());
     const [a, b, c, d] = await mongo.collections.homes.find({ published: true, deleted_at: null }).limit(4).toArray();
