@@ -319,10 +319,10 @@ start_es() {
 # ---- MongoDB wire (mongo-java-server) ---------------------------------------------
 
 # build_mongo JAVA_HOME: the server's jars (Maven Central, checksums enforced) and the
-# compiled launcher in the cache, redone when stack/mongo/* or the JDK changed.
+# compiled launcher (stack/mongo/*.java) in the cache, redone when stack/mongo/* or the JDK changed.
 build_mongo() {
   local java_home="$1" src="$STACK_SRC_DIR/mongo" key
-  key="$(cat "$src/pom.xml" "$src/$MONGO_MAIN.java" <("$java_home/bin/java" -version 2>&1) | sha256sum | cut -c1-16)"
+  key="$(cat "$src/pom.xml" "$src"/*.java <("$java_home/bin/java" -version 2>&1) | sha256sum | cut -c1-16)"
   if [[ -f "$MONGO_DIR/classes/$MONGO_MAIN.class" && "$(cat "$MONGO_DIR/build.key" 2>/dev/null)" == "$key" ]]; then
     return 0
   fi
@@ -339,9 +339,9 @@ build_mongo() {
     dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$MONGO_DIR/lib.tmp" \
     >"$CACHE_DIR/logs/mongo-build.log" 2>&1 </dev/null ||
     { tail -n 30 "$CACHE_DIR/logs/mongo-build.log" >&2; die "could not resolve the Mongo-wire server's jars from Maven Central"; }
-  "$java_home/bin/javac" -nowarn -d "$MONGO_DIR/classes.tmp" -cp "$MONGO_DIR/lib.tmp/*" "$src/$MONGO_MAIN.java" \
+  "$java_home/bin/javac" -nowarn -d "$MONGO_DIR/classes.tmp" -cp "$MONGO_DIR/lib.tmp/*" "$src"/*.java \
     >>"$CACHE_DIR/logs/mongo-build.log" 2>&1 ||
-    { tail -n 30 "$CACHE_DIR/logs/mongo-build.log" >&2; die "javac of stack/mongo/$MONGO_MAIN.java failed"; }
+    { tail -n 30 "$CACHE_DIR/logs/mongo-build.log" >&2; die "javac of stack/mongo/*.java failed"; }
   rm -rf "$MONGO_DIR/lib" "$MONGO_DIR/classes"
   mv "$MONGO_DIR/lib.tmp" "$MONGO_DIR/lib"
   mv "$MONGO_DIR/classes.tmp" "$MONGO_DIR/classes"
