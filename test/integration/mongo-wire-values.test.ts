@@ -8,6 +8,9 @@ import { BSON, Binary, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId
 import { testConfig } from '../support/fixture';
 import { connectMongo, type MongoHandle } from '../../services/kernel/store/mongo';
 
+/** A stored document: any fields, with a string `_id`. */
+type Stored = Document & { _id: string };
+
 const config = testConfig();
 let mongo: MongoHandle;
 
@@ -20,7 +23,7 @@ afterAll(async () => {
 });
 
 /** One of each BSON type, nested in documents and arrays, in a key order that is not alphabetical. */
-function everyType(id: string): Document {
+function everyType(id: string): Stored {
   return {
     _id: id,
     zeta: 'text with ünïcode and "quotes"',
@@ -50,7 +53,7 @@ const bytesOf = (doc: Document | null | undefined): string => Buffer.from(BSON.s
 
 describe('the MongoDB-wire server keeps what it is sent', () => {
   it('gives back every BSON type, in the order sent, after storing it', async () => {
-    const values = mongo.db.collection<Document>('values');
+    const values = mongo.db.collection<Stored>('values');
     await values.insertOne(everyType('all'));
     // Read without promoting values, so each comes back as its BSON type: the bytes must be the ones sent.
     const back = await values.findOne({ _id: 'all' }, { promoteValues: false });
@@ -59,15 +62,14 @@ describe('the MongoDB-wire server keeps what it is sent', () => {
   });
 
   it('keeps a document through updates, the server clock reading of $currentDate among them', async () => {
-    const values = mongo.db.collection<Document>('values');
+    const values = mongo.db.collection<Stored>('values');
     await values.insertOne(everyType('updated'));
     const before = Date.now();
-    await values.updateOne(
-      { _id: 'updated' },
-      { $set: { 'nested.a.added': 'yes' }, $inc: { int32: 1 }, $push: { 'empty.list': 'first' }, $currentDate: { touched: true } },
-    );
+    // As any client sends it (the typed filter of a collection cannot name a path into an untyped field).
+    const update: Document = { $set: { 'nested.a.added': 'yes' }, $inc: { int32: 1 }, $push: { 'empty.list': 'first' }, $currentDate: { touched: true } };
+    await values.updateOne({ _id: 'updated' }, update);
     const back = await values.findOne({ _id: 'updated' }, { promoteValues: false });
-    const { touched, ...rest } = back ?? {};
+    const { touched, ...rest }: Document = back ?? {};
     const expected = everyType('updated');
     expected.int32 = 8;
     (expected.nested as { a: Record<string, unknown> }).a.added = 'yes';
@@ -82,7 +84,7 @@ describe('the MongoDB-wire server keeps what it is sent', () => {
   });
 
   it('finds documents by a regular expression on _id, as a rebuild reads its slices', async () => {
-    const slices = mongo.db.collection<Document>('slices');
+    const slices = mongo.db.collection<Stored>('slices');
     await slices.insertMany(['home-000101', 'home-000111', 'home-000102', 'other-01', 'x'].map((_id) => ({ _id })));
     const ids = async (pattern: RegExp): Promise<string[]> => (await slices.find({ _id: pattern }).toArray()).map((d) => String(d._id)).sort();
     expect(await ids(/01$/)).toEqual(['home-000101', 'other-01']);
