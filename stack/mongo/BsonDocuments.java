@@ -7,6 +7,7 @@ import org.h2.mvstore.WriteBuffer;
 import org.h2.mvstore.type.BasicDataType;
 import org.h2.mvstore.type.ObjectDataType;
 
+import de.bwaldvogel.mongo.bson.BinData;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.wire.bson.BsonDecoder;
 import de.bwaldvogel.mongo.wire.bson.BsonEncoder;
@@ -27,7 +28,7 @@ final class BsonDocuments extends BasicDataType<Document> {
     private static final byte BSON = 0;
     private static final byte SERIALIZED = 1;
 
-    /** Documents written by Java serialization since the server started (the migration's log says how many). */
+    /** Document writes by Java serialization since the server started (a page written again writes its documents again). */
     static final AtomicLong SERIALIZED_WRITES = new AtomicLong();
 
     private final ObjectDataType objects = new ObjectDataType();
@@ -86,7 +87,14 @@ final class BsonDocuments extends BasicDataType<Document> {
 
     private static int sizeOf(Object value) {
         if (value instanceof String) {
+            // compact strings: a byte a character (Latin-1), as nearly all of these are
             return 48 + ((String) value).length();
+        }
+        if (value instanceof BinData) {
+            return 40 + ((BinData) value).getData().length;
+        }
+        if (value instanceof byte[]) {
+            return 16 + ((byte[]) value).length;
         }
         if (value instanceof Map) {
             int bytes = 80;

@@ -32,12 +32,17 @@ final class KeyedUniqueIndex extends AbstractUniqueIndex<Object> {
         if (!BsonRegularExpression.isRegularExpression(queried)) {
             return super.getPositions(query);
         }
-        Matcher matcher = BsonRegularExpression.convertToRegularExpression(queried).matcher("");
+        BsonRegularExpression regex = BsonRegularExpression.convertToRegularExpression(queried);
+        Matcher matcher = null;
         List<Object> positions = new ArrayList<>();
         for (Map.Entry<KeyValue, Object> entry : map.entrySet()) {
             KeyValue key = entry.getKey();
-            if (key.size() == 1 && key.get(0) instanceof String && matcher.reset((String) key.get(0)).find()) {
-                positions.add(entry.getValue());
+            if (key.size() == 1 && key.get(0) instanceof String) {
+                // made at the first string key, as the backend's first matcher would be
+                matcher = matcher == null ? regex.matcher((String) key.get(0)) : matcher.reset((String) key.get(0));
+                if (matcher.find()) {
+                    positions.add(entry.getValue());
+                }
             }
         }
         return positions;
