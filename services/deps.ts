@@ -11,6 +11,7 @@ import type { GenerationReader } from './kernel/store/generation-reader';
 import type { GenerationAnswers } from './kernel/store/generation-answers';
 import type { GenerationVocabulary } from './kernel/store/generation-vocabulary';
 import type { MapAnswer } from './contracts/search-output';
+import type { ListedPlaces } from './search/markets/listed-places';
 import type { PlacesAnswer } from './kernel/text/place-suggestions';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';
@@ -45,6 +46,8 @@ export interface Deps {
   vocabulary: GenerationVocabulary;
   /** The place box's answers, kept the same way (SUGGEST_CACHE_MB). */
   placeAnswers: GenerationAnswers<PlacesAnswer>;
+  /** The markets and cities search can return a home in, read once per index generation for every request (READ_CACHE=false: every time). */
+  listedPlaces: GenerationAnswers<ListedPlaces>;
   /** Building records for the apartment read and the quote, kept while the index generation is unchanged. */
   homeBuildings: GenerationBuildings;
   /** Policy entries, cached the same way. */

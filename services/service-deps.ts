@@ -14,6 +14,7 @@ import { BuildingRecords } from './buildings/building-records';
 import { GenerationBuildings } from './buildings/generation-buildings';
 import { GenerationReader } from './kernel/store/generation-reader';
 import { GenerationAnswers } from './kernel/store/generation-answers';
+import { LISTED_PLACES_BYTES, listedPlacesBytes } from './search/markets/listed-places';
 import { mapAnswerBytes } from './tools/search-on-map';
 import { placesAnswerBytes } from './search/places/place-suggest';
 import { GenerationVocabulary } from './kernel/store/generation-vocabulary';
@@ -64,6 +65,11 @@ export async function openDeps(config: Config, log: Logger) {
     mapAnswers: new GenerationAnswers(generation, { maxBytes: config.mapCacheBytes, sizeOf: mapAnswerBytes }),
     vocabulary: new GenerationVocabulary(config.readCache ? generation : { read: async () => null }, stores.indexerState, config.homesAlias),
     placeAnswers: new GenerationAnswers(generation, { maxBytes: config.suggestCacheBytes, sizeOf: placesAnswerBytes }),
+    // One small answer (a few hundred places), read once per generation for every request: no request's Elasticsearch time.
+    listedPlaces: new GenerationAnswers(config.readCache ? generation : { read: async () => null }, {
+      maxBytes: LISTED_PLACES_BYTES,
+      sizeOf: listedPlacesBytes,
+    }),
     homeBuildings: new GenerationBuildings(stores),
     policies: new PolicyCache(stores, config.cacheTtlMs),
     log,

@@ -16,12 +16,14 @@ if (!pids) process.stderr.write('store-outage tests skipped: ES_URL/MONGO_URL ar
 
 let fx: Fixture;
 let slug: string;
+let market: string;
 
 beforeAll(async () => {
   if (!pids) return;
   fx = await startFixture({ homes: 40 });
   const home = await fx.mongo.collections.homes.findOne({ published: true, deleted_at: null });
   slug = home!.slug;
+  market = home!.market_slug;
   // Warm the caches and connections as a running service would have them.
   await fx.get('/api/public/markets');
   await fx.get(`/api/public/homes/${slug}`);
@@ -104,16 +106,19 @@ describeLocal('a frozen store (SIGSTOP)', () => {
     expect(after[1].body.status).toBe('ok');
   });
 
-  it('Elasticsearch: markets answer 503 within 3 s, /status names elasticsearch, and all recovers after SIGCONT', async () => {
+  it('Elasticsearch: searches answer 503 within 3 s, the markets listing kept for the generation still answers, /status names elasticsearch, and all recovers after SIGCONT', async () => {
     // A readiness answer is shared for a second (transports/http/readiness-cache.ts): the last test's healthy one must age out first.
     await new Promise((r) => setTimeout(r, 1_100));
+    const listed = await fx.get('/api/public/markets');
     const answers = await withFrozen(pids!.es, () =>
       Promise.all([
-        timedGet('/api/public/markets'),
-        timedGet('/api/public/markets?state=NY'),
+        timedGet(`/api/public/search?market=${market}`),
+        timedGet(`/api/public/search?market=${market}&bedrooms=1`),
         timedGet('/api/public/status'),
         timedGet('/readyz'),
         adminStatus(),
+        timedGet('/api/public/markets?state=NY'),
+        timedGet('/api/public/markets'),
       ]),
     );
     expectUnavailable(answers[3]);
@@ -125,8 +130,13 @@ describeLocal('a frozen store (SIGSTOP)', () => {
     expect(answers[2].status).toBe(200);
     expect(answers[2].body.status).toBe('degraded');
     expect(answers[4].body.elasticsearch.ok).toBe(false);
+    // The listing is read once per index generation for every request (search/markets/market-searches.ts): the
+    // generation (MongoDB) has not moved, so what search showed under it is still the answer.
+    expect(answers[6].status).toBe(200);
+    expect(answers[6].body).toEqual(listed.body);
+    expect(answers[5].status).toBe(200);
 
-    const after = await untilHealthy(['/api/public/markets', '/api/public/status', '/readyz']);
+    const after = await untilHealthy([`/api/public/search?market=${market}`, '/api/public/status', '/readyz']);
     expect(after.map((a) => a.status)).toEqual([200, 200, 200]);
   });
 

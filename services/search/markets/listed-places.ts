@@ -13,6 +13,19 @@ export interface ListedPlaces {
   markets: Map<string, { homes: number; cities: Map<string, number> }>;
 }
 
+/** What the kept listing may hold: the places of every market, with room to spare (an answer over it is computed every time). */
+export const LISTED_PLACES_BYTES = 4 * 1024 * 1024;
+
+/** The bytes a kept listing holds, as the kept answers' bound counts them: about a hundred a place. */
+export function listedPlacesBytes(listed: ListedPlaces): number {
+  let bytes = 64;
+  for (const [market, { cities }] of listed.markets) {
+    bytes += 100 + 2 * market.length;
+    for (const city of cities.keys()) bytes += 100 + 2 * city.length;
+  }
+  return bytes;
+}
+
 export function buildListedPlacesBody(): AggregationRequest {
   return {
     size: 0,
