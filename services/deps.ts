@@ -11,7 +11,7 @@ import type { GenerationReader } from './kernel/store/generation-reader';
 import type { GenerationAnswers } from './kernel/store/generation-answers';
 import type { GenerationVocabulary } from './kernel/store/generation-vocabulary';
 import type { MapAnswer } from './contracts/search-output';
-import type { ListedPlaces } from './search/markets/listed-places';
+import type { ListedPlaces } from './kernel/store/listed-places';
 import type { PlacesAnswer } from './kernel/text/place-suggestions';
 import type { MarketDirectory } from './markets/market-directory';
 import type { PolicyCache } from './policies/store';

@@ -14,7 +14,7 @@ import { BuildingRecords } from './buildings/building-records';
 import { GenerationBuildings } from './buildings/generation-buildings';
 import { GenerationReader } from './kernel/store/generation-reader';
 import { GenerationAnswers } from './kernel/store/generation-answers';
-import { LISTED_PLACES_BYTES, listedPlacesBytes } from './search/markets/listed-places';
+import { LISTED_PLACES_BYTES, listedPlacesBytes } from './kernel/store/listed-places';
 import { mapAnswerBytes } from './tools/search-on-map';
 import { placesAnswerBytes } from './search/places/place-suggest';
 import { GenerationVocabulary } from './kernel/store/generation-vocabulary';

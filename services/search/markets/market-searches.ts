@@ -8,7 +8,8 @@ import type { MarketRecord } from '../../kernel/inventory/records';
 import type { MarketFilters } from '../../contracts/market-output';
 import { homesTransport } from '../shared/search-transport';
 import { unmetered } from '../../kernel/store/es-time';
-import { buildListedPlacesBody, parseListedPlaces, type ListedPlaces } from './listed-places';
+import { buildListedPlacesBody, parseListedPlaces } from './listed-places';
+import type { ListedPlaces } from '../../kernel/store/listed-places';
 import { buildMarketFiltersBody, shapeMarketFilters } from './market-filters';
 import { buildMarketInfoBody, shapeMarketInfo, type MarketStats } from './market-info';
 

@@ -6,6 +6,8 @@ import { buildListedPlacesBody, parseListedPlaces } from '../../../services/sear
 import { buildMarketFiltersBody, shapeMarketFilters } from '../../../services/search/markets/market-filters';
 import { buildMarketInfoBody, shapeMarketInfo } from '../../../services/search/markets/market-info';
 import { readListedPlaces, readMarketFilters, readMarketStats } from '../../../services/search/markets/market-searches';
+import { GenerationAnswers } from '../../../services/kernel/store/generation-answers';
+import { LISTED_PLACES_BYTES, listedPlacesBytes } from '../../../services/kernel/store/listed-places';
 import { SEARCH_SORTS } from '../../../services/search/shared/sorts';
 
 const BOOKABLE_IN_BOSTON = [{ term: { bookable: true } }, { term: { market_slug: 'boston' } }];
@@ -172,6 +174,8 @@ describe('the market searches, as sent', () => {
       esNodes: undefined,
       routingKeys: { keyOf: async (slug: string) => `key-of-${slug}` },
       aggregates: new AggregateCache(60_000),
+      // No generation to read: the listing is read every time, as with READ_CACHE=false.
+      listedPlaces: new GenerationAnswers({ read: async () => null }, { maxBytes: LISTED_PLACES_BYTES, sizeOf: listedPlacesBytes }),
     } as unknown as Deps;
     return { deps, sent };
   }
