@@ -47,13 +47,15 @@ export async function openDeps(config: Config, log: Logger) {
   const onMongoCall = mongoCallMetrics(metrics);
   const stores = timedCollections(mongo.collections, onMongoCall);
   const generation = new GenerationReader(stores.indexerState);
+  // What is read once per generation for every request trusts the generation only with READ_CACHE (false: read every time).
+  const trusted = config.readCache ? generation : { read: async () => null };
   const deps: Deps = {
     config,
     es,
     esNodes,
     routingKeys: new RoutingKeysCache(() => readRoutingKeys(es, config.homesAlias)),
     // Read once per generation for every request: no request's Elasticsearch time. READ_CACHE=false trusts no generation: every shard.
-    marketExtents: new MarketExtents(config.readCache ? generation : { read: async () => null }, () =>
+    marketExtents: new MarketExtents(trusted, () =>
       unmetered(async () => parseMarketExtents((await esTransport(es, config.homesAlias, { nodes: esNodes }).aggregate(marketExtentsBody())).aggregations)),
     ),
     mongo: stores,
@@ -63,10 +65,10 @@ export async function openDeps(config: Config, log: Logger) {
     buildings: new BuildingRecords(stores, config.cacheTtlMs),
     generation,
     mapAnswers: new GenerationAnswers(generation, { maxBytes: config.mapCacheBytes, sizeOf: mapAnswerBytes }),
-    vocabulary: new GenerationVocabulary(config.readCache ? generation : { read: async () => null }, stores.indexerState, config.homesAlias),
+    vocabulary: new GenerationVocabulary(trusted, stores.indexerState, config.homesAlias),
     placeAnswers: new GenerationAnswers(generation, { maxBytes: config.suggestCacheBytes, sizeOf: placesAnswerBytes }),
     // One small answer (a few hundred places), read once per generation for every request: no request's Elasticsearch time.
-    listedPlaces: new GenerationAnswers(config.readCache ? generation : { read: async () => null }, {
+    listedPlaces: new GenerationAnswers(trusted, {
       maxBytes: LISTED_PLACES_BYTES,
       sizeOf: listedPlacesBytes,
     }),
