@@ -24,7 +24,7 @@ const NOT_ON_THE_BOARD: Record<string, string> = {
 
 interface Panel {
   title?: string;
-  targets?: { expr?: string }[];
+  targets?: { expr?: string; exemplar?: boolean }[];
   panels?: Panel[];
 }
 interface Dashboard {
@@ -110,6 +110,16 @@ describe('ops/grafana/catalog.json and ops/prometheus/alerts.yml against GET /me
     const shows = (family: string): boolean => [...onBoard].some((b) => b === family || ['_bucket', '_sum', '_count'].some((s) => b === `${family}${s}`));
     expect(catalog.length).toBeGreaterThanOrEqual(10);
     expect(catalog.filter((n) => !shows(n))).toEqual([]);
+  });
+
+  it("asks for exemplars on every target over the request histogram's buckets: a latency point opens its trace", () => {
+    const board = JSON.parse(readFileSync(path.join(ROOT, 'ops/grafana/catalog.json'), 'utf8')) as Dashboard;
+    const panels = (list: Panel[]): Panel[] => list.flatMap((p) => [p, ...panels(p.panels ?? [])]);
+    const latency = panels(board.panels).flatMap((p) =>
+      (p.targets ?? []).filter((t) => t.expr?.includes('catalog_http_request_duration_seconds_bucket')).map((t) => ({ panel: p.title, exemplar: t.exemplar })),
+    );
+    expect(latency.length).toBeGreaterThanOrEqual(2);
+    expect(latency.filter((t) => t.exemplar !== true)).toEqual([]);
   });
 
   it("has every expression of the board accepted by Prometheus's own parser (promtool check rules)", () => {

@@ -44,6 +44,16 @@ describe('2026-07-28 results', () => {
     }
   });
 
+  it("refuses a tool call whose Mcp-Name header names another tool, the error carrying the request's id", async () => {
+    const { status, json } = await post(
+      { jsonrpc: '2.0', id: 'r-name', method: 'tools/call', params: { name: 'list_markets_tool', arguments: {} } },
+      { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_quote_tool' },
+    );
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(status).toBeLessThan(500);
+    expect(json).toEqual(expect.objectContaining({ id: 'r-name', error: expect.objectContaining({ code: expect.any(Number) }) }));
+  });
+
   it('has no ping: -32601 on 2026-07-28, an empty result on 2025', async () => {
     const modern = await modernPost('ping', {});
     expect(modern.status).toBeLessThan(500);

@@ -34,6 +34,8 @@ interface ReceivedSpan {
   attributes: Record<string, string | number | boolean | undefined>;
   links: Array<{ traceId: string; spanId: string }>;
   scope: string;
+  /** OTLP's status: code 2 is ERROR. */
+  status?: { code?: number };
 }
 
 /** The OTLP/HTTP JSON receiver: every span of every export request, decoded (ids are hex in OTLP JSON). */
@@ -250,6 +252,62 @@ describe('traces exported over OTLP/HTTP', () => {
     expect(call.attributes['error.type']).toBe('home_not_found');
     expect(http.attributes['error.type']).toBe('home_not_found');
     expect(spans.some((s) => s.attributes['db.system.name'] === 'mongodb' && s.parentSpanId === call.spanId)).toBe(true);
+  });
+
+  it('names a call of an unknown tool, an unknown method and their ids by nothing the client typed, and fails them with their JSON-RPC code', async () => {
+    const typed = { tool: 'carol.person@example.com +14155550100', method: 'secret/method-ellen@example.com', id: 'dave.secret@example.com' };
+    const post = async (message: Record<string, unknown>, traceId: string) => {
+      const res = await fetch(url + '/mcp/public', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', traceparent: `00-${traceId}-${hex(8)}-01` },
+        body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      });
+      return jsonRpcOf(res);
+    };
+    const unknownTool = hex(16);
+    const toolAnswer = await post({ id: typed.id, method: 'tools/call', params: { name: typed.tool, arguments: {} } }, unknownTool);
+    expect(toolAnswer.error?.code ?? toolAnswer.result?.isError).toBeTruthy();
+    const unknownMethod = hex(16);
+    const methodAnswer = await post({ id: 3, method: typed.method, params: {} }, unknownMethod);
+    expect(methodAnswer.error?.code).toBe(-32601);
+    const toolSpans = await traceOf(unknownTool, (s) => s.some((x) => x.name === 'tools/call') && s.some((x) => x.name === 'POST /mcp/public'));
+    const methodSpans = await traceOf(unknownMethod, (s) => s.some((x) => x.name === '_OTHER') && s.some((x) => x.name === 'POST /mcp/public'));
+    const call = toolSpans.find((x) => x.name === 'tools/call')!;
+    expect(call.attributes['gen_ai.tool.name']).toBeUndefined();
+    expect(call.attributes['jsonrpc.request.id']).toBeUndefined();
+    const other = methodSpans.find((x) => x.name === '_OTHER')!;
+    expect(other.attributes['mcp.method.name']).toBe('_OTHER');
+    expect(other.attributes['jsonrpc.request.id']).toBe('3');
+    expect(other.attributes['error.type']).toBe('-32601');
+    expect(other.status?.code).toBe(2);
+    if (toolAnswer.error) {
+      expect(call.attributes['error.type']).toBe(String(toolAnswer.error.code));
+      expect(call.status?.code).toBe(2);
+    }
+    const everything = JSON.stringify([...toolSpans, ...methodSpans]);
+    for (const text of ['carol.person', '4155550100', 'ellen@', 'dave.secret']) expect(everything).not.toContain(text);
+  });
+
+  it('keeps a tool call whose _meta traceparent is malformed the child of the HTTP request, with no link', async () => {
+    const traceId = hex(16);
+    const { message } = await toolCall(
+      'get_apartment_tool',
+      { slug: 'no-such-home-anywhere' },
+      { traceparent: '00-zzzz-yyyy-01' },
+      { traceparent: `00-${traceId}-${hex(8)}-01` },
+    );
+    expect(message.result.isError).toBe(true);
+    const spans = await traceOf(traceId, (s) => s.some((x) => x.name === 'tools/call get_apartment_tool') && s.some((x) => x.name === 'POST /mcp/public'));
+    const http = spans.find((s) => s.name === 'POST /mcp/public')!;
+    const call = spans.find((s) => s.name === 'tools/call get_apartment_tool')!;
+    expect(call.parentSpanId).toBe(http.spanId);
+    expect(call.links).toEqual([]);
+  });
+
+  it('writes the trace id once in an access line (a log store refuses a key given twice)', () => {
+    const access = lines.filter((l) => l.includes('"msg":"request"') && l.includes('"trace_id"'));
+    expect(access.length).toBeGreaterThan(0);
+    for (const line of access) expect(line.match(/"trace_id":/g)).toHaveLength(1);
   });
 
   it('exports nothing of a request whose trace is not sampled, and its access line still names the trace', async () => {

@@ -34,6 +34,11 @@ function routeOf(ctx: Context): string {
   return typeof named === 'string' ? named : UNMATCHED_ROUTE;
 }
 
+function withTraceId(req: IncomingMessage, line: Record<string, unknown>): Record<string, unknown> {
+  const traceId = traceIdOf(req);
+  return traceId === undefined ? line : { ...line, trace_id: traceId };
+}
+
 export function requestLog(log: Logger, metrics: ServiceMetrics) {
   const http = pinoHttp({
     logger: log,
@@ -49,19 +54,22 @@ export function requestLog(log: Logger, metrics: ServiceMetrics) {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
     // Called at the start too (nothing known yet: no binding, or the line would carry `route` twice).
-    // With tracing on, the request's trace id too (`trace_id`, as every other line of the request carries it: ../../kernel/logger.ts).
     customProps: (req) => {
       const route = routes.get(req);
-      const traceId = traceIdOf(req);
-      return { ...(route === undefined ? {} : { route }), ...(traceId === undefined ? {} : { trace_id: traceId }) };
+      return route === undefined ? {} : { route };
     },
     customSuccessMessage: () => 'request',
     customErrorMessage: () => 'request failed',
+    // With tracing on, the request's trace id (`trace_id`, as every other line of the request carries it:
+    // ../../kernel/logger.ts). In the line's own fields, where the logger's mixin merges into the same key:
+    // as a binding it would be written a second time beside the mixin's, and a log store refuses a line
+    // with a key twice.
+    customSuccessObject: (req, _res, line: Record<string, unknown>) => withTraceId(req, line),
     // A 5xx access line names its status only: pino-http would add an error of its own making, with a
     // stack that says nothing (the cause, when it is a fault, is logged once by ../failure-log.ts).
-    customErrorObject: (_req, _res, _err, line: Record<string, unknown>) => {
+    customErrorObject: (req, _res, _err, line: Record<string, unknown>) => {
       const { err: _made, ...rest } = line;
-      return rest;
+      return withTraceId(req, rest);
     },
     quietReqLogger: true,
   });

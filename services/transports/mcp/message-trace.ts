@@ -5,9 +5,12 @@
  * `params._meta` (`traceparent`, `tracestate`: SEP-414), linked then to the HTTP request's span;
  * without one, it is the HTTP request's child. The tool's work (Elasticsearch, MongoDB, pricing)
  * runs under it. Never an argument value: the tool's name, the era, the outcome and its code only.
+ * Only what the server knows goes into a name or an attribute: a tool of the registry, a method of MCP
+ * (`_OTHER` for any other, as OpenTelemetry names an unknown value), an id that is a number or a plain
+ * token; a client can type anything in those fields, an email or a phone number too.
  * Only while tracing is on (docs/decisions.md, "Traces").
  */
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Link, type TextMapGetter } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link, type TextMapGetter } from '@opentelemetry/api';
 import { requestContext, RequestTrace, requestTrace, tracer, tracingOn } from '../../kernel/tracing';
 import { isObject } from './plain-request';
 
@@ -21,22 +24,54 @@ const META: TextMapGetter<Record<string, unknown>> = {
 };
 
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
+/** A JSON-RPC id a span may carry: a number, or a string of letters, digits, `_` and `-` (a UUID, a counter). */
+const PLAIN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The methods of MCP (both eras): any other is named `_OTHER`. */
+const METHODS = new Set([
+  'initialize',
+  'ping',
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+  'notifications/initialized',
+  'notifications/cancelled',
+  'notifications/progress',
+  'notifications/roots/list_changed',
+]);
 
 /** Runs `serve` under the message's span when tracing is on; else just runs it. */
-export async function traceMessage<T>(body: unknown, protocolHeader: string, serve: () => Promise<T>): Promise<T> {
+export async function traceMessage<T>(body: unknown, protocolHeader: string, isTool: (name: string) => boolean, serve: () => Promise<T>): Promise<T> {
   if (!tracingOn() || !isObject(body) || typeof body.method !== 'string') return serve();
-  const method = body.method;
+  const method = METHODS.has(body.method) ? body.method : '_OTHER';
   const params = isObject(body.params) ? body.params : {};
-  const tool = method === 'tools/call' && typeof params.name === 'string' ? params.name : undefined;
+  const tool = method === 'tools/call' && typeof params.name === 'string' && isTool(params.name) ? params.name : undefined;
   const meta = isObject(params._meta) ? params._meta : undefined;
   const ambient = context.active();
-  const fromMeta = meta && typeof meta.traceparent === 'string' ? propagation.extract(ambient, meta, META) : undefined;
-  const carried = fromMeta ? trace.getSpanContext(fromMeta) : undefined;
+  // A context only when _meta holds a valid one (extracted alone first: over the ambient one, an invalid
+  // traceparent would leave the HTTP request's span in place, and the message would link to its own parent).
+  const carried = meta && typeof meta.traceparent === 'string' ? trace.getSpanContext(propagation.extract(ROOT_CONTEXT, meta, META)) : undefined;
+  const fromMeta = carried ? propagation.extract(ambient, meta!, META) : undefined;
   const transportSpan = trace.getSpan(ambient);
   // The child of a request whose trace is not sampled is not sampled either (the parent-based samplers): no span to make.
   if (!carried && transportSpan && !transportSpan.isRecording()) return serve();
   const links: Link[] = carried && transportSpan ? [{ context: transportSpan.spanContext() }] : [];
   const id = body.id;
+  // A 2025 client names its revision in `initialize` before any header can.
+  const version = method === 'initialize' && typeof params.protocolVersion === 'string' ? params.protocolVersion : protocolHeader;
   const span = tracer.startSpan(
     tool ? `${method} ${tool}` : method,
     {
@@ -45,21 +80,23 @@ export async function traceMessage<T>(body: unknown, protocolHeader: string, ser
       attributes: {
         'mcp.method.name': method,
         ...(tool ? { 'gen_ai.tool.name': tool, 'gen_ai.operation.name': 'execute_tool' } : {}),
-        ...(typeof id === 'string' || typeof id === 'number' ? { 'jsonrpc.request.id': String(id) } : {}),
-        ...(VERSION.test(protocolHeader) ? { 'mcp.protocol.version': protocolHeader } : {}),
+        ...((typeof id === 'string' && PLAIN_ID.test(id)) || (typeof id === 'number' && Number.isFinite(id)) ? { 'jsonrpc.request.id': String(id) } : {}),
+        ...(VERSION.test(version) ? { 'mcp.protocol.version': version } : {}),
       },
     },
-    carried ? fromMeta : ambient,
+    fromMeta ?? ambient,
   );
   // The message's span joins the request's: what the work notes (era, outcome, cache, homes priced) is said on both.
   const record = requestTrace() ?? new RequestTrace(span);
-  const scope = requestContext(span, carried ? fromMeta : ambient, record);
+  const scope = requestContext(span, fromMeta ?? ambient, record);
   try {
     return await context.with(scope, serve);
   } catch (err) {
     span.setStatus({ code: SpanStatusCode.ERROR });
     throw err;
   } finally {
+    // A JSON-RPC error or a tool's error answer (its code noted as `error.type`) fails the message, as MCP's conventions say.
+    if (record.noted.has('error.type')) span.setStatus({ code: SpanStatusCode.ERROR });
     record.finish(span);
   }
 }

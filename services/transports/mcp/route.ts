@@ -31,7 +31,7 @@ import { PreparedAnswers, preparedRequest, type WireAnswer } from './prepared-an
 import { invalidParamsError, isJSONRPCMessage, requestId } from './request-params';
 import { createMcpServer } from './server';
 import { traceMessage } from './message-trace';
-import { noteRequest } from '../../kernel/tracing';
+import { noteRequest, requestTrace } from '../../kernel/tracing';
 import type { ToolServerContext } from './tool-call';
 
 export const MCP_PATH = '/mcp/public';
@@ -42,8 +42,26 @@ type Admitted = [RequestScope, ApiError | null];
 /** Hop-by-hop or recomputed headers of the SDK's answer that Koa writes itself. */
 const NOT_COPIED = new Set(['connection', 'content-length', 'transfer-encoding']);
 
-function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
+/** A JSON-RPC error's code on the request's spans (its `error.type`, as OpenTelemetry's MCP conventions name it). */
+function noteRpcError(code: number): void {
   noteRequest({ 'error.type': String(code), 'rpc.response.status_code': String(code) });
+}
+
+/** The code of the JSON-RPC error an answer carries (JSON, or the one message of a 2025 event stream), or undefined. */
+function rpcErrorCode(bytes: Buffer): number | undefined {
+  const text = bytes.toString('utf8');
+  const json = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
+  if (json === undefined || !json.includes('"error"')) return undefined;
+  try {
+    const code = (JSON.parse(json) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'number' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
+  noteRpcError(code);
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = { jsonrpc: '2.0', id, error: { code, message } };
@@ -84,6 +102,8 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     },
     { onerror: (err) => deps.log.debug({ err }, 'tool server refused a request') },
   );
+  const toolNames = new Set(tools.map((t) => t.name));
+  const isTool = (name: string): boolean => toolNames.has(name);
   const prepared = new PreparedAnswers();
   const policy = { allowedOrigins: deps.config.mcpAllowedOrigins, publicBaseUrl: deps.config.publicBaseUrl, listenHost: deps.config.host };
   const guard = originAndHostGuard(policy);
@@ -117,7 +137,7 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     const verdict = guard(ctx.get('Origin') || undefined, ctx.get('Host') || undefined);
     if (!verdict.allowed) return jsonRpcError(ctx, 403, -32000, verdict.reason, requestId(body));
     if (Array.isArray(body)) return jsonRpcError(ctx, 400, -32600, BATCH_REFUSED);
-    await traceMessage(body, ctx.get('Mcp-Protocol-Version'), () => serveMessage(ctx, scope, body));
+    await traceMessage(body, ctx.get('Mcp-Protocol-Version'), isTool, () => serveMessage(ctx, scope, body));
   });
 
   /** One JSON-RPC message, admitted at the door, parsed and let through the guards. */
@@ -146,6 +166,7 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     const modernInitialize = message !== null && 'method' in message && message.method === 'initialize' && !(await isLegacyRequest(request(), body));
     const invalid = message ? invalidParamsError(message, modernInitialize ? 'modern' : 'legacy') : null;
     if (invalid) {
+      if ('error' in invalid) noteRpcError(invalid.error.code);
       ctx.status = 200;
       ctx.body = invalid;
       return;
@@ -185,6 +206,11 @@ function send(ctx: Context, answer: WireAnswer, body: unknown): void {
     ctx.set('Cache-Control', 'no-cache');
   }
   const bytes = answer.status >= 400 ? withRequestId(answer.body, body) : answer.body;
+  // Under a sampled trace, a JSON-RPC error the SDK answered (an unknown tool or method, params it refused) names its code.
+  if (requestTrace() !== undefined) {
+    const code = rpcErrorCode(bytes);
+    if (code !== undefined) noteRpcError(code);
+  }
   // A notification's 202 has no body at all (Koa would otherwise write the status text).
   ctx.body = bytes.length > 0 ? bytes : '';
   if (bytes.length === 0 && answer.headers['content-type'] === undefined) ctx.remove('Content-Type');
@@ -199,7 +225,8 @@ function withRequestId(bytes: Buffer, body: unknown): Buffer {
   if (id === null || bytes.length === 0) return bytes;
   try {
     const answer = JSON.parse(bytes.toString('utf8')) as { id?: unknown; error?: unknown };
-    if (answer.error === undefined || answer.id !== null) return bytes;
+    // An error without an id names the request's (the SDK writes `null`, or no id at all).
+    if (answer.error === undefined || (answer.id !== null && answer.id !== undefined)) return bytes;
     return Buffer.from(JSON.stringify({ ...answer, id }));
   } catch {
     return bytes;
