@@ -146,6 +146,11 @@ async function main(): Promise<void> {
       floor ??= await startServiceProcess(serviceEnv, [], { script: 'test/bench/floor-server.ts', readyPath: '/' });
       return floor;
     },
+    async floorWith(env) {
+      const variant = await startServiceProcess({ ...serviceEnv, ...env }, [], { script: 'test/bench/floor-server.ts', readyPath: '/' });
+      variants.push(variant);
+      return variant;
+    },
   };
   try {
     for (const section of SECTIONS) {

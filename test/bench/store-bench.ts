@@ -41,6 +41,8 @@ export interface BenchContext {
   serviceWith(env: Record<string, string>): Promise<{ url: string; pid: number; close(): Promise<void> }>;
   /** The bench's floor (floor-server.ts): the same store calls behind a bare Node HTTP server, in its own process. */
   floor(): Promise<{ url: string; pid: number }>;
+  /** Another floor server, with `env` over the bench's (closed with the bench, or by the caller). */
+  floorWith(env: Record<string, string>): Promise<{ url: string; pid: number; close(): Promise<void> }>;
   homes: number;
   today: string;
   sample: Sample;

@@ -17,6 +17,12 @@
  * default), each group's shown beside it. The stores' processor time (Elasticsearch and the Mongo-wire
  * server, from their /proc like the service's) is read around every row and reported apart: the target is
  * the service's own processor time.
+ *
+ * Beside them, the floor of tracing: groups of the bench's bare Node server (floor-server.ts) in the same
+ * four settings, run the same way after each group of the service, answering the apartment read's
+ * lookups as a tool result. Traced, it starts the SDK the service starts and makes one server span per
+ * request and a client span per store call under a sampled trace, nothing else: what any implementation
+ * in front of these stores pays for OpenTelemetry on this machine, per call and as a share of its own time.
  */
 import { createServer } from 'node:http';
 import { runLoad, type Probe } from './load';
@@ -88,7 +94,7 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
     { title: 'on, every trace', env: { ...exporting, OTEL_TRACES_SAMPLER: 'parentbased_always_on' } },
   ];
   const [off] = settings;
-  const shapes: Array<{ title: string; probe: () => Probe }> = [
+  const shapes: Shape[] = [
     { title: 'tools/call apartment read', probe: () => toolCall('get_apartment_tool', { slug: sample.slugOrUnknown() }) },
     {
       title: 'tools/call dated market search',
@@ -98,79 +104,121 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
       },
     },
   ];
+  const floorShapes: Shape[] = [
+    {
+      title: "bare server: the apartment read's lookups as a tool result",
+      probe: () => ({ method: 'POST', path: '/home?mcp', body: JSON.stringify(sample.slugOrUnknown()) }),
+    },
+  ];
   const { es, mongo } = stackPids();
   const stores = [es, mongo].filter((p): p is number => typeof p === 'number');
-  /** tallies[shape][group][setting] */
+  /** tallies[shape][group][setting], the service's then the floor's. */
   const tallies = shapes.map(() => [] as Tally[][]);
+  const floorTallies = floorShapes.map(() => [] as Tally[][]);
   const started = Date.now();
   for (let group = 0; group < GROUPS; group++) {
-    // The start order rotates: no setting's copy is always the first or the last started.
-    const copies: Array<{ url: string; pid: number; close(): Promise<void> } | undefined> = settings.map(() => undefined);
-    for (let k = 0; k < settings.length; k++) {
-      const i = (k + group) % settings.length;
-      copies[i] = await ctx.serviceWith(settings[i].env);
-    }
-    const svcs = copies.map((c) => c!);
-    try {
-      // Warmed together: every copy of the group has the same history when its rows begin.
-      for (const shape of shapes) {
-        await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds: WARM_SECONDS })));
-      }
-      for (const perShape of tallies) perShape[group] = settings.map(() => ({ service: 0, stores: 0, calls: 0, rps: 0, bad: 0 }));
-      for (let row = 0; row < ROWS; row++) {
-        for (const [s, shape] of shapes.entries()) {
-          const service0 = svcs.map((svc) => cpuTicks(svc.pid) ?? NaN);
-          const stores0 = ticksOf(stores);
-          const results = await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds })));
-          const storeTicks = ticksOf(stores) - stores0;
-          const calls = results.reduce((n, r) => n + r.requests, 0);
-          results.forEach((result, i) => {
-            const t = tallies[s][group][i];
-            t.service += (cpuTicks(svcs[i].pid) ?? NaN) - service0[i];
-            // The stores served the group's copies at once: each copy's share by its calls.
-            t.stores += (storeTicks * result.requests) / Math.max(1, calls);
-            t.calls += result.requests;
-            t.rps += result.rps / ROWS;
-            t.bad += (result.statuses['5xx'] ?? 0) + (result.statuses.error ?? 0);
-          });
-        }
-      }
-    } finally {
-      await Promise.all(svcs.map((svc) => svc.close()));
-    }
+    await measureGroup(group, settings, (env) => ctx.serviceWith(env), shapes, tallies, stores, seconds);
+    await measureGroup(group, settings, (env) => ctx.floorWith(env), floorShapes, floorTallies, stores, seconds);
   }
   const minutes = (Date.now() - started) / 60_000;
-  const msPerCall = (ticks: number, calls: number): number => ((ticks / clockTicks()) * 1_000) / calls;
-  const pct = (r: number): string => `${r >= 1 ? '' : '−'}${Math.abs((r - 1) * 100).toFixed(1)} %`;
 
   say('## Traces (processor time per call, tracing off and on)');
   say('');
   say(
     `${GROUPS} groups of fresh copies, one per setting, warmed ${WARM_SECONDS} s per call and measured at once ` +
       `(${CONNECTIONS} connections each), ${ROWS} rows of ${seconds} s per call (${minutes.toFixed(1)} min in all); a setting's cost in a ` +
-      `group is its copy's processor time per call over the off copy's, its figure the median over the groups.`,
+      `group is its copy's processor time per call over the off copy's, its figure the median over the groups. ` +
+      `After each group of the service, a group of bare servers (floor-server.ts) in the same settings, run the same way: the floor.`,
   );
   say('');
   say(
-    '| call | setting | service CPU ms/call, each group | more than off, each group | more than off (median) | stores CPU ms/call (median) | req/s per copy (median) | 5xx/errors |',
+    '| call | setting | service CPU ms/call, each group | more than off, each group | more than off (median) | more than off, ms/call (median) | stores CPU ms/call (median) | req/s per copy (median) | 5xx/errors |',
   );
-  say('|---|---|---|---|---|---|---|---|');
-  for (const [s, shape] of shapes.entries()) {
-    const offIndex = settings.indexOf(off);
-    settings.forEach((setting, i) => {
-      const mine = tallies[s].map((g) => g[i]);
-      const perCall = mine.map((t) => msPerCall(t.service, t.calls));
-      const ratios = tallies[s].map((g) => msPerCall(g[i].service, g[i].calls) / msPerCall(g[offIndex].service, g[offIndex].calls));
-      say(
-        `| ${shape.title} | ${setting.title} | ${perCall.map((v) => v.toFixed(3)).join(', ')} | ` +
-          `${setting === off ? '' : ratios.map(pct).join(', ')} | ${setting === off ? '' : `**${pct(median(ratios))}**`} | ` +
-          `${median(mine.map((t) => msPerCall(t.stores, t.calls))).toFixed(3)} | ${Math.round(median(mine.map((t) => t.rps)))} | ${mine.reduce((n, t) => n + t.bad, 0)} |`,
-      );
-    });
+  say('|---|---|---|---|---|---|---|---|---|');
+  for (const [list, all] of [
+    [shapes, tallies],
+    [floorShapes, floorTallies],
+  ] as const) {
+    for (const [s, shape] of list.entries()) {
+      const offIndex = settings.indexOf(off);
+      settings.forEach((setting, i) => {
+        const mine = all[s].map((g) => g[i]);
+        const perCall = mine.map((t) => msPerCall(t.service, t.calls));
+        const offPerCall = all[s].map((g) => msPerCall(g[offIndex].service, g[offIndex].calls));
+        const ratios = perCall.map((v, g) => v / offPerCall[g]);
+        const extra = perCall.map((v, g) => v - offPerCall[g]);
+        say(
+          `| ${shape.title} | ${setting.title} | ${perCall.map((v) => v.toFixed(3)).join(', ')} | ` +
+            `${setting === off ? '' : ratios.map(pct).join(', ')} | ${setting === off ? '' : `**${pct(median(ratios))}**`} | ` +
+            `${setting === off ? '' : ms(median(extra))} | ` +
+            `${median(mine.map((t) => msPerCall(t.stores, t.calls))).toFixed(3)} | ${Math.round(median(mine.map((t) => t.rps)))} | ${mine.reduce((n, t) => n + t.bad, 0)} |`,
+        );
+      });
+    }
   }
   say('');
   say(`The receiver got ${(sink.bytes() / 2 ** 20).toFixed(1)} MiB of OTLP.`);
   say('');
   say("Target: tracing on with 10 % sampled costs at most 5 % more of the service's processor time per call than tracing off.");
   say('');
+}
+
+interface Shape {
+  title: string;
+  probe: () => Probe;
+}
+
+type Copy = { url: string; pid: number; close(): Promise<void> };
+
+const msPerCall = (ticks: number, calls: number): number => ((ticks / clockTicks()) * 1_000) / calls;
+const ms = (v: number): string => `${v >= 0 ? '' : '−'}${Math.abs(v).toFixed(3)}`;
+const pct = (r: number): string => `${r >= 1 ? '' : '−'}${Math.abs((r - 1) * 100).toFixed(1)} %`;
+
+/**
+ * One group: a fresh copy per setting (started by `start`, the start order rotating with `group`), warmed
+ * together, measured together row by row, then stopped; what each spent is added to `tallies[shape][group]`.
+ */
+async function measureGroup(
+  group: number,
+  settings: readonly Setting[],
+  start: (env: Record<string, string>) => Promise<Copy>,
+  shapes: readonly Shape[],
+  tallies: Tally[][][],
+  stores: number[],
+  seconds: number,
+): Promise<void> {
+  // The start order rotates: no setting's copy is always the first or the last started.
+  const copies: Array<Copy | undefined> = settings.map(() => undefined);
+  for (let k = 0; k < settings.length; k++) {
+    const i = (k + group) % settings.length;
+    copies[i] = await start(settings[i].env);
+  }
+  const svcs = copies.map((c) => c!);
+  try {
+    // Warmed together: every copy of the group has the same history when its rows begin.
+    for (const shape of shapes) {
+      await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds: WARM_SECONDS })));
+    }
+    for (const perShape of tallies) perShape[group] = settings.map(() => ({ service: 0, stores: 0, calls: 0, rps: 0, bad: 0 }));
+    for (let row = 0; row < ROWS; row++) {
+      for (const [s, shape] of shapes.entries()) {
+        const service0 = svcs.map((svc) => cpuTicks(svc.pid) ?? NaN);
+        const stores0 = ticksOf(stores);
+        const results = await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds })));
+        const storeTicks = ticksOf(stores) - stores0;
+        const calls = results.reduce((n, r) => n + r.requests, 0);
+        results.forEach((result, i) => {
+          const t = tallies[s][group][i];
+          t.service += (cpuTicks(svcs[i].pid) ?? NaN) - service0[i];
+          // The stores served the group's copies at once: each copy's share by its calls.
+          t.stores += (storeTicks * result.requests) / Math.max(1, calls);
+          t.calls += result.requests;
+          t.rps += result.rps / ROWS;
+          t.bad += (result.statuses['5xx'] ?? 0) + (result.statuses.error ?? 0);
+        });
+      }
+    }
+  } finally {
+    await Promise.all(svcs.map((svc) => svc.close()));
+  }
 }
