@@ -6,7 +6,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
-import { MAX_SUGGEST_CHARS } from '../kernel/limits/typed-text';
+import { charCount, MAX_SUGGEST_CHARS, TYPED_TEXT_BOUND } from '../kernel/limits/typed-text';
 import { foldedTyping, PLACE_TYPES } from '../kernel/text/place-suggestions';
 import { suggestPlaces } from '../search/places/place-suggest';
 import { defineTool, READ_ONLY } from './tool';
@@ -16,7 +16,7 @@ export const SUGGEST_LIMIT = { default: 8, max: 20 } as const;
 const inputSchema = {
   type: 'object',
   properties: {
-    q: { type: 'string', maxLength: 2 * MAX_SUGGEST_CHARS, description: `What the person typed so far, 1-${MAX_SUGGEST_CHARS} characters.` },
+    q: { type: 'string', maxLength: TYPED_TEXT_BOUND, description: `What the person typed so far, 1-${MAX_SUGGEST_CHARS} characters.` },
     limit: {
       type: 'integer',
       minimum: 1,
@@ -75,7 +75,8 @@ export const suggestPlacesRoute = defineTool<Args, Output>({
   async handler(args, { deps, request }) {
     const typed = args.q.trim();
     if (typed === '') throw badRequest('invalid_parameters', 'q is empty: give the start of a place.');
-    if (typed.length > MAX_SUGGEST_CHARS) throw badRequest('invalid_parameters', `q is ${typed.length} characters: at most ${MAX_SUGGEST_CHARS}.`);
+    const chars = charCount(typed);
+    if (chars > MAX_SUGGEST_CHARS) throw badRequest('invalid_parameters', `q is ${chars} characters: at most ${MAX_SUGGEST_CHARS}.`);
     if (foldedTyping(typed).trim() === '') throw badRequest('invalid_parameters', 'q has no letter or digit to complete.');
     const answer = await suggestPlaces(deps, args.q.trimStart(), args.limit ?? SUGGEST_LIMIT.default, request.signal);
     return { data: answer };

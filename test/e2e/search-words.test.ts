@@ -11,6 +11,7 @@ import { startFixture, testConfig, type Fixture } from '../support/fixture';
 import { startService, type RunningService } from '../../services/main';
 import { expectedResults, loadWorld, type World } from '../support/search-model';
 import { homeTexts } from '../../services/kernel/text/home-texts';
+import { placeDocuments } from '../../services/kernel/text/place-suggestions';
 import { matchedFragment } from '../../services/kernel/text/matched';
 import { queryPlan } from '../../services/kernel/text/query-plan';
 import { wordsOf } from '../../services/kernel/text/words';
@@ -152,7 +153,8 @@ describe('q on the apartment search', () => {
   });
 
   it('refuses an empty, blank, too long or repeated q, and a q of no word, with invalid_parameters; query syntax is plain text', async () => {
-    for (const q of ['', '   ', 'x'.repeat(201), '*** ::: ((('])
+    // Characters are code points: 201 letters outside the Basic Multilingual Plane are too long, as 201 plain ones.
+    for (const q of ['', '   ', 'x'.repeat(201), '𝐚'.repeat(201), '*** ::: ((('])
       expect([q.slice(0, 20), (await fx.get(`/api/public/search?${new URLSearchParams({ market, q })}`)).body.error?.code]).toEqual([
         q.slice(0, 20),
         'invalid_parameters',
@@ -164,7 +166,9 @@ describe('q on the apartment search', () => {
     expect(refused.isError).toBe(true);
     const noQ = await client.callTool({ name: 'search_apartments_tool', arguments: { market, sort_by: 'relevance' } });
     expect(noQ.isError).toBe(true);
-    for (const q of ['pool AND gym', 'name:pool', 'pool*', '"pool', '(pool', 'pool\\', 'x'.repeat(200), `${'a '.repeat(99)}a`]) {
+    // 200 characters once trimmed, however many spaces around them; 101 letters of two UTF-16 units each.
+    const padded = `${' '.repeat(150)}${'a'.repeat(200)}${' '.repeat(60)}`;
+    for (const q of ['pool AND gym', 'name:pool', 'pool*', '"pool', '(pool', 'pool\\', 'x'.repeat(200), `${'a '.repeat(99)}a`, padded, '𝐚'.repeat(101)]) {
       const res = await fx.get(`/api/public/search?${new URLSearchParams({ market, q })}`);
       expect([q.slice(0, 20), res.status]).toEqual([q.slice(0, 20), 200]);
     }
@@ -247,12 +251,45 @@ describe('the place box: GET /api/public/suggest', () => {
     }
   });
 
+  it('answers `limit` places whenever as many complete the text, a place completed from two of its words counted once', async () => {
+    // Every place of a searchable home and its completion entries, as the indexer writes them.
+    const docs = placeDocuments(
+      expectedResults(world, {}).map(({ m }) => ({
+        market_slug: m.market.slug,
+        city_slug: m.home.city_slug,
+        city_name: m.market.cities.find((c) => c.slug === m.home.city_slug)!.name,
+        neighborhood_slug: m.market.neighborhoods.find((n) => n.id === m.home.neighborhood_id)?.slug ?? null,
+        property_slug: m.property.slug,
+        property_name: m.property.name,
+      })),
+      world.markets,
+    );
+    // The two letters that complete the most places, some of them from two of their words.
+    const prefixes = new Set(docs.flatMap((d) => d.suggest.input.map((i) => i.slice(0, 2))).filter((p) => /^\p{L}{2}$/u.test(p)));
+    const [best] = [...prefixes]
+      .map((p) => ({
+        p,
+        places: docs.filter((d) => d.suggest.input.some((i) => i.startsWith(p))).length,
+        twice: docs.filter((d) => d.suggest.input.filter((i) => i.startsWith(p)).length >= 2).length,
+      }))
+      .filter((c) => c.twice > 0 && c.places >= 3)
+      .sort((a, b) => b.places - a.places);
+    expect(best).toBeDefined();
+    // Every limit up to the places there are: a place's second entry ranks somewhere among them.
+    for (let limit = 1; limit <= Math.min(20, best.places); limit++) {
+      const ids = (await suggest(best.p, limit)).body.suggestions.map((s) => `${s.type}:${s.market}:${s.slug}`);
+      expect([best.p, limit, ids.length]).toEqual([best.p, limit, limit]);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+  });
+
   it('keeps to its limit and refuses an empty, blank or too long q and a limit out of range', async () => {
     expect((await suggest('a', 3)).body.suggestions.length).toBeLessThanOrEqual(3);
     for (const [q, limit] of [
       ['', undefined],
       ['  ', undefined],
       ['x'.repeat(101), undefined],
+      ['𝐛'.repeat(101), undefined],
       ['bo', 0],
       ['bo', 21],
       ['()', undefined],
@@ -261,6 +298,8 @@ describe('the place box: GET /api/public/suggest', () => {
       expect([q.slice(0, 10), limit, res.status, res.body.error?.code]).toEqual([q.slice(0, 10), limit, 400, 'invalid_parameters']);
     }
     expect((await fx.get('/api/public/suggest')).status).toBe(400);
+    // 100 characters once trimmed, however many spaces before them; 100 letters of two UTF-16 units each.
+    for (const q of [`${' '.repeat(101)}${'b'.repeat(100)}`, '𝐛'.repeat(100)]) expect([q.length, (await suggest(q)).status]).toEqual([q.length, 200]);
   });
 });
 

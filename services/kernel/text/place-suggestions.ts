@@ -26,12 +26,18 @@ export function foldedTyping(typed: string): string {
   return /\s$/.test(typed) && folded !== '' ? `${folded} ` : folded;
 }
 
+/**
+ * A place's completion entries at most: one from each of its name's first words (a place can be completed
+ * from any of them), so a prefix can meet the same place this many times among the suggester's entries.
+ */
+export const ENTRIES_PER_PLACE = 4;
+
 /** The inputs of one name: the folded name from each of its first four words on. */
 function inputsOf(name: string): string[] {
   const words = foldedName(name)
     .split(' ')
     .filter((w) => w !== '');
-  return [...new Set(words.slice(0, 4).map((_, i) => words.slice(i).join(' ')))].filter((i) => i !== '');
+  return [...new Set(words.slice(0, ENTRIES_PER_PLACE).map((_, i) => words.slice(i).join(' ')))].filter((i) => i !== '');
 }
 
 /** The search arguments of a place: a market or display-city slug as `market`, with a neighbourhood or building. */

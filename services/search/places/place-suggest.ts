@@ -6,7 +6,7 @@
  * each option is a place, read whole from its document.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { PLACE_TYPES, foldedTyping, placeId, type Place, type PlacesAnswer } from '../../kernel/text/place-suggestions';
+import { ENTRIES_PER_PLACE, PLACE_TYPES, foldedTyping, placeId, type Place, type PlacesAnswer } from '../../kernel/text/place-suggestions';
 import { typoBudget } from '../../kernel/text/query-plan';
 import { esTransport } from '../shared/search-transport';
 import type { Deps } from '../../deps';
@@ -29,7 +29,8 @@ export function suggestBody(typed: string, limit: number): estypes.SearchRequest
         prefix,
         completion: {
           field: 'suggest',
-          size: limit,
+          // A place matched from two of its words fills two entries: asked for enough that `limit` places are found when they exist.
+          size: limit * ENTRIES_PER_PLACE,
           ...(fuzziness > 0 ? { fuzzy: { fuzziness, prefix_length: 1, transpositions: true } } : {}),
         },
       },

@@ -6,14 +6,14 @@
 import type { Deps } from '../../deps';
 import { expandedPlan } from '../../kernel/text/vocabulary';
 import { badRequest } from '../../kernel/errors';
-import { MAX_Q_CHARS } from '../../kernel/limits/typed-text';
+import { charCount, MAX_Q_CHARS, TYPED_TEXT_BOUND } from '../../kernel/limits/typed-text';
 import { queryPlan, type QueryPart } from '../../kernel/text/query-plan';
 
 export const qProperty = {
   q: {
     type: 'string',
     // The schema's bound leaves room for spaces around; the trimmed text is held to MAX_Q_CHARS.
-    maxLength: 2 * MAX_Q_CHARS,
+    maxLength: TYPED_TEXT_BOUND,
     description:
       `Words to find (1-${MAX_Q_CHARS} characters): every word must match the home's title, amenities, building name, address, ` +
       'amenities or description, or its neighborhood, city or market, allowing plurals, typos (one from 5 letters, two from 9) ' +
@@ -29,7 +29,8 @@ export function readQ(q: string | undefined): QueryPart[] | null {
   if (q === undefined) return null;
   const text = q.trim();
   if (text === '') throw badRequest('invalid_parameters', 'q is empty: give the words to find, or leave q out.');
-  if (text.length > MAX_Q_CHARS) throw badRequest('invalid_parameters', `q is ${text.length} characters: at most ${MAX_Q_CHARS}.`);
+  const chars = charCount(text);
+  if (chars > MAX_Q_CHARS) throw badRequest('invalid_parameters', `q is ${chars} characters: at most ${MAX_Q_CHARS}.`);
   const plan = queryPlan(text);
   if (plan.length === 0) throw badRequest('invalid_parameters', 'q has no word to find (letters or digits).');
   return plan;
