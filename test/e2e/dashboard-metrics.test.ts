@@ -32,14 +32,19 @@ interface Dashboard {
   templating: { list: { name: string; query?: string | { query?: string } }[] };
 }
 
+/** The board as the repository holds it. */
+const board = (): Dashboard => JSON.parse(readFileSync(path.join(ROOT, 'ops/grafana/catalog.json'), 'utf8')) as Dashboard;
+
+/** Every panel of the board, those inside rows too. */
+const panelsOf = (list: Panel[]): Panel[] => list.flatMap((p) => [p, ...panelsOf(p.panels ?? [])]);
+
 /** Every PromQL expression of the board, with where it is: its panels' targets and its variables' label_values selectors. */
 function boardExpressions(): { where: string; expr: string }[] {
-  const board = JSON.parse(readFileSync(path.join(ROOT, 'ops/grafana/catalog.json'), 'utf8')) as Dashboard;
-  const panels = (list: Panel[]): Panel[] => list.flatMap((p) => [p, ...panels(p.panels ?? [])]);
-  const fromPanels = panels(board.panels).flatMap((p) =>
+  const { panels, templating } = board();
+  const fromPanels = panelsOf(panels).flatMap((p) =>
     (p.targets ?? []).flatMap((t) => (t.expr ? [{ where: `panel "${p.title}"`, expr: withGrafanaDurations(t.expr) }] : [])),
   );
-  const fromVariables = board.templating.list.flatMap((v) => {
+  const fromVariables = templating.list.flatMap((v) => {
     const query = typeof v.query === 'string' ? v.query : (v.query?.query ?? '');
     const selector = /^label_values\((.+),\s*\w+\)$/.exec(query.trim())?.[1];
     return selector ? [{ where: `variable $${v.name}`, expr: selector }] : [];
@@ -113,9 +118,7 @@ describe('ops/grafana/catalog.json and ops/prometheus/alerts.yml against GET /me
   });
 
   it("asks for exemplars on every target over the request histogram's buckets: a latency point opens its trace", () => {
-    const board = JSON.parse(readFileSync(path.join(ROOT, 'ops/grafana/catalog.json'), 'utf8')) as Dashboard;
-    const panels = (list: Panel[]): Panel[] => list.flatMap((p) => [p, ...panels(p.panels ?? [])]);
-    const latency = panels(board.panels).flatMap((p) =>
+    const latency = panelsOf(board().panels).flatMap((p) =>
       (p.targets ?? []).filter((t) => t.expr?.includes('catalog_http_request_duration_seconds_bucket')).map((t) => ({ panel: p.title, exemplar: t.exemplar })),
     );
     expect(latency.length).toBeGreaterThanOrEqual(2);
