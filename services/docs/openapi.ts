@@ -8,8 +8,10 @@ type Schema = Record<string, unknown>;
 function argSchema(tool: Tool, arg: string): Schema {
   const encoding = tool.get?.encoded?.[arg];
   if (encoding) return { ...encoding.schema, description: encoding.description };
-  const props = (tool.inputSchema as { properties?: Record<string, Schema> }).properties ?? {};
-  return props[arg] ?? { type: 'string' };
+  // A dotted name is a property of an object argument (`scope.display_city`).
+  let schema = tool.inputSchema as Schema | undefined;
+  for (const part of arg.split('.')) schema = (schema?.properties as Record<string, Schema> | undefined)?.[part];
+  return schema ?? { type: 'string' };
 }
 
 function isRequired(tool: Tool, arg: string): boolean {

@@ -67,8 +67,8 @@ export const searchApartmentsTool = defineTool<FromSchema<typeof inputSchema>, O
     query: [...SEARCH_GET_QUERY, 'page', 'per_page', 'polygon'],
     // The polygon's GET form is text: lat,lon;lat,lon;… (docs/decisions.md, "A drawn polygon").
     encoded: { polygon: polygonQuery },
-    // docs/contract.md, "HTTP routes": GET search takes `market` or a polygon; the tool's `scope` has no GET form.
-    requiredOneOf: [['market'], ['polygon']],
+    // docs/contract.md, "HTTP routes": GET search takes `market`, `display_city` (the tool's scope.display_city) or a polygon.
+    requiredOneOf: [['market'], ['display_city'], ['polygon']],
     summary: 'Search apartments in a city or market, with exact all-in prices for the dates',
   },
   async handler(args, { deps, today, request }) {

@@ -142,6 +142,8 @@ export const SEARCH_GET_RENAMES: Readonly<Record<string, string>> = {
   latest_check_in: 'latest_start_date',
   check_out: 'end_date',
   bedrooms: 'min_bedrooms',
+  // The tool's scope.display_city: a display city alone, even when a market has its slug (market=boston is the whole market).
+  display_city: 'scope.display_city',
 };
 
 /** The arguments both search routes take as query parameters under their own names, in the reference's order. */

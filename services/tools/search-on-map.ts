@@ -151,8 +151,8 @@ export const searchOnMapTool = defineTool<MapArgs, Output>({
     query: [...SEARCH_GET_QUERY, ...Object.keys(viewportProperties), 'polygon'],
     // The polygon's GET form is text: lat,lon;lat,lon;… (docs/decisions.md, "A drawn polygon").
     encoded: { polygon: polygonQuery },
-    // GET has no `scope`: a market, or a viewport or a polygon standing in for it.
-    requiredOneOf: [['market'], Object.keys(viewportProperties), ['polygon']],
+    // A market or a display city (the tool's scope.display_city), or a viewport or a polygon standing in for it.
+    requiredOneOf: [['market'], ['display_city'], Object.keys(viewportProperties), ['polygon']],
     summary: `Search apartments for a map: a market or a viewport (with clusters when more than ${MAP_PINS} match)`,
   },
   modelText: ({ homes, clusters, ...envelope }) => ({

@@ -2,7 +2,8 @@
  * GET /api/public/suggest: the place box (docs/contract.md, "GET /api/public/suggest"). A route of the
  * GET API with no tool of its own (`httpOnly`): a person typing wants places completed as they type;
  * an agent has list_markets_tool and q. Its answer's `search` is the argument object that searches the
- * place (a market or display-city slug as `market`; a neighbourhood or building with its `market`).
+ * place (a market as `market`, a neighbourhood or building with its `market`, a display city as
+ * `scope.display_city`).
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '../kernel/errors';
@@ -42,11 +43,30 @@ const outputSchema = {
           label: { type: 'string', description: 'The place as it is written.' },
           market: { type: 'string', description: 'The slug of the market the place is in.' },
           search: {
-            type: 'object',
-            description: 'The search arguments of this place: market (a market or display-city slug), with neighborhood or building for those.',
-            properties: { market: { type: 'string' }, neighborhood: { type: 'string' }, building: { type: 'string' } },
-            required: ['market'],
-            additionalProperties: false,
+            description:
+              'The search arguments of this place: a market as market, with neighborhood or building for those; a display city as ' +
+              'scope.display_city, that city alone even when a market has the same slug (GET: the display_city parameter).',
+            oneOf: [
+              {
+                type: 'object',
+                properties: { market: { type: 'string' }, neighborhood: { type: 'string' }, building: { type: 'string' } },
+                required: ['market'],
+                additionalProperties: false,
+              },
+              {
+                type: 'object',
+                properties: {
+                  scope: {
+                    type: 'object',
+                    properties: { display_city: { type: 'string' } },
+                    required: ['display_city'],
+                    additionalProperties: false,
+                  },
+                },
+                required: ['scope'],
+                additionalProperties: false,
+              },
+            ],
           },
         },
         required: ['type', 'slug', 'label', 'market', 'search'],

@@ -19,6 +19,7 @@ import { runs } from '../support/property-runs';
 import { judge, judgedQueries } from '../support/judged-queries';
 import { recordChanges } from '../../services/kernel/store/inventory-changes';
 import { incrementalRun } from '../../indexer/incremental';
+import { getParamsOf, type PlaceSearchArgs } from '../support/place-search';
 
 let fx: Fixture;
 /** A copy that trusts no index generation (READ_CACHE=false): no vocabulary, so q's typos and prefixes go to Elasticsearch's own clauses. */
@@ -228,7 +229,7 @@ describe('the place box: GET /api/public/suggest', () => {
   const suggest = (q: string, limit?: number) =>
     fx.get(`/api/public/suggest?${new URLSearchParams({ q, ...(limit ? { limit: String(limit) } : {}) })}`) as Promise<{
       status: number;
-      body: { suggestions: Array<{ type: string; slug: string; label: string; market: string; search: Record<string, string> }>; error?: { code: string } };
+      body: { suggestions: Array<{ type: string; slug: string; label: string; market: string; search: PlaceSearchArgs }>; error?: { code: string } };
     }>;
 
   it('completes a prefix, a typo, any case and two words to the place, and each answer searches a place with homes', async () => {
@@ -245,10 +246,42 @@ describe('the place box: GET /api/public/suggest', () => {
     const building = await suggest(`${first} ${second[0]}`);
     expect(building.body.suggestions.map((s) => `${s.type}:${s.slug}`)).toContain(`building:${twoWords.property.slug}`);
     for (const s of [...prefix.body.suggestions, ...building.body.suggestions]) {
-      const res = await fx.get(`/api/public/search?${new URLSearchParams({ ...s.search, per_page: '100' })}`);
+      const res = await fx.get(`/api/public/search?${new URLSearchParams({ ...getParamsOf(s.search), per_page: '100' })}`);
       expect([s.slug, res.status, res.body.total_count > 0]).toEqual([s.slug, 200, true]);
       if (s.type === 'building') for (const h of res.body.homes as Home[]) expect(world.homes.find((m) => m.home.slug === h.slug)!.property.slug).toBe(s.slug);
     }
+  });
+
+  it("searches a city whose slug is also its market's as that city alone, GET (display_city) and MCP (scope.display_city) alike", async () => {
+    const own = world.markets.find((m) => m.cities.some((c) => c.slug === m.slug) && expectedResults(world, { scope: { display_city: m.slug } }).length > 0)!;
+    expect(own).toBeDefined();
+    const city = own.cities.find((c) => c.slug === own.slug)!;
+    const place = (await suggest(city.name, 20)).body.suggestions.find((s) => s.type === 'city' && s.slug === city.slug)!;
+    expect(place.search).toEqual({ scope: { display_city: city.slug } });
+    const cityAlone = expectedResults(world, { scope: { display_city: city.slug } })
+      .map((r) => r.slug)
+      .sort();
+    const wholeMarket = expectedResults(world, { market: own.slug }).length;
+    expect(cityAlone.length).toBeLessThan(wholeMarket);
+    expect(cityAlone.length).toBeLessThanOrEqual(100);
+    const get = await fx.get(`/api/public/search?${new URLSearchParams({ ...getParamsOf(place.search), per_page: '100' })}`);
+    expect([get.status, get.body.total_count, get.body.display_city?.slug]).toEqual([200, cityAlone.length, city.slug]);
+    expect(slugs(get.body.homes as Home[])).toEqual(cityAlone);
+    const client = await fx.mcp();
+    const tool = (await client.callTool({ name: 'search_apartments_tool', arguments: { ...place.search, per_page: 100 } })).structuredContent as Record<
+      string,
+      unknown
+    >;
+    expect(tool).toEqual(get.body);
+    // The map's route takes the same parameter; with market beside it, the city alone is searched (the tool's precedence).
+    const map = await fx.get(`/api/public/map-search?${new URLSearchParams({ display_city: city.slug })}`);
+    expect([map.status, map.body.total_count]).toEqual([200, cityAlone.length]);
+    const both = await fx.get(`/api/public/search?${new URLSearchParams({ display_city: city.slug, market: own.slug })}`);
+    expect([both.status, both.body.total_count]).toEqual([200, cityAlone.length]);
+    const unknown = await fx.get(`/api/public/search?${new URLSearchParams({ display_city: 'atlantis' })}`);
+    expect([unknown.status, unknown.body.error?.code]).toEqual([404, 'market_not_found']);
+    const twice = await fx.get(`/api/public/search?display_city=${city.slug}&display_city=${city.slug}`);
+    expect([twice.status, twice.body.error?.code]).toEqual([400, 'invalid_parameters']);
   });
 
   it('answers `limit` places whenever as many complete the text, a place completed from two of its words counted once', async () => {

@@ -69,6 +69,7 @@ describe('the places index', () => {
     for (const p of places.values()) {
       const market = markets.find((m) => m.slug === p.market)!;
       if (p.type === 'market') expect(p).toMatchObject({ label: market.name, search: { market: market.slug } });
+      if (p.type === 'city') expect(p.search).toEqual({ scope: { display_city: p.slug } });
       if (p.type === 'neighborhood') expect(p.search).toEqual({ market: market.slug, neighborhood: p.slug });
       if (p.type === 'building') {
         const building = await mongo.collections.properties.findOne({ slug: p.slug });

@@ -3,6 +3,7 @@
  * wait for a rendered state, the list as the page shows it, and the GET API's answer shapes it is
  * compared with.
  */
+import type { PlaceSearchArgs } from './place-search';
 import type { Browser, Page, Request } from 'playwright-core';
 import type { Fixture } from './fixture';
 
@@ -95,7 +96,7 @@ export interface SuggestedPlace {
   slug: string;
   label: string;
   market: string;
-  search: Record<string, string>;
+  search: PlaceSearchArgs;
 }
 
 /** The place box's option of a place, once it is listed. */

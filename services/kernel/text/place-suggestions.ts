@@ -40,12 +40,12 @@ function inputsOf(name: string): string[] {
   return [...new Set(words.slice(0, ENTRIES_PER_PLACE).map((_, i) => words.slice(i).join(' ')))].filter((i) => i !== '');
 }
 
-/** The search arguments of a place: a market or display-city slug as `market`, with a neighbourhood or building. */
-export interface PlaceSearch {
-  market: string;
-  neighborhood?: string;
-  building?: string;
-}
+/**
+ * The search arguments of a place: a market as `market`, with a neighbourhood or building of it; a
+ * display city as `scope.display_city`, which is that city alone even when a market shares its slug
+ * (`market: "boston"` is the whole Boston market, `scope: {display_city: "boston"}` the city).
+ */
+export type PlaceSearch = { market: string; neighborhood?: string; building?: string } | { scope: { display_city: string } };
 
 /** A place as GET /suggest answers it. */
 export interface Place {
@@ -105,7 +105,7 @@ export function placeDocuments(homes: Iterable<HomePlaces>, markets: Iterable<Ma
     const market = byMarket.get(h.market_slug);
     if (!market) continue;
     add({ type: 'market', slug: market.slug, label: market.name, market: market.slug, search: { market: market.slug } });
-    add({ type: 'city', slug: h.city_slug, label: h.city_name, market: market.slug, search: { market: h.city_slug } });
+    add({ type: 'city', slug: h.city_slug, label: h.city_name, market: market.slug, search: { scope: { display_city: h.city_slug } } });
     const neighborhood = h.neighborhood_slug === null ? undefined : market.neighborhoods.find((n) => n.slug === h.neighborhood_slug);
     if (neighborhood) {
       add({

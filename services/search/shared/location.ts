@@ -21,7 +21,10 @@ export const locationProperties = {
     type: 'object',
     description:
       'Alternative to market: set exactly one of display_city (a city slug: that city alone) or market (a market or city ' + 'slug, as the market argument).',
-    properties: { display_city: placeSlug, market: placeSlug },
+    properties: {
+      display_city: { ...placeSlug, description: 'A display-city slug: that city alone, even when a market has the same slug.' },
+      market: { ...placeSlug, description: 'A market or display-city slug, as the market argument.' },
+    },
     minProperties: 1,
     maxProperties: 1,
     additionalProperties: false,

@@ -10,6 +10,25 @@ import { toolContext } from '../../tools/invoke';
 import { scopeOf } from './request-scope';
 import type { Tool, GetRoute } from '../../tools/tool';
 
+/**
+ * Sets the argument a parameter names: a top-level name, or a dotted path into an object argument (the
+ * GET `display_city` is the tool's `scope.display_city`). False when the argument is already set.
+ */
+function setArgument(args: Record<string, unknown>, name: string, value: unknown): boolean {
+  const path = name.split('.');
+  const last = path.pop()!;
+  let at = args;
+  for (const part of path) {
+    const inner = Object.hasOwn(at, part) ? at[part] : undefined;
+    if (inner === undefined) at = at[part] = {};
+    else if (typeof inner === 'object' && inner !== null) at = inner as Record<string, unknown>;
+    else return false;
+  }
+  if (Object.hasOwn(at, last)) return false;
+  at[last] = value;
+  return true;
+}
+
 /** Query string → tool arguments; an unknown parameter is an error, never silently dropped. */
 export function queryToArgs(route: GetRoute, query: Record<string, string | string[] | undefined>, params: Record<string, string>): Record<string, unknown> {
   const args: Record<string, unknown> = {};
@@ -21,12 +40,12 @@ export function queryToArgs(route: GetRoute, query: Record<string, string | stri
       const accepted = [...Object.keys(route.renames ?? {}), ...route.query];
       throw badRequest('unknown_parameter', `Unknown query parameter "${key}". Accepted: ${accepted.length ? accepted.join(', ') : 'none'}.`);
     }
-    if (name in args) throw badRequest('invalid_parameters', `"${key}" is given twice (or under two names).`);
     // A parameter of its own text form (a polygon) is decoded here; the tool's schema then reads the argument.
     const encoding = route.encoded && Object.hasOwn(route.encoded, name) ? route.encoded[name] : undefined;
-    if (!encoding) args[name] = value;
-    else if (typeof value === 'string') args[name] = encoding.decode(value);
-    else throw badRequest('invalid_parameters', `"${key}" is given more than once.`);
+    if (encoding && typeof value !== 'string') throw badRequest('invalid_parameters', `"${key}" is given more than once.`);
+    if (!setArgument(args, name, encoding ? encoding.decode(value as string) : value)) {
+      throw badRequest('invalid_parameters', `"${key}" is given twice (or under two names).`);
+    }
   }
   for (const [param, name] of Object.entries(route.pathParams ?? {})) {
     if (params[param] !== undefined) args[name] = params[param];
@@ -43,7 +62,7 @@ export function inGetNames(route: GetRoute): (err: ApiError) => ApiError {
   for (const [getName, toolName] of Object.entries(route.renames ?? {})) toGet.set(toolName, getName);
   for (const [param, toolName] of Object.entries(route.pathParams ?? {})) toGet.set(toolName, param);
   if (toGet.size === 0) return (err) => err;
-  const words = new RegExp(`\\b(${[...toGet.keys()].join('|')})\\b`, 'g');
+  const words = new RegExp(`\\b(${[...toGet.keys()].map((k) => k.replace(/\./g, '\\.')).join('|')})\\b`, 'g');
   return (err) => {
     const message = err.message.replace(words, (w) => toGet.get(w) ?? w);
     return message === err.message ? err : new ApiError(err.code, message, err.status, err.headers);

@@ -30,13 +30,13 @@ export interface SearchHome {
   matched?: Array<{ field: string; text: string }>;
 }
 
-/** A place of GET /suggest: its `search` is the place's search arguments (market, with a neighborhood or building). */
+/** A place of GET /suggest: its `search` is the place's search arguments (market, with a neighborhood or building; a display city alone as scope.display_city). */
 export interface Suggestion {
   type: 'market' | 'city' | 'neighborhood' | 'building';
   slug: string;
   label: string;
   market: string;
-  search: { market: string; neighborhood?: string; building?: string };
+  search: { market: string; neighborhood?: string; building?: string } | { scope: { display_city: string } };
 }
 
 export interface SearchAnswer {

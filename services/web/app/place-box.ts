@@ -46,7 +46,10 @@ export interface PlaceBox {
 /** Text the place list can complete: a letter or digit, within MAX_SUGGEST_CHARS once trimmed. */
 const completable = (text: string): boolean => text.trim().length <= MAX_SUGGEST_CHARS && /[\p{L}\p{N}]/u.test(text);
 
-const placeOf = (s: Suggestion): Place => ({ market: s.search.market, neighborhood: s.search.neighborhood ?? '', building: s.search.building ?? '' });
+const placeOf = ({ search }: Suggestion): Place =>
+  'scope' in search
+    ? { market: search.scope.display_city, cityAlone: true, neighborhood: '', building: '' }
+    : { market: search.market, cityAlone: false, neighborhood: search.neighborhood ?? '', building: search.building ?? '' };
 
 function kindOf(s: Suggestion, markets: Market[]): string {
   const market = marketName(s.market, markets) ?? s.market;

@@ -7,16 +7,20 @@
  */
 import { getJson, type Apartment, type Market, type SearchAnswer } from './api';
 
-/** A place as the state holds it: a market or city slug, with at most one of a neighborhood or a building of it. */
+/**
+ * A place as the state holds it: a market or city slug, with at most one of a neighborhood or a building
+ * of it; with `cityAlone`, the slug is a display city's, searched alone (the API's display_city).
+ */
 export interface Place {
   market: string;
+  cityAlone: boolean;
   neighborhood: string;
   building: string;
 }
 
-export const NO_PLACE: Place = { market: '', neighborhood: '', building: '' };
+export const NO_PLACE: Place = { market: '', cityAlone: false, neighborhood: '', building: '' };
 
-const keyOf = (p: Place): string => `${p.market}|${p.neighborhood}|${p.building}`;
+const keyOf = (p: Place): string => `${p.market}|${p.cityAlone ? 'city' : ''}|${p.neighborhood}|${p.building}`;
 export const samePlace = (a: Place, b: Place): boolean => keyOf(a) === keyOf(b);
 
 const labels = new Map<string, string>();
@@ -31,8 +35,11 @@ const spelled = (slug: string): string => slug.replace(/-/g, ' ').replace(/^./, 
 
 /** A market's or a display city's name; a market's slug names the whole market even when a city shares it. */
 export function marketName(slug: string, markets: Market[]): string | undefined {
-  return markets.find((m) => m.slug === slug)?.name ?? markets.flatMap((m) => m.cities).find((c) => c.slug === slug)?.name;
+  return markets.find((m) => m.slug === slug)?.name ?? cityName(slug, markets);
 }
+
+/** A display city's name. */
+const cityName = (slug: string, markets: Market[]): string | undefined => markets.flatMap((m) => m.cities).find((c) => c.slug === slug)?.name;
 
 async function neighborhoodName(place: Place): Promise<string | undefined> {
   const filters = await getJson<{ neighborhoods: Array<{ slug: string; name: string }> }>('/market-filters', { market: place.market });
@@ -55,7 +62,7 @@ export async function placeLabel(place: Place, markets: Market[]): Promise<strin
   let label: string | undefined;
   if (place.building) label = await buildingName(place).catch(() => undefined);
   else if (place.neighborhood) label = await neighborhoodName(place).catch(() => undefined);
-  else label = marketName(place.market, markets);
+  else label = place.cityAlone ? cityName(place.market, markets) : marketName(place.market, markets);
   // Only a name read is kept: a failed read is asked again the next time.
   if (label === undefined) return spelled(place.building || place.neighborhood || place.market);
   labels.set(keyOf(place), label);

@@ -14,7 +14,8 @@ import { placeBox } from './place-box';
 import { readWords, type PageState } from './state';
 import { stayFields, type StayChoice } from './stay-fields';
 
-export type SearchChoice = StayChoice & Pick<PageState, 'market' | 'neighborhood' | 'building' | 'q' | 'bedrooms' | 'maxPrice' | 'filters' | 'rating'>;
+export type SearchChoice = StayChoice &
+  Pick<PageState, 'market' | 'cityAlone' | 'neighborhood' | 'building' | 'q' | 'bedrooms' | 'maxPrice' | 'filters' | 'rating'>;
 
 /** A changed filter is searched this long after the last change (the map's moves wait as long). */
 export const FILTER_PAUSE_MS = 250;
@@ -39,6 +40,7 @@ const BEDROOM_CHOICES: Array<[number | null, string]> = [
 const formKey = (s: SearchChoice & { placed: boolean }): string =>
   JSON.stringify([
     s.market,
+    s.cityAlone,
     s.neighborhood,
     s.building,
     s.q,
@@ -67,7 +69,7 @@ export function searchForm(markets: Market[], state: PageState, placeLabel: stri
   // A place picked or removed searches at once (search() is defined below, before any event can call it).
   const box = placeBox({
     markets,
-    place: { market: state.market, neighborhood: state.neighborhood, building: state.building },
+    place: { market: state.market, cityAlone: state.cityAlone, neighborhood: state.neighborhood, building: state.building },
     label: placeLabel,
     words: state.q,
     onPlace: () => search(),

@@ -33,6 +33,8 @@ export interface PageState {
   view: View;
   /** A market or display-city slug: the place searched, or the market of the neighborhood or building. */
   market: string;
+  /** `market` is a display city searched alone (the API's display_city, the URL's too), even when a market has its slug. */
+  cityAlone: boolean;
   /** A neighborhood of the market (its slug) the search keeps to, or ''. */
   neighborhood: string;
   /** A building of the market (its slug) the search keeps to, or ''; a place is one of the two, never both. */
@@ -82,6 +84,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const EMPTY_STATE: PageState = {
   view: 'search',
   market: '',
+  cityAlone: false,
   neighborhood: '',
   building: '',
   q: '',
@@ -147,13 +150,16 @@ export function parseState(search: string): PageState {
   const checkIn = date(q.get('check_in'));
   // Flexible dates: a window of move-in dates from checkIn, and a length or a Flex tier in place of a check-out.
   const latestCheckIn = checkIn ? date(q.get('latest_check_in')) : '';
-  const market = slug(q.get('market'));
+  // A display city alone, or a market; the city when both are named.
+  const city = slug(q.get('display_city'));
+  const market = city || slug(q.get('market'));
   // A neighborhood or a building is a part of the market: nothing without it, and the building when both are named.
-  const building = market ? slug(q.get('building')) : '';
+  const building = market && !city ? slug(q.get('building')) : '';
   return {
     view: view && VIEWS.includes(view) ? view : 'search',
     market,
-    neighborhood: market && !building ? slug(q.get('neighborhood')) : '',
+    cityAlone: city !== '',
+    neighborhood: market && !city && !building ? slug(q.get('neighborhood')) : '',
     building,
     q: readWords(q.get('q')),
     checkIn,
@@ -182,7 +188,7 @@ const round = (n: number): string => String(Math.round(n * 1e5) / 1e5);
 export function toQuery(state: PageState): string {
   const q = new URLSearchParams();
   if (state.view !== 'search') q.set('view', state.view);
-  if (state.market) q.set('market', state.market);
+  if (state.market) q.set(state.cityAlone ? 'display_city' : 'market', state.market);
   if (state.neighborhood) q.set('neighborhood', state.neighborhood);
   if (state.building) q.set('building', state.building);
   if (state.q) q.set('q', state.q);
@@ -264,9 +270,10 @@ export function filterParams(state: PageState): Record<string, string> {
 const withFacets = (p: Record<string, string>, facets: boolean): Record<string, string> =>
   facets && !('latest_check_in' in p) ? { ...p, price_unit: 'per_month', facets: 'true' } : p;
 
-/** The place: the market (with its neighborhood or building), or none when the drawn shape alone places the search. */
+/** The place: a display city alone, the market (with its neighborhood or building), or none when the drawn shape alone places the search. */
 function place(state: PageState): Record<string, string> {
   if (!state.market) return {};
+  if (state.cityAlone) return { display_city: state.market };
   if (state.building) return { market: state.market, building: state.building };
   return state.neighborhood ? { market: state.market, neighborhood: state.neighborhood } : { market: state.market };
 }

@@ -23,7 +23,8 @@ const NUMBERS = new Set(['min_bedrooms', 'max_price', 'nights', 'committed_night
 /** The search the page shows, as watch_search_tool's `search` argument. */
 export function watchedSearch(state: PageState): Record<string, unknown> {
   const search: Record<string, unknown> = {};
-  if (state.market) search.market = state.market;
+  if (state.market && state.cityAlone) search.scope = { display_city: state.market };
+  else if (state.market) search.market = state.market;
   if (state.market && state.building) search.building = state.building;
   else if (state.market && state.neighborhood) search.neighborhood = state.neighborhood;
   for (const [name, value] of Object.entries(filterParams(state))) {

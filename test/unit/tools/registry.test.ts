@@ -24,11 +24,15 @@ describe('tool registry', () => {
     }
   });
 
-  it('maps every GET parameter to an argument the tool declares', () => {
+  it('maps every GET parameter to an argument the tool declares (a dotted name to a property of an object argument)', () => {
+    const declares = (schema: object, path: string): boolean => {
+      const [head, ...rest] = path.split('.');
+      const inner = props(schema)[head] as object | undefined;
+      return inner !== undefined && (rest.length === 0 || declares(inner, rest.join('.')));
+    };
     for (const t of TOOLS.filter((x) => x.get)) {
-      const declared = Object.keys(props(t.inputSchema));
       const targets = [...t.get!.query, ...Object.values(t.get!.renames ?? {}), ...Object.values(t.get!.pathParams ?? {})];
-      for (const arg of targets) expect(declared).toContain(arg);
+      for (const arg of targets) expect([arg, declares(t.inputSchema, arg)]).toEqual([arg, true]);
       for (const param of Object.keys(t.get!.pathParams ?? {})) expect(t.get!.path).toContain(`:${param}`);
     }
   });
@@ -50,13 +54,23 @@ describe('tool registry', () => {
     type Op = { parameters: { name: string; required: boolean; description?: string }[] };
     const doc = openApiDocument(modelTools(TOOLS), 'http://localhost:3000') as { paths: Record<string, { get: Op }> };
     const market = (path: string) => doc.paths[path].get.parameters.find((p) => p.name === 'market');
-    expect(market('/api/public/search')).toMatchObject({ required: false, description: expect.stringMatching(/Required unless polygon is given\.$/) });
+    expect(market('/api/public/search')).toMatchObject({
+      required: false,
+      description: expect.stringMatching(/Required unless display_city or polygon is given\.$/),
+    });
     expect(market('/api/public/map-search')).toMatchObject({
       required: false,
-      description: expect.stringMatching(/Required unless sw_latitude \+ sw_longitude \+ ne_latitude \+ ne_longitude \+ zoom or polygon is given\.$/),
+      description: expect.stringMatching(
+        /Required unless display_city or sw_latitude \+ sw_longitude \+ ne_latitude \+ ne_longitude \+ zoom or polygon is given\.$/,
+      ),
     });
     const polygon = doc.paths['/api/public/search'].get.parameters.find((p) => p.name === 'polygon');
-    expect(polygon?.description).toMatch(/Required unless market is given\.$/);
+    expect(polygon?.description).toMatch(/Required unless market or display_city is given\.$/);
+    const city = doc.paths['/api/public/search'].get.parameters.find((p) => p.name === 'display_city');
+    expect(city).toMatchObject({
+      required: false,
+      description: expect.stringMatching(/\(tool argument `scope\.display_city`\) Required unless market or polygon is given\.$/),
+    });
   });
 
   it('lists every tool in tools/list and in the markdown catalog', () => {

@@ -75,6 +75,24 @@ describe('parseState and toQuery', () => {
     expect(parseState('?market=boston&building=the-harlow-boston')).toMatchObject({ building: 'the-harlow-boston', neighborhood: '' });
   });
 
+  it('keep a display city searched alone as display_city, apart from the market of the same slug, and send it to both searches so', () => {
+    const city: PageState = { ...searched, area: null, cityAlone: true };
+    expect(toQuery(city)).toMatch(/^\?display_city=boston&/);
+    expect(parseState(toQuery(city))).toEqual(city);
+    expect(parseState('?market=boston')).toMatchObject({ market: 'boston', cityAlone: false });
+    // The city, the narrower, when a link names both; a city has no neighborhood or building of its own.
+    expect(parseState('?market=boston&display_city=cambridge&building=the-harlow-boston')).toMatchObject({
+      market: 'cambridge',
+      cityAlone: true,
+      building: '',
+      neighborhood: '',
+    });
+    expect(searchParams(city, 12)).toMatchObject({ display_city: 'boston' });
+    expect(searchParams(city, 12)).not.toHaveProperty('market');
+    expect(mapSearchParams(city)).toMatchObject({ display_city: 'boston' });
+    expect(mapSearchParams({ ...city, area: searched.area })).not.toHaveProperty('display_city');
+  });
+
   it('read q trimmed, and drop a q of no letter or digit or over 200 characters, and a neighborhood or building without its market', () => {
     expect(parseState('?q=%20%20coworking%20space%20').q).toBe('coworking space');
     expect(parseState(`?q=${'é'.repeat(200)}`).q).toBe('é'.repeat(200));

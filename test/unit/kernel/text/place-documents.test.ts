@@ -23,9 +23,16 @@ describe('placeDocuments', () => {
       'neighborhood:boston:back-bay',
     ]);
     const byId = new Map(docs.map((d) => [placeId(d), d]));
-    expect(byId.get('city:boston:cambridge')?.search).toEqual({ market: 'cambridge' });
+    expect(byId.get('city:boston:cambridge')?.search).toEqual({ scope: { display_city: 'cambridge' } });
     expect(byId.get('neighborhood:boston:back-bay')?.search).toEqual({ market: 'boston', neighborhood: 'back-bay' });
     expect(byId.get('building:boston:elm')?.search).toEqual({ market: 'boston', building: 'elm' });
+  });
+
+  it("searches a city whose slug is also its market's as that city alone, not as the whole market", () => {
+    const docs = placeDocuments([home({ city_slug: 'boston', city_name: 'Boston' })], markets);
+    const byId = new Map(docs.map((d) => [placeId(d), d]));
+    expect(byId.get('market:boston:boston')?.search).toEqual({ market: 'boston' });
+    expect(byId.get('city:boston:boston')?.search).toEqual({ scope: { display_city: 'boston' } });
   });
 
   it('completes a name folded from each of its words on, and weighs a market above a city above a neighbourhood above a building', () => {
