@@ -72,6 +72,10 @@ export const propertyCardSchema = {
           price_label: { type: 'string' },
           available_from: { type: ['string', 'null'], description: 'The first date a stay can start (the authoritative opening date).' },
           image: { type: ['string', 'null'], description: "The unit's hero photo." },
+          matched: {
+            ...matchedSchema,
+            description: 'Present when the search has q: the fields of this unit that matched, as a home of search_apartments_tool has them.',
+          },
         },
         required: ['id', 'slug', 'unit_number', 'bedrooms', 'baths', 'sqft', 'price', 'anchor_price', 'price_label', 'available_from', 'image'],
         additionalProperties: false,

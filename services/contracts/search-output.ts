@@ -10,7 +10,7 @@ export const matchedSchema = {
   type: 'array',
   description:
     'Present when the search has q: the fields that matched its words (building_name, title, neighborhood, city, market, address, ' +
-    'amenities, building_amenities, description), each once, with a short fragment of the text where the matched words are ' +
+    'amenities, building_amenities, pets, description), each once, with a short fragment of the text where the matched words are ' +
     'marked <mark>…</mark> (the rest HTML-escaped).',
   items: {
     type: 'object',

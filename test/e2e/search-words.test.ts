@@ -106,6 +106,17 @@ describe('q on the apartment search', () => {
     expect(scan('gym')).toEqual(scan('fitness center'));
   });
 
+  it('finds by its pet policy: "pet friendly" and "pets allowed" are the homes the pets filter keeps, "dog friendly" those of dogs', async () => {
+    const [friendly, allowed, filtered] = await Promise.all([allPages({ q: 'pet friendly' }), allPages({ q: 'pets allowed' }), allPages({ pets: 'true' })]);
+    expect(filtered.total).toBeGreaterThan(0);
+    expect(slugs(friendly.homes)).toEqual(slugs(filtered.homes));
+    expect(slugs(allowed.homes)).toEqual(slugs(filtered.homes));
+    expect(friendly.homes.every((h) => h.matched?.some((m) => m.field === 'pets' && m.text === '<mark>Pets allowed</mark>'))).toBe(true);
+    const [dogs, dogFilter] = await Promise.all([allPages({ q: 'dog friendly' }), allPages({ dogs: 'true' })]);
+    expect(dogFilter.total).toBeLessThan(filtered.total);
+    expect(slugs(dogs.homes)).toEqual(slugs(dogFilter.homes));
+  });
+
   it('composes with filters as an intersection, GET and MCP alike, and counts facets over the matches of q', async () => {
     const q = 'pool';
     const both = await allPages({ q, bedrooms: '1', pets: 'true' });
@@ -202,7 +213,7 @@ describe('relevance over the judged set', () => {
 });
 
 describe('q on the map and building searches', () => {
-  it('narrows the map to the same homes as the list, and the building search to buildings with a matching unit', async () => {
+  it('narrows the map to the same homes as the list, and the building search to buildings with a matching unit, each unit with its matched', async () => {
     const q = 'pool';
     const list = await allPages({ q });
     const map = await fx.get(`/api/public/map-search?${new URLSearchParams({ market, q })}`);
@@ -210,18 +221,22 @@ describe('q on the map and building searches', () => {
     expect(map.body.total_count).toBe(list.total);
     const client = await fx.mcp();
     const buildings = (await client.callTool({ name: 'search_properties_tool', arguments: { market, q, per_page: 50 } })).structuredContent as {
-      properties: Array<{ units: Array<{ slug: string }>; matched?: Array<{ field: string; text: string }> }>;
+      properties: Array<{ units: Array<{ slug: string; matched?: Home['matched'] }>; matched?: Home['matched'] }>;
     };
     expect(buildings.properties.length).toBeGreaterThan(0);
-    const listed = new Set(list.homes.map((h) => h.slug));
+    const listed = new Map(list.homes.map((h) => [h.slug, h]));
     for (const b of buildings.properties) {
-      for (const u of b.units) expect(listed.has(u.slug)).toBe(true);
+      // A unit is a home of the list: it matched the same fields, marked the same way.
+      for (const u of b.units) expect([u.slug, u.matched]).toEqual([u.slug, listed.get(u.slug)?.matched]);
       expect(b.matched!.some((m) => /<mark>/.test(m.text))).toBe(true);
     }
     const plain = (await client.callTool({ name: 'search_properties_tool', arguments: { market, per_page: 5 } })).structuredContent as {
-      properties: Array<Record<string, unknown>>;
+      properties: Array<{ units: Array<Record<string, unknown>> } & Record<string, unknown>>;
     };
-    for (const b of plain.properties) expect(b).not.toHaveProperty('matched');
+    for (const b of plain.properties) {
+      expect(b).not.toHaveProperty('matched');
+      for (const u of b.units) expect(u).not.toHaveProperty('matched');
+    }
   });
 });
 
@@ -284,9 +299,9 @@ describe('the place box: GET /api/public/suggest', () => {
     expect([twice.status, twice.body.error?.code]).toEqual([400, 'invalid_parameters']);
   });
 
-  it('answers `limit` places whenever as many complete the text, a place completed from two of its words counted once', async () => {
-    // Every place of a searchable home and its completion entries, as the indexer writes them.
-    const docs = placeDocuments(
+  /** Every place of a searchable home and its completion entries, as the indexer writes them. */
+  const worldPlaces = () =>
+    placeDocuments(
       expectedResults(world, {}).map(({ m }) => ({
         market_slug: m.market.slug,
         city_slug: m.home.city_slug,
@@ -297,6 +312,27 @@ describe('the place box: GET /api/public/suggest', () => {
       })),
       world.markets,
     );
+
+  it('reads a space typed after a word as the end of that word: "park " completes "Park Row", not "Parkside"', async () => {
+    const docs = worldPlaces();
+    const inputs = docs.flatMap((d) => d.suggest.input);
+    // A short word (no typo allowed under 5 letters) that ends a place's first word and begins a longer word of another.
+    const word = [...new Set(inputs.map((i) => i.split(' ')[0]))].find(
+      (w) => /^\p{L}{3,4}$/u.test(w) && inputs.some((i) => i.startsWith(`${w} `)) && inputs.some((i) => new RegExp(`^${w}\\p{L}`, 'u').test(i)),
+    );
+    expect(word).toBeDefined();
+    const ended = docs.filter((d) => d.suggest.input.some((i) => i.startsWith(`${word} `)));
+    const answer = (await suggest(`${word} `, 20)).body.suggestions;
+    expect(answer.length).toBe(Math.min(20, ended.length));
+    for (const s of answer) expect([s.label, ended.some((d) => d.type === s.type && d.slug === s.slug && d.market === s.market)]).toEqual([s.label, true]);
+    // Without the space, the longer words complete too.
+    const started = docs.filter((d) => d.suggest.input.some((i) => i.startsWith(word!)));
+    expect((await suggest(word!, 20)).body.suggestions.length).toBe(Math.min(20, started.length));
+    expect(started.length).toBeGreaterThan(ended.length);
+  });
+
+  it('answers `limit` places whenever as many complete the text, a place completed from two of its words counted once', async () => {
+    const docs = worldPlaces();
     // The two letters that complete the most places, some of them from two of their words.
     const prefixes = new Set(docs.flatMap((d) => d.suggest.input.map((i) => i.slice(0, 2))).filter((p) => /^\p{L}{2}$/u.test(p)));
     const [best] = [...prefixes]

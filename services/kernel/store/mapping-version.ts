@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { placesAliasOf, type Config } from '../config';
 import { CARD_LAYOUT } from './home-card';
+import { TEXT_FIELDS } from '../text/home-texts';
 
 /** How documents are routed (home-routing.ts): an index routed another way is rebuilt. */
 const ROUTING_SCHEME = 'market routing keys';
@@ -18,6 +19,8 @@ const ROUTING_SCHEME = 'market routing keys';
  * precaution for data written around the schema (a 0-night cover would hold a key no search asks).
  */
 const MINIMUM_KEYS_SCHEME = 'minimum keys from night 1';
+/** The texts a home's text fields and `match_card` hold (home-texts.ts): the card names a field by its place in the list. */
+const TEXTS_SCHEME = `texts ${TEXT_FIELDS.join(',')}`;
 
 /**
  * The homes mapping of this build: the shipped mappings/homes.json, or the file HOMES_MAPPING_FILE names.
@@ -31,7 +34,14 @@ export function buildMapping<T>(shipped: T, env: NodeJS.ProcessEnv = process.env
 
 /** The version of an index created from `mapping` with this build's documents: 16 hex digits. */
 export function mappingVersionOf(mapping: unknown): string {
-  return createHash('sha256').update(JSON.stringify(mapping)).update(CARD_LAYOUT).update(ROUTING_SCHEME).update(MINIMUM_KEYS_SCHEME).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(mapping))
+    .update(CARD_LAYOUT)
+    .update(ROUTING_SCHEME)
+    .update(MINIMUM_KEYS_SCHEME)
+    .update(TEXTS_SCHEME)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** `homes` and `0123456789abcdef` -> `homes-v0123456789abcdef`: the alias copies of that version read. */

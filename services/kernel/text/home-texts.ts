@@ -1,17 +1,29 @@
 /**
  * The texts of a home that a word search reads (docs/search-index.md, "Words"): its title and
  * amenities, its building's name, street address, amenities and description, the neighbourhood's,
- * the display city's and the market's names. The indexer writes them twice: analysed (words.ts) into
- * the `text` fields, one pair of fields (folded words, stems) per tier, whose boost says how much a
- * match there counts; and as written into `match_card` (a binary doc value, not indexed: a page's
+ * the display city's and the market's names, and its pet policy in words ("Pets allowed", "Dogs allowed").
+ * The indexer writes them twice: analysed (words.ts) into the `text` fields, one pair of fields
+ * (folded words, stems) per tier, whose boost says how much a match there counts; and as written into `match_card` (a binary doc value, not indexed: a page's
  * cards of texts are read without opening its homes' stored `_source`), which the service marks for
  * an answer's `matched`. Built by pure functions, tested by their output.
  */
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../../kernel/inventory/records';
+import { withBuildingRules } from '../engine/building-rules';
 import { indexedText } from './words';
 
 /** The fields of `matched`, in the order an answer lists them. */
-export const TEXT_FIELDS = ['building_name', 'title', 'neighborhood', 'city', 'market', 'address', 'amenities', 'building_amenities', 'description'] as const;
+export const TEXT_FIELDS = [
+  'building_name',
+  'title',
+  'neighborhood',
+  'city',
+  'market',
+  'address',
+  'amenities',
+  'building_amenities',
+  'pets',
+  'description',
+] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
 /** The index's tiers: which texts each holds and its boost (a building's name counts most, its description least). */
@@ -19,7 +31,7 @@ export const TEXT_TIERS = {
   name: { fields: ['building_name'], boost: 4 },
   title: { fields: ['title'], boost: 3 },
   place: { fields: ['neighborhood', 'city', 'market', 'address'], boost: 2 },
-  amenities: { fields: ['amenities', 'building_amenities'], boost: 1.5 },
+  amenities: { fields: ['amenities', 'building_amenities', 'pets'], boost: 1.5 },
   about: { fields: ['description'], boost: 0.5 },
 } as const satisfies Record<string, { fields: readonly TextField[]; boost: number }>;
 export type TextTier = keyof typeof TEXT_TIERS;
@@ -40,7 +52,20 @@ export interface HomeText {
  */
 export type IndexedTexts = Record<TextTier, { stems: string[] }> & { name: { words: string[]; stems: string[] }; any: { words: string[] } };
 
-/** Every text of the home a word search reads, in TEXT_FIELDS order; a building amenity the home lists too is read once. */
+/**
+ * A home's pet policy as a renter words it, one text a sentence so each is a phrase of its own: "Pets
+ * allowed" when cats or dogs are, then "Cats allowed" and "Dogs allowed" for each. None when neither
+ * is: "no pets allowed" would hold the words "pets allowed".
+ */
+export function petTexts(home: Pick<HomeRecord, 'cats_allowed' | 'dogs_allowed'>): string[] {
+  if (!home.cats_allowed && !home.dogs_allowed) return [];
+  return ['Pets allowed', ...(home.cats_allowed ? ['Cats allowed'] : []), ...(home.dogs_allowed ? ['Dogs allowed'] : [])];
+}
+
+/**
+ * Every text of the home a word search reads, in TEXT_FIELDS order; a building amenity the home lists too
+ * is read once. The home is read with its building's rules (a pet its building refuses is not allowed).
+ */
 export function homeTexts(home: HomeRecord, property: PropertyRecord, market: MarketRecord): HomeText[] {
   const neighborhood = market.neighborhoods.find((n) => n.id === home.neighborhood_id);
   const city = market.cities.find((c) => c.slug === home.city_slug);
@@ -54,6 +79,7 @@ export function homeTexts(home: HomeRecord, property: PropertyRecord, market: Ma
     ['address', property.address],
     ...home.amenities.map((a): [TextField, string] => ['amenities', a]),
     ...property.amenities.filter((a) => !own.has(a)).map((a): [TextField, string] => ['building_amenities', a]),
+    ...petTexts(withBuildingRules(home, property)).map((t): [TextField, string] => ['pets', t]),
     ['description', property.description],
   ];
   return texts.filter((t): t is [TextField, string] => typeof t[1] === 'string' && t[1].trim() !== '').map(([field, text]) => ({ field, text }));

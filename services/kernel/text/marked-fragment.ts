@@ -48,6 +48,7 @@ export const FIELD_NAMES: Readonly<Record<string, string>> = {
   address: 'Address',
   amenities: 'Amenities',
   building_amenities: 'Building amenities',
+  pets: 'Pets',
   description: 'Description',
 };
 

@@ -113,5 +113,9 @@ export function shapeCard(property: PropertyRecord, matching: readonly PricedUni
   };
 }
 
-/** A building's card; with q, the fields its first matching unit matched (../shared/matched-texts.ts). */
-export type PropertyCard = ReturnType<typeof shapeCard> & { matched?: MatchedField[] };
+type ShapedCard = ReturnType<typeof shapeCard>;
+/** A building's card; with q, the fields its first matching unit matched, and each unit's own (../shared/matched-texts.ts). */
+export type PropertyCard = Omit<ShapedCard, 'units'> & {
+  units: Array<ShapedCard['units'][number] & { matched?: MatchedField[] }>;
+  matched?: MatchedField[];
+};

@@ -113,18 +113,26 @@ async function cardsWithinBytes(
   for (let from = 0; from < ids.length; from += CARD_BATCH) {
     const batch = ids.slice(from, from + CARD_BATCH);
     const [[units, other], byId] = await Promise.all([unitsAndOtherDates(search, q, filter, batch), deps.buildings.many(batch)]);
-    // With q, a building's matched fields are its first matching unit's (the building's own texts are every unit's).
-    const firstUnits = batch.flatMap((id) => units.get(id)?.[0]?.doc.home_id ?? []);
-    const matched = q.text && q.text.length > 0 ? await matchedByHome({ search: (body) => search.send(body) }, firstUnits, q.text) : null;
-    for (const [i, id] of batch.entries()) {
+    // A building removed from the store since the last index run is left out rather than shown half-known.
+    const shaped = batch.map((id) => {
       const property = byId.get(id);
       const matching = units.get(id) ?? [];
-      // A building removed from the store since the last index run is left out rather than shown half-known.
-      if (!property || matching.length === 0) continue;
-      const card: PropertyCard = {
-        ...shapeCard(property, matching, other.get(id) ?? { count: 0, units: [] }, ctx),
-        ...(matched ? { matched: matched.get(matching[0].doc.home_id) ?? [] } : {}),
-      };
+      return property && matching.length > 0
+        ? { first: matching[0].doc.home_id, card: shapeCard(property, matching, other.get(id) ?? { count: 0, units: [] }, ctx) }
+        : null;
+    });
+    // With q, each unit shown carries the fields it matched, and a building its first matching unit's (the building's own texts are every unit's).
+    const shown = shaped.flatMap((c) => (c ? [c.first, ...c.card.units.map((u) => u.id)] : []));
+    const matched = q.text && q.text.length > 0 ? await matchedByHome({ search: (body) => search.send(body) }, [...new Set(shown)], q.text) : null;
+    for (const [i, built] of shaped.entries()) {
+      if (!built) continue;
+      const card: PropertyCard = matched
+        ? {
+            ...built.card,
+            units: built.card.units.map((u) => ({ ...u, matched: matched.get(u.id) ?? [] })),
+            matched: matched.get(built.first) ?? [],
+          }
+        : built.card;
       bytes += Buffer.byteLength(JSON.stringify(card)) + 1;
       if (bytes > PROPERTIES_MAX_BYTES) return { cards, omitted: ids.length - from - i };
       cards.push(card);
