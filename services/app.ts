@@ -68,7 +68,10 @@ export function createApp(
   const PUBLIC = '/api/public';
 
   // With tracing on (an OTLP endpoint configured), one span per request around all the rest, shed requests too.
-  if (tracingOn()) app.use(requestTrace());
+  // A request shed before routing is named by its path when the path is a route's exactly (a search, the tool server).
+  const knownRoute = (path: string): string | undefined =>
+    path === MCP_PATH ? MCP_PATH : path.startsWith(PUBLIC) && costOfRoute.has(path.slice(PUBLIC.length)) ? path : undefined;
+  if (tracingOn()) app.use(requestTrace(knownRoute));
   // Outermost: whatever answers a request before its body was read, the body's rest does not stay on the connection.
   app.use(unreadBodies());
   // Then: a request the copy cannot take is shed before anything else runs for it (no log line: the

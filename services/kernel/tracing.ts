@@ -56,9 +56,10 @@ export class RequestTrace {
     for (const span of this.spans) span.setAttributes(attributes);
   }
 
-  /** Ends a span of this request with its homes priced. */
+  /** Ends a span of this request with its homes priced, and `catalog.cache` `none` when no kept answer was asked for it. */
   finish(span: Span): void {
     if (this.homesPriced > 0) span.setAttribute('catalog.homes_priced', this.homesPriced);
+    if (!this.noted.has('catalog.cache')) span.setAttribute('catalog.cache', 'none');
     span.end();
   }
 }

@@ -203,6 +203,8 @@ describe('traces exported over OTLP/HTTP', () => {
     expect(server.attributes['http.route']).toBe('/api/public/search');
     expect(server.attributes['http.response.status_code']).toBe(200);
     expect(server.attributes['catalog.homes_priced']).toBeGreaterThan(0);
+    // The search keeps no answers: its span says so rather than saying nothing.
+    expect(server.attributes['catalog.cache']).toBe('none');
     const es = spans.filter((s) => s.attributes['db.system'] === 'elasticsearch');
     expect(es.length).toBeGreaterThan(0);
     for (const s of es) expect(descendsFrom(s, server, spans)).toBe(true);
@@ -302,6 +304,25 @@ describe('traces exported over OTLP/HTTP', () => {
     const call = spans.find((s) => s.name === 'tools/call get_apartment_tool')!;
     expect(call.parentSpanId).toBe(http.spanId);
     expect(call.links).toEqual([]);
+  });
+
+  it('names a search shed before routing by its route, with its 429 as the error', async () => {
+    const market = (await world.mongo.collections.homes.findOne({ published: true, deleted_at: null }))!.market_slug;
+    // More searches at once than one client may have in flight (MAX_IN_FLIGHT_PER_CLIENT, 6 by default): some are shed.
+    const asked = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const traceId = hex(16);
+        const res = await fetch(`${url}/api/public/search?market=${market}&page=${i + 1}`, { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
+        await res.arrayBuffer();
+        return { traceId, status: res.status };
+      }),
+    );
+    const shed = asked.filter((a) => a.status === 429);
+    expect(shed.length).toBeGreaterThan(0);
+    for (const { traceId } of shed) {
+      const [server] = await traceOf(traceId, (s) => s.some((x) => x.kind === 2));
+      expect([server.name, server.attributes['http.route'], server.attributes['error.type']]).toEqual(['GET /api/public/search', '/api/public/search', '429']);
+    }
   });
 
   it('writes the trace id once in an access line (a log store refuses a key given twice)', () => {

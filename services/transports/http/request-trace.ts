@@ -46,7 +46,11 @@ function templateOf(ctx: Context): string | undefined {
   return typeof named === 'string' ? named : undefined;
 }
 
-export function requestTrace() {
+/**
+ * `knownRoute`: the route template of a path that names one exactly (a route without parameters: the
+ * searches, the tool server), for a request refused before the router ran (shed by the bounds).
+ */
+export function requestTrace(knownRoute: (path: string) => string | undefined = () => undefined) {
   return async function traceRequest(ctx: Context, next: Next): Promise<void> {
     const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers, HEADERS);
     const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
@@ -69,7 +73,7 @@ export function requestTrace() {
       span.setStatus({ code: SpanStatusCode.ERROR });
       throw err;
     } finally {
-      const route = templateOf(ctx);
+      const route = templateOf(ctx) ?? knownRoute(ctx.path);
       if (route !== undefined) {
         span.setAttribute('http.route', route);
         span.updateName(`${ctx.method} ${route}`);
