@@ -20,7 +20,8 @@
  *
  * Beside them, the floor of tracing: groups of the bench's bare Node server (floor-server.ts) in the same
  * four settings, run the same way after each group of the service, answering the apartment read's
- * lookups as a tool result. Traced, it starts the SDK the service starts and makes one server span per
+ * lookups, and the dated market search's Elasticsearch requests (captured in-process for 200 questions
+ * of the same kind), as a tool result. Traced, it starts the SDK the service starts and makes one server span per
  * request and a client span per store call under a sampled trace, nothing else: what any implementation
  * in front of these stores pays for OpenTelemetry on this machine, per call and as a share of its own time.
  */
@@ -28,6 +29,12 @@ import { createServer } from 'node:http';
 import { runLoad, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 import { clockTicks, cpuTicks, stackPids } from './cpu';
+import { answerSearch } from '../../services/tools/search-common';
+import { SEARCH_PAGE } from '../../services/kernel/limits/pages';
+import type { RoundTrip } from '../../services/search/shared/search-transport';
+
+/** Dated market searches whose Elasticsearch requests the search's floor replays. */
+const SEARCH_QUESTIONS = 200;
 
 let rpc = 0;
 const toolCall = (name: string, args: Record<string, unknown>): Probe => ({
@@ -104,10 +111,24 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
       },
     },
   ];
+  // The search's floor sends the Elasticsearch requests the service sent for the same questions, captured in-process.
+  const searches: RoundTrip[][] = [];
+  for (let i = 0; i < SEARCH_QUESTIONS; i++) {
+    const stay = sample.stay();
+    const trips: RoundTrip[] = [];
+    const args = { market: sample.marketSlug(), start_date: stay.start, end_date: stay.end };
+    await answerSearch(ctx.deps, args, ctx.today, 0, SEARCH_PAGE.default, (trip) => trips.push(trip));
+    searches.push(trips);
+  }
+  let asked = 0;
   const floorShapes: Shape[] = [
     {
       title: "bare server: the apartment read's lookups as a tool result",
       probe: () => ({ method: 'POST', path: '/home?mcp', body: JSON.stringify(sample.slugOrUnknown()) }),
+    },
+    {
+      title: "bare server: the dated market search's Elasticsearch requests as a tool result",
+      probe: () => ({ method: 'POST', path: '/es?mcp', body: JSON.stringify(searches[asked++ % searches.length]) }),
     },
   ];
   const { es, mongo } = stackPids();

@@ -1,6 +1,8 @@
 /** The Elasticsearch client, one per process, over one node or several (a comma list in ES_URL). */
-import { Client, errors } from '@elastic/elasticsearch';
+import { Client, errors, SniffingTransport, type TransportRequestOptions, type TransportRequestParams } from '@elastic/elasticsearch';
+import { trace } from '@opentelemetry/api';
 import { esNodesOf } from '../config';
+import { tracingOn } from '../tracing';
 import type { NodeWatch } from './node-watch';
 import { clusterFailure } from '../errors';
 
@@ -125,9 +127,22 @@ async function within<T>(ms: number, attempt: (a: Attempt) => Promise<T>, outer?
  * client's own pool (weighted) only lowers a failed node's share a little. Batch work has no watch:
  * it retries on every node.
  */
+/**
+ * The client's transport, whose OpenTelemetry span is made only under a sampled trace. The client makes
+ * one for every call otherwise, recorded or not: with the SDK started, a span started and sampled out
+ * and an async context entered per call; without it, the API's no-op span and context. A call of an
+ * unsampled trace, or with tracing off, skips both; a sampled one is traced as before.
+ */
+class TracedWhenSampled extends SniffingTransport {
+  override request(params: TransportRequestParams, options?: TransportRequestOptions): Promise<never> {
+    if (tracingOn() && trace.getActiveSpan()?.isRecording()) return super.request(params, options) as Promise<never>;
+    return super.request(params, { ...options, openTelemetry: { ...options?.openTelemetry, enabled: false } }) as Promise<never>;
+  }
+}
+
 export function createEsClient(esUrl: string, opts: { deadlineMs?: number; watch?: NodeWatch } = {}): Client {
   const nodes = esNodesOf(esUrl);
   const { watch } = opts;
   const filter = watch?.several ? { nodeFilter: (c: { url: URL }) => watch.answers(c.url) } : {};
-  return new Client({ nodes, ...filter, ...attemptPolicy(nodes.length, opts.deadlineMs) });
+  return new Client({ nodes, ...filter, ...attemptPolicy(nodes.length, opts.deadlineMs), Transport: TracedWhenSampled });
 }
