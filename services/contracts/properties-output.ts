@@ -101,7 +101,7 @@ export const propertyCardSchema = {
     matched: {
       ...matchedSchema,
       description:
-        'Present when the search has q: the fields of the building and of its first matching unit that matched, each with the matched words marked <mark>…</mark>.',
+        'Present when the search has q: the fields of the building and of the first unit listed in units that matched, each with the matched words marked <mark>…</mark>.',
     },
   },
   required: [

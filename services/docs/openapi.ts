@@ -1,5 +1,5 @@
 /** openapi.json (OpenAPI 3.1.0, API version 1.0.0), derived from the tool registry. */
-import type { Tool } from '../tools/tool';
+import { inGetWords, type Tool } from '../tools/tool';
 import { watchPaths } from './openapi-watches';
 import { errorObjectSchema as errorSchema } from '../kernel/inventory/schema-pieces';
 
@@ -39,6 +39,8 @@ const errorResponse = (description: string): Schema => ({
 function operation(tool: Tool): Schema {
   const route = tool.get!;
   const parameters: Schema[] = [];
+  // A parameter's description in GET names (`scope.display_city` is `display_city` here).
+  const words = inGetWords(route);
   for (const [param, arg] of Object.entries(route.pathParams ?? {})) {
     parameters.push({ name: param, in: 'path', required: true, schema: argSchema(tool, arg) });
   }
@@ -48,13 +50,13 @@ function operation(tool: Tool): Schema {
       name: param,
       in: 'query',
       required: isRequired(tool, arg),
-      description: `${description ?? ''} (tool argument \`${arg}\`)${requiredWhen(tool, param)}`.trim(),
+      description: `${words(String(description ?? ''))} (tool argument \`${arg}\`)${requiredWhen(tool, param)}`.trim(),
       schema,
     });
   }
   for (const arg of route.query) {
     const { description, ...schema } = argSchema(tool, arg);
-    const text = `${description ?? ''}${requiredWhen(tool, arg)}`.trim();
+    const text = `${words(String(description ?? ''))}${requiredWhen(tool, arg)}`.trim();
     parameters.push({ name: arg, in: 'query', required: isRequired(tool, arg), ...(text ? { description: text } : {}), schema });
   }
   return {

@@ -11,8 +11,7 @@ import { charCount, MAX_SUGGEST_CHARS, TYPED_TEXT_BOUND } from '../kernel/limits
 import { foldedTyping, PLACE_TYPES } from '../kernel/text/place-suggestions';
 import { suggestPlaces } from '../search/places/place-suggest';
 import { defineTool, READ_ONLY } from './tool';
-
-export const SUGGEST_LIMIT = { default: 8, max: 20 } as const;
+import { SUGGEST_LIMIT } from '../kernel/limits/pages';
 
 const inputSchema = {
   type: 'object',

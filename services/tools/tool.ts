@@ -34,6 +34,19 @@ export interface GetRoute {
   summary: string;
 }
 
+/**
+ * Text in a route's GET names: a tool argument the route renames ("start_date", "scope.display_city")
+ * becomes its GET parameter ("check_in", "display_city"); only whole names change.
+ */
+export function inGetWords(route: GetRoute): (text: string) => string {
+  const toGet = new Map<string, string>();
+  for (const [getName, toolName] of Object.entries(route.renames ?? {})) toGet.set(toolName, getName);
+  for (const [param, toolName] of Object.entries(route.pathParams ?? {})) toGet.set(toolName, param);
+  if (toGet.size === 0) return (text) => text;
+  const words = new RegExp(`\\b(${[...toGet.keys()].map((k) => k.replace(/\./g, '\\.')).join('|')})\\b`, 'g');
+  return (text) => text.replace(words, (w) => toGet.get(w) ?? w);
+}
+
 /** How an argument that is not a scalar is written in a query string: decoded before the tool's schema reads it. */
 export interface QueryEncoding {
   /** What the text holds, for openapi.json. */

@@ -165,6 +165,24 @@ describe('the place box', () => {
     }
   });
 
+  it('sends a space typed after a word, which ends the word, and lists what the API answers for it', async () => {
+    const city = await cityOfMarket();
+    const word = city.name.split(' ')[0];
+    const { page, requests } = await newPage(1100, 800);
+    try {
+      await page.goto(fx.url + '/');
+      await rendered(page);
+      await page.focus('#f-place');
+      await page.keyboard.type(`${word} `);
+      await listShown(page);
+      const asked = requests.filter((u) => u.includes('/api/public/suggest?')).map((u) => new URL(u).searchParams.get('q'));
+      expect(asked[asked.length - 1]).toBe(`${word} `);
+      expect(await shownOptions(page)).toEqual((await suggested(`${word} `)).map((p) => [p.type, p.slug, p.label]));
+    } finally {
+      await page.close();
+    }
+  });
+
   it('searches the best place completing the text when Search is pressed with no place chosen', async () => {
     const city = await cityOfMarket();
     const best = (await suggested(city.name))[0];

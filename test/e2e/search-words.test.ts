@@ -12,7 +12,7 @@ import { startService, type RunningService } from '../../services/main';
 import { expectedResults, loadWorld, type World } from '../support/search-model';
 import { homeTexts } from '../../services/kernel/text/home-texts';
 import { placeDocuments } from '../../services/kernel/text/place-suggestions';
-import { matchedFragment } from '../../services/kernel/text/matched';
+import { matchedFragment, withinFuzziness } from '../../services/kernel/text/matched';
 import { queryPlan } from '../../services/kernel/text/query-plan';
 import { wordsOf } from '../../services/kernel/text/words';
 import { runs } from '../support/property-runs';
@@ -228,6 +228,8 @@ describe('q on the map and building searches', () => {
     for (const b of buildings.properties) {
       // A unit is a home of the list: it matched the same fields, marked the same way.
       for (const u of b.units) expect([u.slug, u.matched]).toEqual([u.slug, listed.get(u.slug)?.matched]);
+      // The building's matched fields are those of the first unit it lists.
+      expect(b.matched).toEqual(b.units[0].matched);
       expect(b.matched!.some((m) => /<mark>/.test(m.text))).toBe(true);
     }
     const plain = (await client.callTool({ name: 'search_properties_tool', arguments: { market, per_page: 5 } })).structuredContent as {
@@ -296,7 +298,18 @@ describe('the place box: GET /api/public/suggest', () => {
     const unknown = await fx.get(`/api/public/search?${new URLSearchParams({ display_city: 'atlantis' })}`);
     expect([unknown.status, unknown.body.error?.code]).toEqual([404, 'market_not_found']);
     const twice = await fx.get(`/api/public/search?display_city=${city.slug}&display_city=${city.slug}`);
-    expect([twice.status, twice.body.error?.code]).toEqual([400, 'invalid_parameters']);
+    expect([twice.status, twice.body.error?.code, twice.body.error?.message]).toEqual([
+      400,
+      'invalid_parameters',
+      '"display_city" is given more than once; it takes one value.',
+    ]);
+    // A GET search that names no place is told the GET parameters that name one, not the tool's scope.
+    for (const route of ['search', 'map-search']) {
+      const none = await fx.get(`/api/public/${route}?q=gym`);
+      expect([none.status, none.body.error?.code]).toEqual([400, 'invalid_parameters']);
+      expect(none.body.error.message).toMatch(/^A place is required: give market, display_city(, .*)? or polygon\.$/);
+      expect(none.body.error.message).not.toMatch(/scope/);
+    }
   });
 
   /** Every place of a searchable home and its completion entries, as the indexer writes them. */
@@ -313,22 +326,38 @@ describe('the place box: GET /api/public/suggest', () => {
       world.markets,
     );
 
-  it('reads a space typed after a word as the end of that word: "park " completes "Park Row", not "Parkside"', async () => {
+  it('reads a space typed after a word as the end of that word, typo budget or not: "park " completes "Park Row", not "Parkside"', async () => {
     const docs = worldPlaces();
     const inputs = docs.flatMap((d) => d.suggest.input);
-    // A short word (no typo allowed under 5 letters) that ends a place's first word and begins a longer word of another.
-    const word = [...new Set(inputs.map((i) => i.split(' ')[0]))].find(
-      (w) => /^\p{L}{3,4}$/u.test(w) && inputs.some((i) => i.startsWith(`${w} `)) && inputs.some((i) => new RegExp(`^${w}\\p{L}`, 'u').test(i)),
-    );
-    expect(word).toBeDefined();
-    const ended = docs.filter((d) => d.suggest.input.some((i) => i.startsWith(`${word} `)));
-    const answer = (await suggest(`${word} `, 20)).body.suggestions;
-    expect(answer.length).toBe(Math.min(20, ended.length));
-    for (const s of answer) expect([s.label, ended.some((d) => d.type === s.type && d.slug === s.slug && d.market === s.market)]).toEqual([s.label, true]);
-    // Without the space, the longer words complete too.
-    const started = docs.filter((d) => d.suggest.input.some((i) => i.startsWith(word!)));
-    expect((await suggest(word!, 20)).body.suggestions.length).toBe(Math.min(20, started.length));
-    expect(started.length).toBeGreaterThan(ended.length);
+    const firstWords = [...new Set(inputs.map((i) => i.split(' ')[0]))];
+    // A word that ends a place's first word and begins a longer word of another: one under 5 letters (no typo
+    // allowed), and one of 5 or more (one typo allowed: the suggester could spend it on the space) that no
+    // other first word is within a typo of, so the places it ends are those that spell it.
+    const ends = (w: string) => inputs.some((i) => i.startsWith(`${w} `)) && inputs.some((i) => new RegExp(`^${w}\\p{L}{2}`, 'u').test(i));
+    const alone = (w: string) => !firstWords.some((o) => o !== w && withinFuzziness(o, { word: w, stem: w, fuzziness: 1, prefix: false }));
+    const short = firstWords.find((w) => /^\p{L}{3,4}$/u.test(w) && ends(w));
+    const long = firstWords.find((w) => /^\p{L}{5,8}$/u.test(w) && ends(w) && alone(w));
+    for (const word of [short, long]) {
+      expect(word).toBeDefined();
+      const ended = docs.filter((d) => d.suggest.input.some((i) => i.startsWith(`${word} `)));
+      const answer = (await suggest(`${word} `, 20)).body.suggestions;
+      expect([word, answer.length]).toEqual([word, Math.min(20, ended.length)]);
+      for (const s of answer) expect([s.label, ended.some((d) => d.type === s.type && d.slug === s.slug && d.market === s.market)]).toEqual([s.label, true]);
+      // Without the space, the longer words complete too.
+      const started = docs.filter((d) => d.suggest.input.some((i) => i.startsWith(word!)));
+      expect((await suggest(word!, 20)).body.suggestions.length).toBeGreaterThanOrEqual(Math.min(20, started.length));
+      expect(started.length).toBeGreaterThan(ended.length);
+    }
+  });
+
+  it('answers a smaller limit with the first places of a larger one', async () => {
+    for (const q of ['t', 'a', 'ba', 'pa', 'ce', 'so', 'we']) {
+      const all = (await suggest(q, 20)).body.suggestions.map((s) => `${s.type}:${s.market}:${s.slug}`);
+      for (const limit of [1, 2, 3, 5, 8, 13]) {
+        const some = (await suggest(q, limit)).body.suggestions.map((s) => `${s.type}:${s.market}:${s.slug}`);
+        expect([q, limit, some]).toEqual([q, limit, all.slice(0, limit)]);
+      }
+    }
   });
 
   it('answers `limit` places whenever as many complete the text, a place completed from two of its words counted once', async () => {

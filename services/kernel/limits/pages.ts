@@ -13,6 +13,9 @@ export const APARTMENT_PAGE_DEPTH = 100_000;
 /** The apartment search's last page: APARTMENT_PAGE_DEPTH apartments at the largest page size. */
 export const SEARCH_MAX_PAGE = Math.floor(APARTMENT_PAGE_DEPTH / SEARCH_PAGE.max);
 
+/** GET /api/public/suggest: places per answer. */
+export const SUGGEST_LIMIT = { default: 8, max: 20 } as const;
+
 /** availability_overview_tool: apartments per page. */
 export const OVERVIEW_PAGE = { default: 50, max: 250 } as const;
 

@@ -32,8 +32,8 @@ export function foldedTyping(typed: string): string {
  */
 export const ENTRIES_PER_PLACE = 4;
 
-/** The inputs of one name: the folded name from each of its first four words on. */
-function inputsOf(name: string): string[] {
+/** The completion inputs of one name: the folded name from each of its first four words on. */
+export function completionInputs(name: string): string[] {
   const words = foldedName(name)
     .split(' ')
     .filter((w) => w !== '');
@@ -98,7 +98,7 @@ export function placeDocuments(homes: Iterable<HomePlaces>, markets: Iterable<Ma
   const add = (place: Place): void => {
     const id = placeId(place);
     if (places.has(id)) return;
-    const input = inputsOf(place.label);
+    const input = completionInputs(place.label);
     if (input.length > 0) places.set(id, { ...place, suggest: { input, weight: WEIGHTS[place.type] } });
   };
   for (const h of homes) {

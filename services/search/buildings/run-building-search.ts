@@ -117,22 +117,21 @@ async function cardsWithinBytes(
     const shaped = batch.map((id) => {
       const property = byId.get(id);
       const matching = units.get(id) ?? [];
-      return property && matching.length > 0
-        ? { first: matching[0].doc.home_id, card: shapeCard(property, matching, other.get(id) ?? { count: 0, units: [] }, ctx) }
-        : null;
+      return property && matching.length > 0 ? shapeCard(property, matching, other.get(id) ?? { count: 0, units: [] }, ctx) : null;
     });
-    // With q, each unit shown carries the fields it matched, and a building its first matching unit's (the building's own texts are every unit's).
-    const shown = shaped.flatMap((c) => (c ? [c.first, ...c.card.units.map((u) => u.id)] : []));
+    // With q, each unit shown carries the fields it matched, and a building those of the first unit its card shows
+    // (the building's own texts are every unit's; its cheapest unit may be left off by the per-bedroom cap).
+    const shown = shaped.flatMap((c) => (c ? c.units.map((u) => u.id) : []));
     const matched = q.text && q.text.length > 0 ? await matchedByHome({ search: (body) => search.send(body) }, [...new Set(shown)], q.text) : null;
     for (const [i, built] of shaped.entries()) {
       if (!built) continue;
       const card: PropertyCard = matched
         ? {
-            ...built.card,
-            units: built.card.units.map((u) => ({ ...u, matched: matched.get(u.id) ?? [] })),
-            matched: matched.get(built.first) ?? [],
+            ...built,
+            units: built.units.map((u) => ({ ...u, matched: matched.get(u.id) ?? [] })),
+            matched: matched.get(built.units[0]?.id ?? '') ?? [],
           }
-        : built.card;
+        : built;
       bytes += Buffer.byteLength(JSON.stringify(card)) + 1;
       if (bytes > PROPERTIES_MAX_BYTES) return { cards, omitted: ids.length - from - i };
       cards.push(card);

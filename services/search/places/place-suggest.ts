@@ -6,8 +6,10 @@
  * each option is a place, read whole from its document.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { ENTRIES_PER_PLACE, PLACE_TYPES, foldedTyping, placeId, type Place, type PlacesAnswer } from '../../kernel/text/place-suggestions';
-import { typoBudget } from '../../kernel/text/query-plan';
+import { completionInputs, ENTRIES_PER_PLACE, PLACE_TYPES, foldedTyping, placeId, type Place, type PlacesAnswer } from '../../kernel/text/place-suggestions';
+import { typoBudget, type QueryTerm } from '../../kernel/text/query-plan';
+import { withinFuzziness } from '../../kernel/text/matched';
+import { SUGGEST_LIMIT } from '../../kernel/limits/pages';
 import { esTransport } from '../shared/search-transport';
 import type { Deps } from '../../deps';
 
@@ -16,8 +18,15 @@ export type PlaceSuggestion = Place;
 const SUGGESTER = 'places';
 const PLACE_FIELDS = ['type', 'slug', 'label', 'market', 'search'];
 
+/**
+ * Entries asked of the suggester, whatever the limit: the places of the largest limit, each up to
+ * ENTRIES_PER_PLACE times. Elasticsearch breaks ties of score its own way; asking every limit for the
+ * same entries makes a smaller limit the first places of a larger one's answer.
+ */
+const ENTRIES_ASKED = SUGGEST_LIMIT.max * ENTRIES_PER_PLACE;
+
 /** The request of a typed prefix: the places whose names (from any of their first four words) start with it, or nearly. */
-export function suggestBody(typed: string, limit: number): estypes.SearchRequest {
+export function suggestBody(typed: string): estypes.SearchRequest {
   const prefix = foldedTyping(typed);
   const fuzziness = typoBudget(prefix.replace(/\s+/g, ''));
   return {
@@ -29,8 +38,7 @@ export function suggestBody(typed: string, limit: number): estypes.SearchRequest
         prefix,
         completion: {
           field: 'suggest',
-          // A place matched from two of its words fills two entries: asked for enough that `limit` places are found when they exist.
-          size: limit * ENTRIES_PER_PLACE,
+          size: ENTRIES_ASKED,
           ...(fuzziness > 0 ? { fuzzy: { fuzziness, prefix_length: 1, transpositions: true } } : {}),
         },
       },
@@ -38,14 +46,33 @@ export function suggestBody(typed: string, limit: number): estypes.SearchRequest
   };
 }
 
+/**
+ * Whether a place completes a text that ends with a space, whose last word is then whole: one of its
+ * entries, cut to as many words as were typed, is the typed words within their typo budget. The
+ * suggester's fuzzy prefix may spend an edit on that space ("brook " is one edit from "brookl…").
+ */
+export function endsWordOf(place: Pick<Place, 'label'>, prefix: string): boolean {
+  const typed = prefix.trim();
+  const words = typed.split(' ').length;
+  const term: QueryTerm = { word: typed, stem: typed, fuzziness: typoBudget(typed.replace(/\s+/g, '')), prefix: false };
+  return completionInputs(place.label).some((input) => {
+    const cut = input.split(' ');
+    return cut.length >= words && withinFuzziness(cut.slice(0, words).join(' '), term);
+  });
+}
+
 const RANK = new Map<string, number>(PLACE_TYPES.map((t, i) => [t, i]));
 
-/** The answer's places: by score (a market's weight above a city's…, an exact prefix above a typo), then kind and label, each place once. */
-export function readSuggestions(res: { suggest?: Record<string, unknown> }, limit: number): PlaceSuggestion[] {
+/**
+ * The answer's places: by score (a market's weight above a city's…, an exact prefix above a typo), then
+ * kind and label, each place once; for text that ends with a space, only the places where a word ends there.
+ */
+export function readSuggestions(res: { suggest?: Record<string, unknown> }, limit: number, prefix = ''): PlaceSuggestion[] {
   const entries = (res.suggest?.[SUGGESTER] ?? []) as Array<{ options?: Array<{ _score?: number; _source?: Place }> }>;
+  const ended = prefix.endsWith(' ');
   const scored = entries
     .flatMap((e) => e.options ?? [])
-    .flatMap((o) => (o._source ? [{ score: o._score ?? 0, place: o._source }] : []))
+    .flatMap((o) => (o._source && (!ended || endsWordOf(o._source, prefix)) ? [{ score: o._score ?? 0, place: o._source }] : []))
     .sort((a, b) => b.score - a.score || (RANK.get(a.place.type) ?? 0) - (RANK.get(b.place.type) ?? 0) || a.place.label.localeCompare(b.place.label));
   const seen = new Set<string>();
   const out: PlaceSuggestion[] = [];
@@ -71,7 +98,7 @@ export function suggestPlaces(deps: PlacesDeps, typed: string, limit: number, si
   const prefix = foldedTyping(typed);
   return deps.placeAnswers.answer(`${limit}:${prefix}`, async () => {
     const t = esTransport(deps.es, deps.config.placesAlias, { nodes: deps.esNodes, signal });
-    return { suggestions: readSuggestions((await t.search(suggestBody(prefix, limit))) as { suggest?: Record<string, unknown> }, limit) };
+    return { suggestions: readSuggestions((await t.search(suggestBody(prefix))) as { suggest?: Record<string, unknown> }, limit, prefix) };
   });
 }
 

@@ -16,7 +16,7 @@ export const qProperty = {
     maxLength: TYPED_TEXT_BOUND,
     description:
       `Words to find (1-${MAX_Q_CHARS} characters): every word must match the home's title, amenities, building name, address, ` +
-      'amenities or description, or its neighborhood, city or market, allowing plurals, typos (one from 5 letters, two from 9) ' +
+      'amenities or description, its neighborhood, city or market, or its pet policy ("pets allowed"), allowing plurals, typos (one from 5 letters, two from 9) ' +
       'and synonyms ("w/d", "gym", "ac", "doorman"); the last word also matches as a prefix. Use it for what no filter says ' +
       '("coworking", "rooftop", a building\'s name); prefer the filters (pool, gym, in_unit_laundry, pets...) when one exists. ' +
       'Without sort_by the best matches come first (sort_by relevance); each result then carries matched, the fields that matched ' +

@@ -8,7 +8,7 @@ import type { Deps } from '../../deps';
 import { ApiError, badRequest } from '../../kernel/errors';
 import { toolContext } from '../../tools/invoke';
 import { scopeOf } from './request-scope';
-import type { Tool, GetRoute } from '../../tools/tool';
+import { inGetWords, type Tool, type GetRoute } from '../../tools/tool';
 
 /**
  * Sets the argument a parameter names: a top-level name, or a dotted path into an object argument (the
@@ -43,6 +43,8 @@ export function queryToArgs(route: GetRoute, query: Record<string, string | stri
     // A parameter of its own text form (a polygon) is decoded here; the tool's schema then reads the argument.
     const encoding = route.encoded && Object.hasOwn(route.encoded, name) ? route.encoded[name] : undefined;
     if (encoding && typeof value !== 'string') throw badRequest('invalid_parameters', `"${key}" is given more than once.`);
+    // A dotted name sets a property of an object argument, which the schema checks as a whole: a repeated value is refused here.
+    if (name.includes('.') && typeof value !== 'string') throw badRequest('invalid_parameters', `"${key}" is given more than once; it takes one value.`);
     if (!setArgument(args, name, encoding ? encoding.decode(value as string) : value)) {
       throw badRequest('invalid_parameters', `"${key}" is given twice (or under two names).`);
     }
@@ -58,15 +60,22 @@ export function queryToArgs(route: GetRoute, query: Record<string, string | stri
  * tool names appear in the rules the handlers share). Only whole words that are renamed change.
  */
 export function inGetNames(route: GetRoute): (err: ApiError) => ApiError {
-  const toGet = new Map<string, string>();
-  for (const [getName, toolName] of Object.entries(route.renames ?? {})) toGet.set(toolName, getName);
-  for (const [param, toolName] of Object.entries(route.pathParams ?? {})) toGet.set(toolName, param);
-  if (toGet.size === 0) return (err) => err;
-  const words = new RegExp(`\\b(${[...toGet.keys()].map((k) => k.replace(/\./g, '\\.')).join('|')})\\b`, 'g');
+  const words = inGetWords(route);
   return (err) => {
-    const message = err.message.replace(words, (w) => toGet.get(w) ?? w);
+    const message = words(err.message);
     return message === err.message ? err : new ApiError(err.code, message, err.status, err.headers);
   };
+}
+
+/**
+ * A GET search that names no place at all is told the GET parameters that name one (the tool's own
+ * message names its `scope`, which GET does not take); a place named in part is left to the tool.
+ */
+function requirePlace(route: GetRoute, query: Record<string, unknown>): void {
+  const groups = route.requiredOneOf;
+  if (!groups || groups.some((g) => g.some((p) => query[p] !== undefined))) return;
+  const named = groups.map((g) => g.join(' + '));
+  throw badRequest('invalid_parameters', `A place is required: give ${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}.`);
 }
 
 export function getRoutes(tools: readonly Tool[], deps: Deps): Router {
@@ -77,6 +86,7 @@ export function getRoutes(tools: readonly Tool[], deps: Deps): Router {
     const speakGet = inGetNames(route);
     router.get(route.path, async (ctx) => {
       const args = queryToArgs(route, ctx.query, ctx.params as Record<string, string>);
+      requirePlace(route, ctx.query);
       try {
         ctx.body = (await tool.call(args, 'query', toolContext(deps, scopeOf(ctx, 'http')))).data;
       } catch (err) {

@@ -184,7 +184,8 @@ export function placeBox(props: PlaceBoxProps): PlaceBox {
     const controller = new AbortController();
     asking = controller;
     try {
-      const answer = await getJson<{ suggestions: Suggestion[] }>('/suggest', { q: text.trim(), limit: String(SUGGEST_LIMIT) }, controller.signal);
+      // A space typed after a word is sent: it ends the word ("park " is not "Parkside").
+      const answer = await getJson<{ suggestions: Suggestion[] }>('/suggest', { q: text.trimStart(), limit: String(SUGGEST_LIMIT) }, controller.signal);
       return controller.signal.aborted ? null : answer.suggestions;
     } catch {
       return controller.signal.aborted ? null : [];
