@@ -72,7 +72,7 @@ export async function suggestBench(ctx: BenchContext, seconds: number): Promise<
     const alone = await withCpuAt16(connections, { store: es, bench: process.pid }, () =>
       storeLoad(
         async () => {
-          await ctx.es.search({ index: ctx.config.placesAlias, ...suggestBody(next()) });
+          await ctx.es.search({ index: ctx.config.placesAlias, ...suggestBody(next(), 8) });
         },
         connections,
         seconds,

@@ -350,10 +350,10 @@ describe('the place box: GET /api/public/suggest', () => {
     }
   });
 
-  it('answers a smaller limit with the first places of a larger one', async () => {
+  it('answers a limit under the default with the first places of the default answer', async () => {
     for (const q of ['t', 'a', 'ba', 'pa', 'ce', 'so', 'we']) {
-      const all = (await suggest(q, 20)).body.suggestions.map((s) => `${s.type}:${s.market}:${s.slug}`);
-      for (const limit of [1, 2, 3, 5, 8, 13]) {
+      const all = (await suggest(q, 8)).body.suggestions.map((s) => `${s.type}:${s.market}:${s.slug}`);
+      for (const limit of [1, 2, 3, 5, 7]) {
         const some = (await suggest(q, limit)).body.suggestions.map((s) => `${s.type}:${s.market}:${s.slug}`);
         expect([q, limit, some]).toEqual([q, limit, all.slice(0, limit)]);
       }

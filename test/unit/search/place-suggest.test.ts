@@ -11,12 +11,15 @@ const place = (type: Place['type'], label: string): Place => ({
 });
 
 describe('the place box', () => {
-  it('asks the suggester for the same entries whatever the limit, fuzzy by the letters typed', () => {
-    const body = suggestBody('Cambr') as { suggest: Record<string, { prefix: string; completion: { size: number; fuzzy?: { fuzziness: number } } }> };
-    const [asked] = Object.values(body.suggest);
-    expect(asked.prefix).toBe('cambr');
-    expect(asked.completion.size).toBe(80);
-    expect(asked.completion.fuzzy?.fuzziness).toBe(1);
+  it('asks the suggester for the same entries for every limit up to the default, fuzzy by the letters typed', () => {
+    const asked = (limit: number) =>
+      Object.values((suggestBody('x', limit) as { suggest: Record<string, { completion: { size: number } }> }).suggest)[0].completion.size;
+    expect([1, 2, 8].map(asked)).toEqual([32, 32, 32]);
+    expect(asked(20)).toBe(80);
+    const body = suggestBody('Cambr', 8) as { suggest: Record<string, { prefix: string; completion: { size: number; fuzzy?: { fuzziness: number } } }> };
+    const [cambr] = Object.values(body.suggest);
+    expect(cambr.prefix).toBe('cambr');
+    expect(cambr.completion.fuzzy?.fuzziness).toBe(1);
   });
 
   it('ends a word where a space was typed after it, within the typo budget of the words typed', () => {
