@@ -225,7 +225,8 @@ describe('search_apartments_on_map with a viewport', () => {
     const none = await fx.get('/api/public/map-search');
     expect(none.status).toBe(400);
     expect(none.body.error.code).toBe('invalid_parameters');
-    expect(none.body.error.message).toMatch(/viewport/);
+    // GET names the parameters that place a search: a market, a city, the viewport's corners and zoom, or a polygon.
+    expect(none.body.error.message).toMatch(/market, display_city, sw_latitude \+ sw_longitude \+ ne_latitude \+ ne_longitude \+ zoom or polygon/);
   });
 });
 
