@@ -3,9 +3,10 @@
  * amenities, its building's name, street address, amenities and description, the neighbourhood's,
  * the display city's and the market's names, and its pet policy in words ("Pets allowed", "Dogs allowed").
  * The indexer writes them twice: analysed (words.ts) into the `text` fields, one pair of fields
- * (folded words, stems) per tier, whose boost says how much a match there counts; and as written into `match_card` (a binary doc value, not indexed: a page's
- * cards of texts are read without opening its homes' stored `_source`), which the service marks for
- * an answer's `matched`. Built by pure functions, tested by their output.
+ * (folded words, stems) per tier, whose boost says how much a match there counts; and as written
+ * into `match_card` (a binary doc value, not indexed: a page's cards of texts are read without
+ * opening its homes' stored `_source`), which the service marks for an answer's `matched`. Built by
+ * pure functions, tested by their output.
  */
 import type { HomeRecord, MarketRecord, PropertyRecord } from '../../kernel/inventory/records';
 import { withBuildingRules } from '../engine/building-rules';

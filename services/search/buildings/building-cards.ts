@@ -114,7 +114,7 @@ export function shapeCard(property: PropertyRecord, matching: readonly PricedUni
 }
 
 type ShapedCard = ReturnType<typeof shapeCard>;
-/** A building's card; with q, the fields its first matching unit matched, and each unit's own (../shared/matched-texts.ts). */
+/** A building's card; with q, the fields the first unit it lists matched, and each unit's own (../shared/matched-texts.ts). */
 export type PropertyCard = Omit<ShapedCard, 'units'> & {
   units: Array<ShapedCard['units'][number] & { matched?: MatchedField[] }>;
   matched?: MatchedField[];
