@@ -146,7 +146,11 @@ export function parseState(search: string): PageState {
   const q = new URLSearchParams(search);
   const view = q.get('view') as View | null;
   const flex = count(q.get('flex'), 1100);
-  const slug = (raw: string | null): string => (raw && /^[a-z0-9-]+$/.test(raw) ? raw : '');
+  // A slug as the API reads one: trimmed and in lower case (a link typed or shared as `market=Boston` still opens Boston).
+  const slug = (raw: string | null): string => {
+    const s = raw?.trim().toLowerCase() ?? '';
+    return /^[a-z0-9-]+$/.test(s) ? s : '';
+  };
   const checkIn = date(q.get('check_in'));
   // Flexible dates: a window of move-in dates from checkIn, and a length or a Flex tier in place of a check-out.
   const latestCheckIn = checkIn ? date(q.get('latest_check_in')) : '';

@@ -44,6 +44,12 @@ describe('parseState and toQuery', () => {
     expect(s).toEqual({ ...EMPTY_STATE, compare: ['a', 'b', 'c', 'd'] });
   });
 
+  it('read a slug as the API does, trimmed and in lower case (a link shared as market=Boston opens Boston)', () => {
+    expect(parseState('?market=Boston&building=The-Harlow-Boston')).toMatchObject({ market: 'boston', building: 'the-harlow-boston' });
+    expect(parseState('?display_city=%20Cambridge%20&compare=A,a,B')).toMatchObject({ market: 'cambridge', cityAlone: true, compare: ['a', 'b'] });
+    expect(parseState('?home=Some-Home').home).toBe('some-home');
+  });
+
   it('refuse an area with reversed corners or a zoom outside 0-20', () => {
     expect(parseState('?area=43,-71,42,-70,12').area).toBeNull();
     expect(parseState('?area=42,-71,43,-70,21').area).toBeNull();
