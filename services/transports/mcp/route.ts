@@ -47,11 +47,15 @@ function noteRpcError(code: number): void {
   noteRequest({ 'error.type': String(code), 'rpc.response.status_code': String(code) });
 }
 
-/** The code of the JSON-RPC error an answer carries (JSON, or the one message of a 2025 event stream), or undefined. */
+/**
+ * The code of the JSON-RPC error an answer carries (JSON, or the one message of a 2025 event stream), or
+ * undefined. A result (most answers, some of them large) is passed over by a search of its bytes, not decoded.
+ */
 function rpcErrorCode(bytes: Buffer): number | undefined {
+  if (bytes.indexOf('"error"') < 0) return undefined;
   const text = bytes.toString('utf8');
   const json = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
-  if (json === undefined || !json.includes('"error"')) return undefined;
+  if (json === undefined) return undefined;
   try {
     const code = (JSON.parse(json) as { error?: { code?: unknown } }).error?.code;
     return typeof code === 'number' ? code : undefined;
