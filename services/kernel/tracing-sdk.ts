@@ -29,33 +29,7 @@ export interface TracingHandle {
 }
 
 const NOTHING: TracingHandle = { stop: async () => undefined };
-
-/** The SDK of this process: its users (the handles not yet stopped) and its provider while tracing is on. */
-interface Running {
-  users: number;
-  serviceName: string;
-  provider: { shutdown(): Promise<void> } | null;
-}
-let running: Running | null = null;
-
-/** Starts the provider `env` names, then says tracing is on (the service's spans ask for a tracer of it). */
-function begin(shared: Running, env: NodeJS.ProcessEnv): void {
-  shared.provider = tracerProvider(shared.serviceName, env);
-  setTracingOn(true);
-}
-
-/** Says tracing is off, exports what the provider holds and stops it, and clears the API's globals. */
-async function end(shared: Running): Promise<void> {
-  const provider = shared.provider;
-  if (!provider) return;
-  shared.provider = null;
-  setTracingOn(false);
-  await provider.shutdown();
-  // The API's globals go with it: a later start in this process registers afresh.
-  trace.disable();
-  context.disable();
-  propagation.disable();
-}
+let running: { users: number; stop: () => Promise<void> } | null = null;
 
 /**
  * Starts the SDK once per process (a second service in the same process shares it); `serviceName`
@@ -64,8 +38,19 @@ async function end(shared: Running): Promise<void> {
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): TracingHandle {
   if (!tracingWanted(env)) return NOTHING;
   if (!running) {
-    running = { users: 0, serviceName, provider: null };
-    begin(running, env);
+    const provider = tracerProvider(serviceName, env);
+    setTracingOn(true);
+    running = {
+      users: 0,
+      async stop() {
+        setTracingOn(false);
+        await provider.shutdown();
+        // The API's globals go with it: a later start in this process registers afresh.
+        trace.disable();
+        context.disable();
+        propagation.disable();
+      },
+    };
   }
   const shared = running;
   shared.users += 1;
@@ -77,25 +62,10 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
       shared.users -= 1;
       if (shared.users === 0 && running === shared) {
         running = null;
-        await end(shared);
+        await shared.stop();
       }
     },
   };
-}
-
-/**
- * Sets a running process's tracing as `env` says, its handles kept: the provider of the last setting
- * is stopped (what it holds exported first), and one of the new setting's started unless `env` asks
- * for no traces (OTEL_SDK_DISABLED=true); the handles' last stop stops whichever runs then. For one
- * copy measured in several settings in turn (the traces bench). False when no SDK started in this
- * process (nothing to set).
- */
-export async function retuneTracing(env: NodeJS.ProcessEnv): Promise<boolean> {
-  const shared = running;
-  if (!shared) return false;
-  await end(shared);
-  if (tracingWanted(env) && running === shared) begin(shared, env);
-  return true;
 }
 
 /** The exporter's protocol, as the standard variables name it: OTLP over HTTP, protobuf (the default) or JSON. */

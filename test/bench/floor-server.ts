@@ -23,7 +23,6 @@ import type { PropertyRecord } from '../../services/kernel/inventory/records';
 import { sendRoundTrip, type RoundTrip } from '../../services/search/shared/search-transport';
 import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { startTracing } from '../../services/kernel/tracing-sdk';
-import { serveTracingControl } from './tracing-control';
 import { tracer, tracingOn } from '../../services/kernel/tracing';
 
 /** A store call, as a client span of the request's when its trace is sampled. */
@@ -110,11 +109,8 @@ async function main(): Promise<void> {
     });
   });
   server.listen(config.port, config.host);
-  // The traces bench sets a floor's tracing while it runs (./tracing-control.ts).
-  const control = process.env.CONTROL_PORT ? serveTracingControl(Number(process.env.CONTROL_PORT)) : undefined;
   process.on('SIGTERM', () => {
     server.close();
-    control?.close();
     void Promise.all([mongo.close(), tracing.stop()]).finally(() => process.exit(0));
   });
 }

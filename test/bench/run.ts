@@ -137,8 +137,8 @@ async function main(): Promise<void> {
       service ??= await startServiceProcess(serviceEnv);
       return service;
     },
-    async serviceWith(env, script) {
-      const variant = await startServiceProcess({ ...serviceEnv, ...env }, [], script ? { script, readyPath: '/api/public/status' } : undefined);
+    async serviceWith(env) {
+      const variant = await startServiceProcess({ ...serviceEnv, ...env });
       variants.push(variant);
       return variant;
     },

@@ -37,11 +37,8 @@ export interface BenchContext {
   mongo: Collections;
   /** The service under load, in its own process (started on first use, once the inventory exists). */
   service(): Promise<{ url: string; pid: number }>;
-  /**
-   * Another service process with some settings changed (closed when the bench ends, or sooner by its `close`),
-   * run from `script` (services/main.ts by default).
-   */
-  serviceWith(env: Record<string, string>, script?: string): Promise<{ url: string; pid: number; close(): Promise<void> }>;
+  /** Another service process with some settings changed (closed when the bench ends, or sooner by its `close`). */
+  serviceWith(env: Record<string, string>): Promise<{ url: string; pid: number; close(): Promise<void> }>;
   /** The bench's floor (floor-server.ts): the same store calls behind a bare Node HTTP server, in its own process. */
   floor(): Promise<{ url: string; pid: number }>;
   /** Another floor server, with `env` over the bench's (closed with the bench, or by the caller). */

@@ -13,7 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import { context, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, TraceFlags, type TextMapGetter } from '@opentelemetry/api';
 import type { Context, Next } from 'koa';
-import { requestContext, RequestTrace, tracer, tracingOn } from '../../kernel/tracing';
+import { requestContext, RequestTrace, tracer } from '../../kernel/tracing';
 
 /** Headers as the propagators read them (Node lower-cases their names). */
 const HEADERS: TextMapGetter<IncomingMessage['headers']> = {
@@ -52,8 +52,6 @@ function templateOf(ctx: Context): string | undefined {
  */
 export function requestTrace(knownRoute: (path: string) => string | undefined = () => undefined) {
   return async function traceRequest(ctx: Context, next: Next): Promise<void> {
-    // Tracing stopped while the copy runs (its SDK's last handle stopped, or set off): the request goes on untraced.
-    if (!tracingOn()) return next();
     const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers, HEADERS);
     const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
     const { traceId, traceFlags } = span.spanContext();
