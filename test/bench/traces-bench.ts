@@ -6,26 +6,29 @@
  * for a tool call that reads MongoDB (the apartment read) and a dated market search tool call
  * (Elasticsearch, MongoDB and pricing).
  *
- * Copies compared side by side, with one history. A fresh copy's processor time per call falls by half
- * over its first 30 s of load, and a copy warmed minutes before it is measured, or while the stores were
- * still cold, stays up to a third dearer than one warmed just before (two copies of the same setting,
- * warmed and measured one after the other, differed by 13-18 %; warmed and measured at once, by 0.4-5 %
- * in five pairs of six). So the bench runs groups: each group starts one fresh copy per setting (the start
- * order rotating from group to group), warms them all at once, measures them all at once (16 connections
- * each), then stops them. A setting's cost in a group is its copy's processor time per call over
- * the off copy's of the same group; its figure is the median over the groups (BENCH_TRACE_GROUPS, five by
- * default), each group's shown beside it. The stores' processor time (Elasticsearch and the Mongo-wire
- * server, from their /proc like the service's) is read around every row and reported apart: the target is
- * the service's own processor time.
+ * Copies compared side by side, with one history, on a processor of their own. A fresh copy's processor
+ * time per call falls by half over its first 30 s of load, and a copy warmed minutes before it is measured
+ * stays up to a third dearer than one warmed just before; sharing both processors with Elasticsearch, the
+ * Mongo-wire server and the load, two copies of the same setting measured at once differed by up to 15 %,
+ * more than the target. So the bench runs groups: each group starts one fresh copy per setting (the start
+ * order rotating from group to group) and puts them on the machine's last processor (`taskset`; the stores
+ * and this process on the others, put back at the end), warms them all at once, then measures them one at
+ * a time (16 connections), row by row in an order reversed from row to row, then stops them. A setting's
+ * cost in a group is its copy's processor time per call over the off copy's of the same group; its figure
+ * is the median over the groups (BENCH_TRACE_GROUPS, three by default), each group's shown beside it. The
+ * stores' processor time (Elasticsearch and the Mongo-wire server, from their /proc like the service's) is
+ * read around every row and reported apart: the target is the service's own processor time.
  *
- * Beside them, the floor of tracing: groups of the bench's bare Node server (floor-server.ts) in the same
- * four settings, run the same way after each group of the service, answering the apartment read's
+ * Beside them, the floor of tracing: a group of the bench's bare Node server (floor-server.ts) in the same
+ * four settings (BENCH_TRACE_FLOOR_GROUPS, one by default), run the same way after the service's first group, answering the apartment read's
  * lookups, and the dated market search's Elasticsearch requests (captured in-process for 200 questions
  * of the same kind), as a tool result. Traced, it starts the SDK the service starts and makes one server span per
  * request and a client span per store call under a sampled trace, nothing else: what any implementation
  * in front of these stores pays for OpenTelemetry on this machine, per call and as a share of its own time.
  */
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { runLoad, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 import { clockTicks, cpuTicks, stackPids } from './cpu';
@@ -43,15 +46,17 @@ const toolCall = (name: string, args: Record<string, unknown>): Probe => ({
   body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
 });
 
-const GROUPS = Math.max(1, Number(process.env.BENCH_TRACE_GROUPS) || 5);
+const GROUPS = Math.max(1, Number(process.env.BENCH_TRACE_GROUPS) || 3);
+/** Groups of the floor, after the service's first ones (the figures' context, not their target). */
+const FLOOR_GROUPS = Math.min(GROUPS, Math.max(1, Number(process.env.BENCH_TRACE_FLOOR_GROUPS) || 1));
 /** Rows per call and group, each `seconds` long. */
 const ROWS = Math.max(1, Number(process.env.BENCH_TRACE_ROWS) || 3);
 /**
- * Load per call before a group's first row, all its copies at once (each gets about a quarter of the
- * machine): a fresh copy's processor time per call falls over its first 20-30 s of load at full speed.
+ * Load per call before a group's first row, all its copies at once on their processor (each gets about a
+ * quarter of it): a fresh copy's processor time per call falls over its first 20-30 s of load at full speed.
  */
-const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 40);
-/** Connections per copy, as the target's c=16 (the group's copies are loaded at once: 64 in all). */
+const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 60);
+/** Connections, as the target's c=16 (while warming, per copy: 64 in all). */
 const CONNECTIONS = 16;
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -137,23 +142,35 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   const tallies = shapes.map(() => [] as Tally[][]);
   const floorTallies = floorShapes.map(() => [] as Tally[][]);
   const started = Date.now();
-  for (let group = 0; group < GROUPS; group++) {
-    await measureGroup(group, settings, (env) => ctx.serviceWith(env), shapes, tallies, stores, seconds);
-    await measureGroup(group, settings, (env) => ctx.floorWith(env), floorShapes, floorTallies, stores, seconds);
+  // The copies on a processor of their own, the stores and the load on the others (restored at the end).
+  const split = processorSplit();
+  const everyCpu = `0-${availableParallelism() - 1}`;
+  const rest = split ? [...stores, process.pid] : [];
+  for (const pid of rest) pin(pid, split!.rest);
+  try {
+    for (let group = 0; group < GROUPS; group++) {
+      await measureGroup(group, settings, (env) => ctx.serviceWith(env), shapes, tallies, stores, seconds, split?.copies ?? null);
+      if (group < FLOOR_GROUPS) {
+        await measureGroup(group, settings, (env) => ctx.floorWith(env), floorShapes, floorTallies, stores, seconds, split?.copies ?? null);
+      }
+    }
+  } finally {
+    for (const pid of rest) pin(pid, everyCpu);
   }
   const minutes = (Date.now() - started) / 60_000;
 
   say('## Traces (processor time per call, tracing off and on)');
   say('');
   say(
-    `${GROUPS} groups of fresh copies, one per setting, warmed ${WARM_SECONDS} s per call and measured at once ` +
-      `(${CONNECTIONS} connections each), ${ROWS} rows of ${seconds} s per call (${minutes.toFixed(1)} min in all); a setting's cost in a ` +
-      `group is its copy's processor time per call over the off copy's, its figure the median over the groups. ` +
-      `After each group of the service, a group of bare servers (floor-server.ts) in the same settings, run the same way: the floor.`,
+    `${GROUPS} groups of fresh copies, one per setting, ${split ? `on processor ${split.copies} (the stores and the load on ${split.rest})` : 'unpinned'}, ` +
+      `warmed ${WARM_SECONDS} s per call at once, then measured one at a time at ${CONNECTIONS} connections, ${ROWS} rows of ${seconds} s per ` +
+      `copy and call, the order reversed from row to row (${minutes.toFixed(1)} min in all); a setting's cost in a group is its copy's processor ` +
+      `time per call over the off copy's, its figure the median over the groups. After the first ${FLOOR_GROUPS} group(s) of the service, ` +
+      `a group of bare servers (floor-server.ts) in the same settings, run the same way: the floor.`,
   );
   say('');
   say(
-    '| call | setting | service CPU ms/call, each group | more than off, each group | more than off (median) | more than off, ms/call (median) | stores CPU ms/call (median) | req/s per copy (median) | 5xx/errors |',
+    '| call | setting | service CPU ms/call, each group | more than off, each group | more than off (median) | more than off, ms/call (median) | stores CPU ms/call (median) | req/s (median) | 5xx/errors |',
   );
   say('|---|---|---|---|---|---|---|---|---|');
   for (const [list, all] of [
@@ -196,8 +213,34 @@ const ms = (v: number): string => `${v >= 0 ? '' : '−'}${Math.abs(v).toFixed(3
 const pct = (r: number): string => `${r >= 1 ? '' : '−'}${Math.abs((r - 1) * 100).toFixed(1)} %`;
 
 /**
- * One group: a fresh copy per setting (started by `start`, the start order rotating with `group`), warmed
- * together, measured together row by row, then stopped; what each spent is added to `tallies[shape][group]`.
+ * The processors the copies run on, and those the stores and the bench run on, when the machine has two or
+ * more and `taskset` is there: the copies get the last processor to themselves. Null otherwise (unpinned).
+ */
+function processorSplit(): { copies: string; rest: string } | null {
+  const n = availableParallelism();
+  if (n < 2) return null;
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return { copies: String(n - 1), rest: n === 2 ? '0' : `0-${n - 2}` };
+}
+
+/** Runs `pid` (every thread of it) on `cpus`; false when it cannot be pinned (gone, not allowed). */
+function pin(pid: number, cpus: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One group: a fresh copy per setting (started by `start`, the start order rotating with `group`), put on
+ * the processor of the copies, warmed together, then measured one at a time row by row (the order reversed
+ * from row to row), then stopped; what each spent is added to `tallies[shape][group]`.
  */
 async function measureGroup(
   group: number,
@@ -207,6 +250,7 @@ async function measureGroup(
   tallies: Tally[][][],
   stores: number[],
   seconds: number,
+  cpus: string | null,
 ): Promise<void> {
   // The start order rotates: no setting's copy is always the first or the last started.
   const copies: Array<Copy | undefined> = settings.map(() => undefined);
@@ -216,6 +260,7 @@ async function measureGroup(
   }
   const svcs = copies.map((c) => c!);
   try {
+    if (cpus !== null) for (const svc of svcs) pin(svc.pid, cpus);
     // Warmed together: every copy of the group has the same history when its rows begin.
     for (const shape of shapes) {
       await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds: WARM_SECONDS })));
@@ -223,20 +268,20 @@ async function measureGroup(
     for (const perShape of tallies) perShape[group] = settings.map(() => ({ service: 0, stores: 0, calls: 0, rps: 0, bad: 0 }));
     for (let row = 0; row < ROWS; row++) {
       for (const [s, shape] of shapes.entries()) {
-        const service0 = svcs.map((svc) => cpuTicks(svc.pid) ?? NaN);
-        const stores0 = ticksOf(stores);
-        const results = await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds })));
-        const storeTicks = ticksOf(stores) - stores0;
-        const calls = results.reduce((n, r) => n + r.requests, 0);
-        results.forEach((result, i) => {
+        // One copy at a time, the order reversed from row to row: a drift of the machine falls on every setting alike.
+        const order = [...svcs.keys()];
+        if ((row + group) % 2 === 1) order.reverse();
+        for (const i of order) {
+          const service0 = cpuTicks(svcs[i].pid) ?? NaN;
+          const stores0 = ticksOf(stores);
+          const result = await runLoad(svcs[i].url, shape.probe, { connections: CONNECTIONS, seconds });
           const t = tallies[s][group][i];
-          t.service += (cpuTicks(svcs[i].pid) ?? NaN) - service0[i];
-          // The stores served the group's copies at once: each copy's share by its calls.
-          t.stores += (storeTicks * result.requests) / Math.max(1, calls);
+          t.service += (cpuTicks(svcs[i].pid) ?? NaN) - service0;
+          t.stores += ticksOf(stores) - stores0;
           t.calls += result.requests;
           t.rps += result.rps / ROWS;
           t.bad += (result.statuses['5xx'] ?? 0) + (result.statuses.error ?? 0);
-        });
+        }
       }
     }
   } finally {
