@@ -6,29 +6,35 @@
  * for a tool call that reads MongoDB (the apartment read) and a dated market search tool call
  * (Elasticsearch, MongoDB and pricing).
  *
- * Copies compared side by side, with one history, on a processor of their own. A fresh copy's processor
- * time per call falls by half over its first 30 s of load, and a copy warmed minutes before it is measured
- * stays up to a third dearer than one warmed just before; sharing both processors with Elasticsearch, the
- * Mongo-wire server and the load, two copies of the same setting measured at once differed by up to 15 %,
- * more than the target. So the bench runs groups: each group starts one fresh copy per setting (the start
- * order rotating from group to group) and puts them on the machine's last processor (`taskset`; the stores
- * and this process on the others, put back at the end), warms them all at once, then measures them one at
- * a time (16 connections), row by row in an order reversed from row to row, then stops them. A setting's
- * cost in a group is its copy's processor time per call over the off copy's of the same group; its figure
- * is the median over the groups (BENCH_TRACE_GROUPS, three by default), each group's shown beside it. The
- * stores' processor time (Elasticsearch and the Mongo-wire server, from their /proc like the service's) is
- * read around every row and reported apart: the target is the service's own processor time.
+ * Copies compared with one history, on a processor of their own. A fresh copy's processor time per call
+ * falls by half over its first 30 s of load, and a copy warmed minutes before it is measured stays up to a
+ * third dearer than one warmed just before; sharing both processors with Elasticsearch, the Mongo-wire
+ * server and the load, two copies of the same setting measured at once differed by up to 15 %, more than
+ * the target. So the bench runs groups: each group starts one fresh copy per setting (the start order
+ * rotating from group to group) and puts them on the machine's last processor (`taskset`; the stores and
+ * this process on the others, each put back as it was at the end), warms them all at once, then measures
+ * them one at a time (16 connections), row by row, each row's order the last one's turned by one (in four
+ * rows each copy is once first, second, third and last), then stops them. A copy's processor time for a
+ * call runs from before its first row to a few seconds after the last (the spans still held are
+ * exported and counted). A setting's cost in a group is its copy's processor time per call over the off
+ * copy's of the same group; its figure is the median over the groups (BENCH_TRACE_GROUPS, three by
+ * default), each group's shown beside it. The stores' processor time (Elasticsearch and the Mongo-wire
+ * server, from their /proc like the service's) is read around every row and reported apart: the target is
+ * the service's own processor time.
  *
  * Beside them, the floor of tracing: a group of the bench's bare Node server (floor-server.ts) in the same
- * four settings (BENCH_TRACE_FLOOR_GROUPS, one by default), run the same way after the service's first group, answering the apartment read's
- * lookups, and the dated market search's Elasticsearch requests (captured in-process for 200 questions
- * of the same kind), as a tool result. Traced, it starts the SDK the service starts and makes one server span per
- * request and a client span per store call under a sampled trace, nothing else: what any implementation
- * in front of these stores pays for OpenTelemetry on this machine, per call and as a share of its own time.
+ * four settings, run the same way after each of the service's first groups (BENCH_TRACE_FLOOR_GROUPS, one
+ * by default), answering the apartment read's lookups, and the dated market search's Elasticsearch
+ * requests (captured in-process for 200 questions of the same kind), as a tool result. Traced, it starts
+ * the SDK the service starts and makes one server span per request and a client span per store call under
+ * a sampled trace, nothing else: what any implementation in front of these stores pays for OpenTelemetry
+ * on this machine, per call and as a share of its own time.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { runLoad, type Probe } from './load';
 import type { BenchContext } from './store-bench';
 import { clockTicks, cpuTicks, stackPids } from './cpu';
@@ -49,13 +55,13 @@ const toolCall = (name: string, args: Record<string, unknown>): Probe => ({
 const GROUPS = Math.max(1, Number(process.env.BENCH_TRACE_GROUPS) || 3);
 /** Groups of the floor, after the service's first ones (the figures' context, not their target). */
 const FLOOR_GROUPS = Math.min(GROUPS, Math.max(1, Number(process.env.BENCH_TRACE_FLOOR_GROUPS) || 1));
-/** Rows per call and group, each `seconds` long. */
-const ROWS = Math.max(1, Number(process.env.BENCH_TRACE_ROWS) || 3);
+/** Rows per copy, call and group, each `seconds` long (four: each copy once in each place of a row). */
+const ROWS = Math.max(1, Number(process.env.BENCH_TRACE_ROWS) || 4);
 /**
  * Load per call before a group's first row, all its copies at once on their processor (each gets about a
  * quarter of it): a fresh copy's processor time per call falls over its first 20-30 s of load at full speed.
  */
-const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 60);
+const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 45);
 /** Connections, as the target's c=16 (while warming, per copy: 64 in all). */
 const CONNECTIONS = 16;
 const median = (xs: number[]): number => {
@@ -99,9 +105,11 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   const { say, sample } = ctx;
   const sink = await receiver();
   const exporting = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'catalog-bench' };
+  // Off whatever the bench's own environment says.
+  const noEndpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
   const settings: Setting[] = [
-    { title: 'tracing off', env: {} },
-    { title: 'off again (control)', env: {} },
+    { title: 'tracing off', env: noEndpoint },
+    { title: 'off again (control)', env: noEndpoint },
     { title: 'on, 10 % sampled', env: { ...exporting, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
     { title: 'on, every trace', env: { ...exporting, OTEL_TRACES_SAMPLER: 'parentbased_always_on' } },
   ];
@@ -137,36 +145,39 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
     },
   ];
   const { es, mongo } = stackPids();
-  const stores = [es, mongo].filter((p): p is number => typeof p === 'number');
+  const stores = [...new Set([...esNodePids(), es, mongo])].filter((p): p is number => typeof p === 'number');
   /** tallies[shape][group][setting], the service's then the floor's. */
   const tallies = shapes.map(() => [] as Tally[][]);
   const floorTallies = floorShapes.map(() => [] as Tally[][]);
   const started = Date.now();
-  // The copies on a processor of their own, the stores and the load on the others (restored at the end).
+  // The copies on a processor of their own, the stores and the load on the others (each put back as it was).
   const split = processorSplit();
-  const everyCpu = `0-${availableParallelism() - 1}`;
   const rest = split ? [...stores, process.pid] : [];
-  for (const pid of rest) pin(pid, split!.rest);
+  const before = new Map(rest.map((pid) => [pid, allowedCpus(pid)]));
+  const pinning: Pinning = { cpus: split?.copies ?? null, failed: 0 };
+  for (const pid of rest) if (!pin(pid, split!.rest)) pinning.failed += 1;
   try {
     for (let group = 0; group < GROUPS; group++) {
-      await measureGroup(group, settings, (env) => ctx.serviceWith(env), shapes, tallies, stores, seconds, split?.copies ?? null);
+      await measureGroup(group, settings, (env) => ctx.serviceWith(env), shapes, tallies, stores, seconds, pinning);
       if (group < FLOOR_GROUPS) {
-        await measureGroup(group, settings, (env) => ctx.floorWith(env), floorShapes, floorTallies, stores, seconds, split?.copies ?? null);
+        await measureGroup(group, settings, (env) => ctx.floorWith(env), floorShapes, floorTallies, stores, seconds, pinning);
       }
     }
   } finally {
-    for (const pid of rest) pin(pid, everyCpu);
+    for (const [pid, cpus] of before) if (cpus) pin(pid, cpus);
   }
   const minutes = (Date.now() - started) / 60_000;
 
   say('## Traces (processor time per call, tracing off and on)');
   say('');
   say(
-    `${GROUPS} groups of fresh copies, one per setting, ${split ? `on processor ${split.copies} (the stores and the load on ${split.rest})` : 'unpinned'}, ` +
-      `warmed ${WARM_SECONDS} s per call at once, then measured one at a time at ${CONNECTIONS} connections, ${ROWS} rows of ${seconds} s per ` +
-      `copy and call, the order reversed from row to row (${minutes.toFixed(1)} min in all); a setting's cost in a group is its copy's processor ` +
-      `time per call over the off copy's, its figure the median over the groups. After the first ${FLOOR_GROUPS} group(s) of the service, ` +
-      `a group of bare servers (floor-server.ts) in the same settings, run the same way: the floor.`,
+    `${GROUPS} groups of fresh copies, one per setting, ` +
+      `${split ? `on processor ${split.copies} (the stores and the load on ${split.rest})` : 'unpinned (fewer than two processors, or no taskset)'}` +
+      `${pinning.failed > 0 ? ` (${pinning.failed} processes could not be pinned)` : ''}, warmed ${WARM_SECONDS} s per call at once, then measured ` +
+      `one at a time at ${CONNECTIONS} connections, ${ROWS} rows of ${seconds} s per copy and call, each row's order the last one's turned by one ` +
+      `(${minutes.toFixed(1)} min in all); a copy's processor time is read from before its first row of a call to ${SETTLE_SECONDS} s after the ` +
+      `last, and a setting's cost in a group is its copy's processor time per call over the off copy's, its figure the median over the groups. ` +
+      `After each of the service's first ${FLOOR_GROUPS} group(s), a group of bare servers (floor-server.ts) in the same settings, run the same way: the floor.`,
   );
   say('');
   say(
@@ -227,6 +238,35 @@ function processorSplit(): { copies: string; rest: string } | null {
   return { copies: String(n - 1), rest: n === 2 ? '0' : `0-${n - 2}` };
 }
 
+/** Where the copies run (null: unpinned), and how many processes could not be pinned. */
+interface Pinning {
+  cpus: string | null;
+  failed: number;
+}
+
+/** The processors `pid` may run on (`Cpus_allowed_list`), or undefined. */
+function allowedCpus(pid: number): string | undefined {
+  try {
+    return /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every node of the local stack's Elasticsearch (stack/status.sh --pids: ES_PIDS), or none. */
+function esNodePids(): number[] {
+  try {
+    const out = execFileSync('bash', [path.resolve(__dirname, '../../stack/status.sh'), '--pids'], { encoding: 'utf8' });
+    const listed = /^ES_PIDS=(.*)$/m.exec(out)?.[1] ?? '';
+    return listed
+      .split(/[\s,]+/)
+      .map(Number)
+      .filter((pid) => pid > 0);
+  } catch {
+    return [];
+  }
+}
+
 /** Runs `pid` (every thread of it) on `cpus`; false when it cannot be pinned (gone, not allowed). */
 function pin(pid: number, cpus: string): boolean {
   try {
@@ -238,9 +278,25 @@ function pin(pid: number, cpus: string): boolean {
 }
 
 /**
+ * After a copy's last row of a call, how long the bench waits before it reads the copy's processor time: the
+ * spans the batch processor still holds are exported (every 5 s by default) and counted with the copy's calls.
+ */
+const SETTLE_SECONDS = 6;
+
+/** A processor tick count that must be read (a copy whose time cannot be read stops the bench: no figure is made up). */
+function ticksNow(pid: number): number {
+  const ticks = cpuTicks(pid);
+  if (ticks === null) throw new Error(`the processor time of process ${pid} could not be read`);
+  return ticks;
+}
+
+/**
  * One group: a fresh copy per setting (started by `start`, the start order rotating with `group`), put on
- * the processor of the copies, warmed together, then measured one at a time row by row (the order reversed
- * from row to row), then stopped; what each spent is added to `tallies[shape][group]`.
+ * the processor of the copies, warmed together, then measured one at a time: per call, row by row, each
+ * row's order the last one's turned by one (over four rows, each copy once in each place), then stopped.
+ * A copy's processor time for a call is read from before its first row to SETTLE_SECONDS after the last
+ * row (what it did between its rows, and its exports after them, included); its calls are its rows'.
+ * What each spent is added to `tallies[shape][group]`.
  */
 async function measureGroup(
   group: number,
@@ -250,7 +306,7 @@ async function measureGroup(
   tallies: Tally[][][],
   stores: number[],
   seconds: number,
-  cpus: string | null,
+  pinning: Pinning,
 ): Promise<void> {
   // The start order rotates: no setting's copy is always the first or the last started.
   const copies: Array<Copy | undefined> = settings.map(() => undefined);
@@ -260,29 +316,28 @@ async function measureGroup(
   }
   const svcs = copies.map((c) => c!);
   try {
-    if (cpus !== null) for (const svc of svcs) pin(svc.pid, cpus);
+    if (pinning.cpus !== null) for (const svc of svcs) if (!pin(svc.pid, pinning.cpus)) pinning.failed += 1;
     // Warmed together: every copy of the group has the same history when its rows begin.
     for (const shape of shapes) {
       await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds: WARM_SECONDS })));
     }
     for (const perShape of tallies) perShape[group] = settings.map(() => ({ service: 0, stores: 0, calls: 0, rps: 0, bad: 0 }));
-    for (let row = 0; row < ROWS; row++) {
-      for (const [s, shape] of shapes.entries()) {
-        // One copy at a time, the order reversed from row to row: a drift of the machine falls on every setting alike.
-        const order = [...svcs.keys()];
-        if ((row + group) % 2 === 1) order.reverse();
+    for (const [s, shape] of shapes.entries()) {
+      const service0 = svcs.map((svc) => ticksNow(svc.pid));
+      for (let row = 0; row < ROWS; row++) {
+        const order = svcs.map((_, k) => (k + row + group) % svcs.length);
         for (const i of order) {
-          const service0 = cpuTicks(svcs[i].pid) ?? NaN;
           const stores0 = ticksOf(stores);
           const result = await runLoad(svcs[i].url, shape.probe, { connections: CONNECTIONS, seconds });
           const t = tallies[s][group][i];
-          t.service += (cpuTicks(svcs[i].pid) ?? NaN) - service0;
           t.stores += ticksOf(stores) - stores0;
           t.calls += result.requests;
           t.rps += result.rps / ROWS;
           t.bad += (result.statuses['5xx'] ?? 0) + (result.statuses.error ?? 0);
         }
       }
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
+      svcs.forEach((svc, i) => (tallies[s][group][i].service += ticksNow(svc.pid) - service0[i]));
     }
   } finally {
     await Promise.all(svcs.map((svc) => svc.close()));
