@@ -25,23 +25,37 @@ export function clockTicks(): number {
   return hz;
 }
 
-/** The pids of the local stack's servers (stack/status.sh --pids); empty when none runs here. */
-export function stackPids(): { es?: number; mongo?: number } {
+/** stack/status.sh --pids as a map of its lines (ES_PID=…), or null when no stack runs here. */
+function stackPidLines(): Record<string, string> | null {
   const script = path.resolve(__dirname, '../../stack/status.sh');
-  if (!existsSync('/proc') || !existsSync(script)) return {};
+  if (!existsSync('/proc') || !existsSync(script)) return null;
   try {
     const out = execFileSync('bash', [script, '--pids'], { encoding: 'utf8' });
-    const pids = Object.fromEntries(
+    return Object.fromEntries(
       out
         .trim()
         .split('\n')
         .map((l) => l.split('=', 2) as [string, string]),
     );
-    const n = (v: string | undefined) => (Number(v) > 0 ? Number(v) : undefined);
-    return { es: n(pids.ES_PID), mongo: n(pids.MONGO_PID) };
   } catch {
-    return {};
+    return null;
   }
+}
+
+/** The pids of the local stack's servers (stack/status.sh --pids); empty when none runs here. */
+export function stackPids(): { es?: number; mongo?: number } {
+  const pids = stackPidLines();
+  if (!pids) return {};
+  const n = (v: string | undefined) => (Number(v) > 0 ? Number(v) : undefined);
+  return { es: n(pids.ES_PID), mongo: n(pids.MONGO_PID) };
+}
+
+/** Every node of the local stack's Elasticsearch (ES_PIDS), or none. */
+export function esNodePids(): number[] {
+  return (stackPidLines()?.ES_PIDS ?? '')
+    .split(/[\s,]+/)
+    .map(Number)
+    .filter((pid) => pid > 0);
 }
 
 /** Milliseconds of processor time per call, by process name (only those whose time could be read). */

@@ -34,10 +34,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import { runLoad, type Probe } from './load';
 import type { BenchContext } from './store-bench';
-import { clockTicks, cpuTicks, stackPids } from './cpu';
+import { clockTicks, cpuTicks, esNodePids, stackPids } from './cpu';
 import { answerSearch } from '../../services/tools/search-common';
 import { SEARCH_PAGE } from '../../services/kernel/limits/pages';
 import type { RoundTrip } from '../../services/search/shared/search-transport';
@@ -250,20 +249,6 @@ function allowedCpus(pid: number): string | undefined {
     return /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   } catch {
     return undefined;
-  }
-}
-
-/** Every node of the local stack's Elasticsearch (stack/status.sh --pids: ES_PIDS), or none. */
-function esNodePids(): number[] {
-  try {
-    const out = execFileSync('bash', [path.resolve(__dirname, '../../stack/status.sh'), '--pids'], { encoding: 'utf8' });
-    const listed = /^ES_PIDS=(.*)$/m.exec(out)?.[1] ?? '';
-    return listed
-      .split(/[\s,]+/)
-      .map(Number)
-      .filter((pid) => pid > 0);
-  } catch {
-    return [];
   }
 }
 
