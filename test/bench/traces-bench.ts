@@ -154,6 +154,15 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   const rest = split ? [...stores, process.pid] : [];
   const before = new Map(rest.map((pid) => [pid, allowedCpus(pid)]));
   const pinning: Pinning = { cpus: split?.copies ?? null, failed: 0 };
+  const unpin = (): void => {
+    for (const [pid, cpus] of before) if (cpus) pin(pid, cpus);
+  };
+  // A bench stopped by a signal (Ctrl-C) puts the stores back too: they outlive it, and pinned they would run on one processor.
+  const stopped = (signal: NodeJS.Signals): void => {
+    unpin();
+    process.kill(process.pid, signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stopped);
   for (const pid of rest) if (!pin(pid, split!.rest)) pinning.failed += 1;
   try {
     for (let group = 0; group < GROUPS; group++) {
@@ -163,7 +172,8 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
       }
     }
   } finally {
-    for (const [pid, cpus] of before) if (cpus) pin(pid, cpus);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stopped);
+    unpin();
   }
   const minutes = (Date.now() - started) / 60_000;
 
