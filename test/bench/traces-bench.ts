@@ -57,10 +57,11 @@ const FLOOR_GROUPS = Math.min(GROUPS, Math.max(1, Number(process.env.BENCH_TRACE
 /** Rows per copy, call and group, each `seconds` long (four: each copy once in each place of a row). */
 const ROWS = Math.max(1, Number(process.env.BENCH_TRACE_ROWS) || 4);
 /**
- * Load per call before a group's first row, all its copies at once on their processor (each gets about a
- * quarter of it): a fresh copy's processor time per call falls over its first 20-30 s of load at full speed.
+ * Load per call before a group's first row, all its copies at once on their processor: a fresh copy's
+ * processor time per call falls over its first 20-30 s of load at full speed, and each of the four copies
+ * gets about a quarter of the processor, so 120 s gives each about 30 s at full speed.
  */
-const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 45);
+const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 120);
 /** Connections, as the target's c=16 (while warming, per copy: 64 in all). */
 const CONNECTIONS = 16;
 const median = (xs: number[]): number => {
