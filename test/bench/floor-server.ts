@@ -12,7 +12,8 @@
  * With an OTLP endpoint (the standard OTEL_* variables, as the service reads them) it is also the floor of
  * tracing: the SDK the service starts (../../services/kernel/tracing-sdk.ts), one server span per request
  * (its parent from `traceparent`) and, under a sampled trace, one client span per store call, and
- * nothing else: what any traced service in front of these stores spends on OpenTelemetry.
+ * nothing else: what any traced service in front of these stores spends on OpenTelemetry. Started by
+ * the traces bench, its tracing is switched on and off as it runs (./tracing-switch.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { loadConfig } from '../../services/kernel/config';
@@ -24,6 +25,7 @@ import { sendRoundTrip, type RoundTrip } from '../../services/search/shared/sear
 import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { startTracing } from '../../services/kernel/tracing-sdk';
 import { tracer, tracingOn } from '../../services/kernel/tracing';
+import { answerSwitches } from './tracing-switch';
 
 /** A store call, as a client span of the request's when its trace is sampled. */
 async function stored<T>(name: string, call: () => Promise<T>): Promise<T> {
@@ -109,6 +111,8 @@ async function main(): Promise<void> {
     });
   });
   server.listen(config.port, config.host);
+  // The traces bench switches a traced floor's tracing as it runs (nothing without an IPC channel).
+  answerSwitches();
   process.on('SIGTERM', () => {
     server.close();
     void Promise.all([mongo.close(), tracing.stop()]).finally(() => process.exit(0));

@@ -30,7 +30,7 @@ import { tracesBench } from './traces-bench';
 import { watchesBench } from './watches-bench';
 import { httpBench } from './http-bench';
 import { amplificationBench } from './amplification-bench';
-import { startServiceProcess } from './service-process';
+import { startServiceProcess, startSwitchedProcess } from './service-process';
 import { adoptUnversioned } from '../../indexer/index-versions';
 
 interface Options {
@@ -146,8 +146,9 @@ async function main(): Promise<void> {
       floor ??= await startServiceProcess(serviceEnv, [], { script: 'test/bench/floor-server.ts', readyPath: '/' });
       return floor;
     },
-    async floorWith(env) {
-      const variant = await startServiceProcess({ ...serviceEnv, ...env }, [], { script: 'test/bench/floor-server.ts', readyPath: '/' });
+    async switched(kind, env) {
+      const script = kind === 'floor' ? { script: 'test/bench/floor-server.ts', readyPath: '/' } : undefined;
+      const variant = await startSwitchedProcess({ ...serviceEnv, ...env }, script);
       variants.push(variant);
       return variant;
     },

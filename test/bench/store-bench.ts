@@ -28,6 +28,7 @@ import { clockTicks, cpuTicks, stackPids, withCpuAt16 } from './cpu';
 import { IDENTITY, runLoad, row, storeLoad, TABLE_HEAD, type LoadResult, type Probe } from './load';
 import { readGeneration } from '../../services/kernel/store/index-generation';
 import type { Sample } from './sample';
+import type { SwitchedProcess } from './service-process';
 
 export interface BenchContext {
   config: Config;
@@ -41,8 +42,11 @@ export interface BenchContext {
   serviceWith(env: Record<string, string>): Promise<{ url: string; pid: number; close(): Promise<void> }>;
   /** The bench's floor (floor-server.ts): the same store calls behind a bare Node HTTP server, in its own process. */
   floor(): Promise<{ url: string; pid: number }>;
-  /** Another floor server, with `env` over the bench's (closed with the bench, or by the caller). */
-  floorWith(env: Record<string, string>): Promise<{ url: string; pid: number; close(): Promise<void> }>;
+  /**
+   * A copy of the service or of the floor, with `env` over the bench's, whose tracing is switched as it runs
+   * (tracing-switch.ts; closed with the bench, or by the caller).
+   */
+  switched(kind: 'service' | 'floor', env: Record<string, string>): Promise<SwitchedProcess>;
   homes: number;
   today: string;
   sample: Sample;

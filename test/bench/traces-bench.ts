@@ -1,41 +1,42 @@
 /**
- * What traces cost a call: copies of the service in four settings, tracing off (no OTLP endpoint: the SDK
- * is not loaded), off again (a control: its difference from off is the bench's noise by construction), on
- * with 10 % of traces sampled and on with every trace, the last two exporting OTLP/HTTP (protobuf, the
- * SDK's default) to a receiver in this process that reads and drops what it gets. Processor time per call
- * for a tool call that reads MongoDB (the apartment read) and a dated market search tool call
- * (Elasticsearch, MongoDB and pricing).
+ * What traces cost a call: one copy of the service whose tracing the bench switches as it runs
+ * (./tracing-switch.ts), in four settings: off, off again (a control: its difference from off is the
+ * bench's noise by construction), on with 10 % of traces sampled (`parentbased_traceidratio` 0.1) and on
+ * with every trace (each request carrying a sampled `traceparent`, which the parent-based sampler
+ * follows), exporting OTLP/HTTP (protobuf, the SDK's default) to a receiver in this process that reads
+ * and drops what it gets. Processor time per call for a tool call that reads MongoDB (the apartment read)
+ * and a dated market search tool call (Elasticsearch, MongoDB and pricing).
  *
- * Copies compared with one history, on a processor of their own. A fresh copy's processor time per call
- * falls by half over its first 30 s of load, and a copy warmed minutes before it is measured stays up to a
- * third dearer than one warmed just before; sharing both processors with Elasticsearch, the Mongo-wire
- * server and the load, two copies of the same setting measured at once differed by up to 15 %, more than
- * the target. So the bench runs groups: each group starts one fresh copy per setting (the start order
- * rotating from group to group) and puts them on the machine's last processor (`taskset`; the stores and
- * this process on the others, each put back as it was at the end), warms them all at once, then measures
- * them one at a time (16 connections), row by row, each row's order the last one's turned by one (in four
- * rows each copy is once first, second, third and last), then stops them. A copy's processor time for a
- * call runs from before its first row to a few seconds after the last (the spans still held are
- * exported and counted). A setting's cost in a group is its copy's processor time per call over the off
- * copy's of the same group; its figure is the median over the groups (BENCH_TRACE_GROUPS, three by
- * default), each group's shown beside it. The stores' processor time (Elasticsearch and the Mongo-wire
- * server, from their /proc like the service's) is read around every row and reported apart: the target is
- * the service's own processor time.
+ * One copy, switched, rather than a copy per setting: separate copies of the same build, started and
+ * warmed alike, differ by up to 16 % in processor time per call (their code's and heap's layout), more
+ * than the target, and that difference would be read as tracing's. The copy starts with an OTLP endpoint
+ * (the SDK loaded and registered, the request span's middleware mounted, the request histogram with
+ * exemplars); switched off, every helper takes the path of a copy started without an endpoint (one
+ * boolean test). It runs on the machine's last processor (`taskset`; the stores and this process on the
+ * others, each put back as it was at the end), is warmed under every setting in turn, then measured in
+ * rounds: in each round every setting once (16 connections, one row of `seconds`), each round's order the
+ * last one's turned by one. Before a row: the setting switched, one second of load not counted, the spans
+ * held exported; after it, the spans it made exported (counted with its calls). A setting's cost in a
+ * round is its row's processor time per call over the off row's of the same round; its figure is the
+ * median over the rounds, their range beside it. The stores' processor time (Elasticsearch and the
+ * Mongo-wire server, from their /proc like the copy's) is read around every row and reported apart: the
+ * target is the service's own processor time.
  *
- * Beside them, the floor of tracing: a group of the bench's bare Node server (floor-server.ts) in the same
- * four settings, run the same way after each of the service's first groups (BENCH_TRACE_FLOOR_GROUPS, one
- * by default), answering the apartment read's lookups, and the dated market search's Elasticsearch
- * requests (captured in-process for 200 questions of the same kind), as a tool result. Traced, it starts
- * the SDK the service starts and makes one server span per request and a client span per store call under
- * a sampled trace, nothing else: what any implementation in front of these stores pays for OpenTelemetry
- * on this machine, per call and as a share of its own time.
+ * Beside them, the floor of tracing: the bench's bare Node server (floor-server.ts) measured the same way,
+ * answering the apartment read's lookups, and the dated market search's Elasticsearch requests (captured
+ * in-process for 200 questions of the same kind), as a tool result. Traced, it runs the SDK the service
+ * runs and makes one server span per request and a client span per store call under a sampled trace,
+ * nothing else: what any implementation in front of these stores pays for OpenTelemetry on this machine,
+ * per call and as a share of its own time.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { runLoad, type Probe } from './load';
 import type { BenchContext } from './store-bench';
+import type { SwitchedProcess } from './service-process';
 import { clockTicks, cpuTicks, esNodePids, stackPids } from './cpu';
 import { answerSearch } from '../../services/tools/search-common';
 import { SEARCH_PAGE } from '../../services/kernel/limits/pages';
@@ -51,18 +52,14 @@ const toolCall = (name: string, args: Record<string, unknown>): Probe => ({
   body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
 });
 
-const GROUPS = Math.max(1, Number(process.env.BENCH_TRACE_GROUPS) || 3);
-/** Groups of the floor, after the service's first ones (the figures' context, not their target). */
-const FLOOR_GROUPS = Math.min(GROUPS, Math.max(1, Number(process.env.BENCH_TRACE_FLOOR_GROUPS) || 1));
-/** Rows per copy, call and group, each `seconds` long (four: each copy once in each place of a row). */
-const ROWS = Math.max(1, Number(process.env.BENCH_TRACE_ROWS) || 4);
-/**
- * Load per call before a group's first row, all its copies at once on their processor: a fresh copy's
- * processor time per call falls over its first 20-30 s of load at full speed, and each of the four copies
- * gets about a quarter of the processor, so 120 s gives each about 30 s at full speed.
- */
-const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 120);
-/** Connections, as the target's c=16 (while warming, per copy: 64 in all). */
+/** Rounds per call: each setting measured once in each (eight: each setting twice in each place of a round). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_TRACE_ROUNDS) || 8);
+/** Load per call before the first round, the setting switched every WARM_ROW_SECONDS (every path warmed alike). */
+const WARM_SECONDS = Math.max(1, Number(process.env.BENCH_TRACE_WARM_SECONDS) || 60);
+const WARM_ROW_SECONDS = 5;
+/** Load after a switch, before the row's processor time is read (the first calls of a setting are not counted). */
+const SWITCH_SECONDS = 1;
+/** Connections, as the target's c=16. */
 const CONNECTIONS = 16;
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -86,11 +83,30 @@ async function receiver(): Promise<{ url: string; bytes: () => number }> {
 
 interface Setting {
   title: string;
-  env: Record<string, string>;
+  /** Whether the copy's tracing is on. */
+  tracing: boolean;
+  /** Whether each request carries a sampled `traceparent` (every trace sampled, by the parent-based sampler). */
+  sampledParent?: boolean;
 }
 
-/** What one copy spent under one call, all its rows together: clock ticks and calls. */
-interface Tally {
+const SETTINGS: readonly Setting[] = [
+  { title: 'tracing off', tracing: false },
+  { title: 'off again (control)', tracing: false },
+  { title: 'on, 10 % sampled', tracing: true },
+  { title: 'on, every trace', tracing: true, sampledParent: true },
+];
+const OFF = 0;
+
+/** A W3C `traceparent` of a sampled trace, new ids each time (a client that samples every trace). */
+const sampledParent = (): string => `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+
+interface Shape {
+  title: string;
+  probe: () => Probe;
+}
+
+/** One row: the copy's and the stores' processor ticks over it, its calls. */
+interface Row {
   service: number;
   stores: number;
   calls: number;
@@ -104,16 +120,12 @@ const ticksOf = (pids: number[]): number => pids.reduce((sum, pid) => sum + (cpu
 export async function tracesBench(ctx: BenchContext, seconds: number): Promise<void> {
   const { say, sample } = ctx;
   const sink = await receiver();
-  const exporting = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'catalog-bench' };
-  // Off whatever the bench's own environment says.
-  const noEndpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
-  const settings: Setting[] = [
-    { title: 'tracing off', env: noEndpoint },
-    { title: 'off again (control)', env: noEndpoint },
-    { title: 'on, 10 % sampled', env: { ...exporting, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
-    { title: 'on, every trace', env: { ...exporting, OTEL_TRACES_SAMPLER: 'parentbased_always_on' } },
-  ];
-  const [off] = settings;
+  const copyEnv = {
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+    OTEL_SERVICE_NAME: 'catalog-bench',
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: '0.1',
+  };
   const shapes: Shape[] = [
     { title: 'tools/call apartment read', probe: () => toolCall('get_apartment_tool', { slug: sample.slugOrUnknown() }) },
     {
@@ -133,7 +145,7 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
     await answerSearch(ctx.deps, args, ctx.today, 0, SEARCH_PAGE.default, (trip) => trips.push(trip));
     searches.push(trips);
   }
-  let asked = 0;
+  let replayed = 0;
   const floorShapes: Shape[] = [
     {
       title: "bare server: the apartment read's lookups as a tool result",
@@ -141,16 +153,13 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
     },
     {
       title: "bare server: the dated market search's Elasticsearch requests as a tool result",
-      probe: () => ({ method: 'POST', path: '/es?mcp', body: JSON.stringify(searches[asked++ % searches.length]) }),
+      probe: () => ({ method: 'POST', path: '/es?mcp', body: JSON.stringify(searches[replayed++ % searches.length]) }),
     },
   ];
   const { es, mongo } = stackPids();
   const stores = [...new Set([...esNodePids(), es, mongo])].filter((p): p is number => typeof p === 'number');
-  /** tallies[shape][group][setting], the service's then the floor's. */
-  const tallies = shapes.map(() => [] as Tally[][]);
-  const floorTallies = floorShapes.map(() => [] as Tally[][]);
   const started = Date.now();
-  // The copies on a processor of their own, the stores and the load on the others (each put back as it was).
+  // The copy on a processor of its own, the stores and the load on the others (each put back as it was).
   const split = processorSplit();
   const rest = split ? [...stores, process.pid] : [];
   const before = new Map(rest.map((pid) => [pid, allowedCpus(pid)]));
@@ -165,13 +174,11 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stopped);
   for (const pid of rest) if (!pin(pid, split!.rest)) pinning.failed += 1;
+  let rows: Row[][][];
+  let floorRows: Row[][][];
   try {
-    for (let group = 0; group < GROUPS; group++) {
-      await measureGroup(group, settings, (env) => ctx.serviceWith(env), shapes, tallies, stores, seconds, pinning);
-      if (group < FLOOR_GROUPS) {
-        await measureGroup(group, settings, (env) => ctx.floorWith(env), floorShapes, floorTallies, stores, seconds, pinning);
-      }
-    }
+    rows = await measureCopy(await ctx.switched('service', copyEnv), shapes, stores, seconds, pinning);
+    floorRows = await measureCopy(await ctx.switched('floor', copyEnv), floorShapes, stores, seconds, pinning);
   } finally {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stopped);
     unpin();
@@ -181,36 +188,38 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   say('## Traces (processor time per call, tracing off and on)');
   say('');
   say(
-    `${GROUPS} groups of fresh copies, one per setting, ` +
+    `One copy whose tracing is switched as it runs, ` +
       `${split ? `on processor ${split.copies} (the stores and the load on ${split.rest})` : 'unpinned (fewer than two processors, or no taskset)'}` +
-      `${pinning.failed > 0 ? ` (${pinning.failed} processes could not be pinned)` : ''}, warmed ${WARM_SECONDS} s per call at once, then measured ` +
-      `one at a time at ${CONNECTIONS} connections, ${ROWS} rows of ${seconds} s per copy and call, each row's order the last one's turned by one ` +
-      `(${minutes.toFixed(1)} min in all); a copy's processor time is read from before its first row of a call to ${SETTLE_SECONDS} s after the ` +
-      `last, and a setting's cost in a group is its copy's processor time per call over the off copy's, its figure the median over the groups. ` +
-      `After each of the service's first ${FLOOR_GROUPS} group(s), a group of bare servers (floor-server.ts) in the same settings, run the same way: the floor.`,
+      `${pinning.failed > 0 ? ` (${pinning.failed} processes could not be pinned)` : ''}, warmed ${WARM_SECONDS} s per call under each setting in turn, ` +
+      `then ${ROUNDS} rounds per call at ${CONNECTIONS} connections, each setting one row of ${seconds} s in each round, each round's order the last ` +
+      `one's turned by one; before a row the setting switched, ${SWITCH_SECONDS} s of load not counted and the spans held exported, after it the ` +
+      `row's spans exported and counted. A setting's cost in a round is its row's processor time per call over the off row's; its figure the ` +
+      `median over the rounds, their range beside it. Then the bench's bare server (floor-server.ts) the same way: the floor. ` +
+      `${minutes.toFixed(1)} min in all.`,
   );
   say('');
   say(
-    '| call | setting | service CPU ms/call, each group | more than off, each group | more than off (median) | more than off, ms/call (median) | stores CPU ms/call (median) | req/s (median) | 5xx/errors |',
+    '| call | setting | service CPU ms/call, all rows | more than off: median of the rounds | range of the rounds | more than off, ms/call (median) | stores CPU ms/call | req/s (median) | 5xx/errors |',
   );
   say('|---|---|---|---|---|---|---|---|---|');
   for (const [list, all] of [
-    [shapes, tallies],
-    [floorShapes, floorTallies],
+    [shapes, rows],
+    [floorShapes, floorRows],
   ] as const) {
     for (const [s, shape] of list.entries()) {
-      const offIndex = settings.indexOf(off);
-      settings.forEach((setting, i) => {
-        const mine = all[s].map((g) => g[i]);
-        const perCall = mine.map((t) => msPerCall(t.service, t.calls));
-        const offPerCall = all[s].map((g) => msPerCall(g[offIndex].service, g[offIndex].calls));
-        const ratios = perCall.map((v, g) => v / offPerCall[g]);
-        const extra = perCall.map((v, g) => v - offPerCall[g]);
+      // all[s][round][setting]
+      const perCall = (row: Row): number => msPerCall(row.service, row.calls);
+      SETTINGS.forEach((setting, i) => {
+        const mine = all[s].map((round) => round[i]);
+        const sum = (key: 'service' | 'stores' | 'calls' | 'bad'): number => mine.reduce((n, r) => n + r[key], 0);
+        const ratios = all[s].map((round) => perCall(round[i]) / perCall(round[OFF]));
+        const extra = all[s].map((round) => perCall(round[i]) - perCall(round[OFF]));
+        const isOff = i === OFF;
         say(
-          `| ${shape.title} | ${setting.title} | ${perCall.map((v) => v.toFixed(3)).join(', ')} | ` +
-            `${setting === off ? '' : ratios.map(pct).join(', ')} | ${setting === off ? '' : `**${pct(median(ratios))}**`} | ` +
-            `${setting === off ? '' : ms(median(extra))} | ` +
-            `${median(mine.map((t) => msPerCall(t.stores, t.calls))).toFixed(3)} | ${Math.round(median(mine.map((t) => t.rps)))} | ${mine.reduce((n, t) => n + t.bad, 0)} |`,
+          `| ${shape.title} | ${setting.title} | ${msPerCall(sum('service'), sum('calls')).toFixed(3)} | ` +
+            `${isOff ? '' : `**${pct(median(ratios))}**`} | ${isOff ? '' : `${pct(Math.min(...ratios))} … ${pct(Math.max(...ratios))}`} | ` +
+            `${isOff ? '' : ms(median(extra))} | ${msPerCall(sum('stores'), sum('calls')).toFixed(3)} | ` +
+            `${Math.round(median(mine.map((r) => r.rps)))} | ${sum('bad')} |`,
         );
       });
     }
@@ -222,20 +231,66 @@ export async function tracesBench(ctx: BenchContext, seconds: number): Promise<v
   say('');
 }
 
-interface Shape {
-  title: string;
-  probe: () => Probe;
+/** `probe` as the setting sends it: with a sampled `traceparent` under "every trace". */
+function sentAs(setting: Setting, probe: () => Probe): () => Probe {
+  if (!setting.sampledParent) return probe;
+  return () => {
+    const p = probe();
+    return { ...p, headers: { ...p.headers, traceparent: sampledParent() } };
+  };
 }
 
-type Copy = { url: string; pid: number; close(): Promise<void> };
+/**
+ * One switched copy: pinned, warmed under each setting in turn, then measured per call in ROUNDS rounds
+ * (each setting one row per round, each round's order the last one's turned by one), then closed.
+ * Returns rows[shape][round][setting].
+ */
+async function measureCopy(copy: SwitchedProcess, shapes: readonly Shape[], stores: number[], seconds: number, pinning: Pinning): Promise<Row[][][]> {
+  try {
+    if (pinning.cpus !== null && !pin(copy.pid, pinning.cpus)) pinning.failed += 1;
+    const rows: Row[][][] = shapes.map(() => []);
+    for (const [s, shape] of shapes.entries()) {
+      for (let k = 0; k * WARM_ROW_SECONDS < WARM_SECONDS; k++) {
+        const setting = SETTINGS[k % SETTINGS.length];
+        await copy.ask({ tracing: setting.tracing });
+        await runLoad(copy.url, sentAs(setting, shape.probe), { connections: CONNECTIONS, seconds: WARM_ROW_SECONDS });
+      }
+      for (let round = 0; round < ROUNDS; round++) {
+        const measured: Row[] = SETTINGS.map(() => ({ service: 0, stores: 0, calls: 0, rps: 0, bad: 0 }));
+        for (let k = 0; k < SETTINGS.length; k++) {
+          const i = (k + round) % SETTINGS.length;
+          const probe = sentAs(SETTINGS[i], shape.probe);
+          await copy.ask({ tracing: SETTINGS[i].tracing });
+          await runLoad(copy.url, probe, { connections: CONNECTIONS, seconds: SWITCH_SECONDS });
+          await copy.ask({ flush: true });
+          const service0 = ticksNow(copy.pid);
+          const stores0 = ticksOf(stores);
+          const result = await runLoad(copy.url, probe, { connections: CONNECTIONS, seconds });
+          await copy.ask({ flush: true });
+          measured[i] = {
+            service: ticksNow(copy.pid) - service0,
+            stores: ticksOf(stores) - stores0,
+            calls: result.requests,
+            rps: result.rps,
+            bad: (result.statuses['5xx'] ?? 0) + (result.statuses.error ?? 0),
+          };
+        }
+        rows[s].push(measured);
+      }
+    }
+    return rows;
+  } finally {
+    await copy.close();
+  }
+}
 
 const msPerCall = (ticks: number, calls: number): number => ((ticks / clockTicks()) * 1_000) / calls;
 const ms = (v: number): string => `${v >= 0 ? '' : '−'}${Math.abs(v).toFixed(3)}`;
 const pct = (r: number): string => `${r >= 1 ? '' : '−'}${Math.abs((r - 1) * 100).toFixed(1)} %`;
 
 /**
- * The processors the copies run on, and those the stores and the bench run on, when the machine has two or
- * more and `taskset` is there: the copies get the last processor to themselves. Null otherwise (unpinned).
+ * The processors the copy runs on, and those the stores and the bench run on, when the machine has two or
+ * more and `taskset` is there: the copy gets the last processor to itself. Null otherwise (unpinned).
  */
 function processorSplit(): { copies: string; rest: string } | null {
   const n = availableParallelism();
@@ -248,7 +303,7 @@ function processorSplit(): { copies: string; rest: string } | null {
   return { copies: String(n - 1), rest: n === 2 ? '0' : `0-${n - 2}` };
 }
 
-/** Where the copies run (null: unpinned), and how many processes could not be pinned. */
+/** Where the copy runs (null: unpinned), and how many processes could not be pinned. */
 interface Pinning {
   cpus: string | null;
   failed: number;
@@ -273,69 +328,9 @@ function pin(pid: number, cpus: string): boolean {
   }
 }
 
-/**
- * After a copy's last row of a call, how long the bench waits before it reads the copy's processor time: the
- * spans the batch processor still holds are exported (every 5 s by default) and counted with the copy's calls.
- */
-const SETTLE_SECONDS = 6;
-
 /** A processor tick count that must be read (a copy whose time cannot be read stops the bench: no figure is made up). */
 function ticksNow(pid: number): number {
   const ticks = cpuTicks(pid);
   if (ticks === null) throw new Error(`the processor time of process ${pid} could not be read`);
   return ticks;
-}
-
-/**
- * One group: a fresh copy per setting (started by `start`, the start order rotating with `group`), put on
- * the processor of the copies, warmed together, then measured one at a time: per call, row by row, each
- * row's order the last one's turned by one (over four rows, each copy once in each place), then stopped.
- * A copy's processor time for a call is read from before its first row to SETTLE_SECONDS after the last
- * row (what it did between its rows, and its exports after them, included); its calls are its rows'.
- * What each spent is added to `tallies[shape][group]`.
- */
-async function measureGroup(
-  group: number,
-  settings: readonly Setting[],
-  start: (env: Record<string, string>) => Promise<Copy>,
-  shapes: readonly Shape[],
-  tallies: Tally[][][],
-  stores: number[],
-  seconds: number,
-  pinning: Pinning,
-): Promise<void> {
-  // The start order rotates: no setting's copy is always the first or the last started.
-  const copies: Array<Copy | undefined> = settings.map(() => undefined);
-  for (let k = 0; k < settings.length; k++) {
-    const i = (k + group) % settings.length;
-    copies[i] = await start(settings[i].env);
-  }
-  const svcs = copies.map((c) => c!);
-  try {
-    if (pinning.cpus !== null) for (const svc of svcs) if (!pin(svc.pid, pinning.cpus)) pinning.failed += 1;
-    // Warmed together: every copy of the group has the same history when its rows begin.
-    for (const shape of shapes) {
-      await Promise.all(svcs.map((svc) => runLoad(svc.url, shape.probe, { connections: CONNECTIONS, seconds: WARM_SECONDS })));
-    }
-    for (const perShape of tallies) perShape[group] = settings.map(() => ({ service: 0, stores: 0, calls: 0, rps: 0, bad: 0 }));
-    for (const [s, shape] of shapes.entries()) {
-      const service0 = svcs.map((svc) => ticksNow(svc.pid));
-      for (let row = 0; row < ROWS; row++) {
-        const order = svcs.map((_, k) => (k + row + group) % svcs.length);
-        for (const i of order) {
-          const stores0 = ticksOf(stores);
-          const result = await runLoad(svcs[i].url, shape.probe, { connections: CONNECTIONS, seconds });
-          const t = tallies[s][group][i];
-          t.stores += ticksOf(stores) - stores0;
-          t.calls += result.requests;
-          t.rps += result.rps / ROWS;
-          t.bad += (result.statuses['5xx'] ?? 0) + (result.statuses.error ?? 0);
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
-      svcs.forEach((svc, i) => (tallies[s][group][i].service += ticksNow(svc.pid) - service0[i]));
-    }
-  } finally {
-    await Promise.all(svcs.map((svc) => svc.close()));
-  }
 }

@@ -1,8 +1,9 @@
 /**
  * One server span per request, made here rather than by @opentelemetry/instrumentation-http and
  * -koa (docs/decisions.md, "Traces": they cost several times more per request, the Koa one a span per
- * middleware, and neither hooks a Koa loaded through the ESM loader). Mounted only while tracing is
- * on: a copy without an OTLP endpoint runs none of this.
+ * middleware, and neither hooks a Koa loaded through the ESM loader). Mounted only when the copy
+ * starts with tracing on: a copy without an OTLP endpoint runs none of this; in a process whose SDK
+ * stops later (an embedding process, the traces bench switching it), a request passes through.
  *
  * The parent comes from the request's `traceparent`/`tracestate` (the propagators the SDK set up,
  * W3C Trace Context by default). The span is named by the route template as the router matched it
@@ -13,7 +14,7 @@
 import type { IncomingMessage } from 'node:http';
 import { context, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, TraceFlags, type TextMapGetter } from '@opentelemetry/api';
 import type { Context, Next } from 'koa';
-import { requestContext, RequestTrace, tracer } from '../../kernel/tracing';
+import { requestContext, RequestTrace, tracer, tracingOn } from '../../kernel/tracing';
 
 /** Headers as the propagators read them (Node lower-cases their names). */
 const HEADERS: TextMapGetter<IncomingMessage['headers']> = {
@@ -52,6 +53,7 @@ function templateOf(ctx: Context): string | undefined {
  */
 export function requestTrace(knownRoute: (path: string) => string | undefined = () => undefined) {
   return async function traceRequest(ctx: Context, next: Next): Promise<void> {
+    if (!tracingOn()) return next();
     const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers, HEADERS);
     const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
     const { traceId, traceFlags } = span.spanContext();
