@@ -127,12 +127,17 @@ function portOf(server: Server, fallback: number): number {
   return typeof address === 'object' && address ? address.port : fallback;
 }
 
-if (require.main === module) {
+/**
+ * Runs the service as `npm run serve` does, stopped gracefully by SIGTERM or SIGINT; `started` is told
+ * once it listens (the traces bench's switched copy answers its commands from then on).
+ */
+export function serveUntilStopped(started: (svc: RunningService) => void = () => undefined): void {
   process.on('unhandledRejection', (reason) => {
     process.stderr.write(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}\n`);
   });
   startService().then(
     (svc) => {
+      started(svc);
       const stop = (): void => void svc.close().then(() => process.exit(0));
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
@@ -143,3 +148,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) serveUntilStopped();
