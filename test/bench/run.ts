@@ -33,6 +33,9 @@ import { amplificationBench } from './amplification-bench';
 import { startServiceProcess, startSwitchedProcess } from './service-process';
 import { adoptUnversioned } from '../../indexer/index-versions';
 
+/** The bench's bare server (floor-server.ts), ready once it answers `/`. */
+const FLOOR = { script: 'test/bench/floor-server.ts', readyPath: '/' };
+
 interface Options {
   homes: number;
   /** Length of each latency measurement. */
@@ -143,12 +146,11 @@ async function main(): Promise<void> {
       return variant;
     },
     async floor() {
-      floor ??= await startServiceProcess(serviceEnv, [], { script: 'test/bench/floor-server.ts', readyPath: '/' });
+      floor ??= await startServiceProcess(serviceEnv, [], FLOOR);
       return floor;
     },
     async switched(kind, env) {
-      const script = kind === 'floor' ? { script: 'test/bench/floor-server.ts', readyPath: '/' } : undefined;
-      const variant = await startSwitchedProcess({ ...serviceEnv, ...env }, script);
+      const variant = await startSwitchedProcess({ ...serviceEnv, ...env }, kind === 'floor' ? FLOOR : undefined);
       variants.push(variant);
       return variant;
     },
