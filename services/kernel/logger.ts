@@ -43,7 +43,10 @@ export function createLogger(level: string, name = 'catalog', destination: Desti
   return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, mixin: traceOfLine }, destination);
 }
 
-/** A line written while a traced request is served carries its trace id (`trace_id`); nothing while tracing is off. */
+/**
+ * A line written under a recorded span carries its trace id (`trace_id`); nothing while tracing is off. A request
+ * whose trace is not sampled runs under no span: its access and failure lines name its trace themselves.
+ */
 function traceOfLine(): { trace_id?: string } {
   const traceId = activeTraceId();
   return traceId === undefined ? {} : { trace_id: traceId };

@@ -91,6 +91,8 @@ export interface RequestScope {
   clientKey: string;
   transport: RequestTransport;
   signal: AbortSignal;
+  /** The request's trace id while tracing is on, sampled or not (its failure lines carry it). */
+  traceId?: string;
   /** When the person confirmed this call through the client's form (2026-07-28 elicitation): the words they accepted. */
   confirmed?: ConfirmedWording;
   /** The client renders the results widgets, which show photos from their URLs (it declared MCP Apps: in a 2026-07-28 request's envelope, or at a 2025 initialize). */

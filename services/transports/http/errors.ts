@@ -6,6 +6,7 @@ import type { Context, Next } from 'koa';
 import { ApiError, toApiError, unavailableStore } from '../../kernel/errors';
 import type { Logger } from '../../kernel/logger';
 import { failureLog } from '../failure-log';
+import { traceIdOf } from './request-trace';
 import { noteRequest } from '../../kernel/tracing';
 
 /** Koa and its middleware throw http-errors (`status`, `expose`) for body limits and the like. */
@@ -30,7 +31,9 @@ export function errorMiddleware(log: Logger, onStoreUnavailable: (store: 'mongod
       const apiError = err instanceof ApiError ? err : (fromHttpError(err) ?? toApiError(err));
       const store = unavailableStore(err);
       if (store) onStoreUnavailable(store);
-      logFailure(err, apiError, { path: ctx.path });
+      // The request's trace id, sampled or not (a request whose trace is not sampled runs under no span: ./request-trace.ts).
+      const traceId = traceIdOf(ctx.req);
+      logFailure(err, apiError, traceId === undefined ? { path: ctx.path } : { path: ctx.path, trace_id: traceId });
       noteRequest({ 'error.type': apiError.code });
       ctx.status = apiError.status;
       ctx.set(apiError.headers);

@@ -12,7 +12,7 @@
  * outcome, homes priced: ../../kernel/tracing.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import { context, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, TraceFlags, type TextMapGetter } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT, TraceFlags, type SpanContext, type TextMapGetter } from '@opentelemetry/api';
 import type { Context, Next } from 'koa';
 import { requestContext, RequestTrace, tracer, tracingOn } from '../../kernel/tracing';
 
@@ -23,20 +23,32 @@ const HEADERS: TextMapGetter<IncomingMessage['headers']> = {
 };
 
 /**
- * The trace of each request's span, kept on the request for its access-log line and its exemplar (both
- * written after the span's context is gone): a property, not a WeakMap entry per request.
+ * The context of each request's span, kept on the request for its access-log line, its exemplar (both
+ * written after the span's work is done), its failure lines and the tool server's message span (for a
+ * request whose span is not recorded, no context is entered to find it by): a property, not a WeakMap
+ * entry per request.
  */
 const TRACE = Symbol('catalog request trace');
-type Traced = IncomingMessage & { [TRACE]?: { traceId: string; sampled: boolean } };
+type Traced = IncomingMessage & { [TRACE]?: { span: SpanContext; recorded: boolean } };
 
 export function traceIdOf(req: IncomingMessage): string | undefined {
-  return (req as Traced)[TRACE]?.traceId;
+  return (req as Traced)[TRACE]?.span.traceId;
 }
 
 /** The request's trace id when its trace is sampled (exported), else undefined. */
 export function sampledTraceIdOf(req: IncomingMessage): string | undefined {
+  const t = (req as Traced)[TRACE]?.span;
+  return t && (t.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED ? t.traceId : undefined;
+}
+
+/**
+ * The context of the request's span when the span is not recorded (its trace not sampled), else undefined:
+ * the work of such a request runs under no span of its own, and a tool call's message span learns here
+ * that its request's trace is not sampled.
+ */
+export function unrecordedTraceOf(req: IncomingMessage): SpanContext | undefined {
   const t = (req as Traced)[TRACE];
-  return t?.sampled ? t.traceId : undefined;
+  return t && !t.recorded ? t.span : undefined;
 }
 
 /** The route template the router matched, or the one a refusing middleware named (./request-log.ts reads the same). */
@@ -56,17 +68,15 @@ export function requestTrace(knownRoute: (path: string) => string | undefined = 
     if (!tracingOn()) return next();
     const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers, HEADERS);
     const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
-    const { traceId, traceFlags } = span.spanContext();
-    (ctx.req as Traced)[TRACE] = { traceId, sampled: (traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED };
-    // A span that is not recorded (its trace not sampled) keeps nothing: no record of the request, no attribute,
-    // no name to read; its context alone goes on, so the work's spans know their trace is not sampled either.
-    if (!span.isRecording()) {
-      try {
-        await context.with(trace.setSpan(parent, span), next);
-      } finally {
-        span.end();
-      }
-      return;
+    const recorded = span.isRecording();
+    (ctx.req as Traced)[TRACE] = { span: span.spanContext(), recorded };
+    // A span that is not recorded (its trace not sampled) keeps nothing, and its work runs under no context of
+    // its own: entering one costs a served read more than a tenth of its sampled traces do (docs/decisions.md,
+    // "Traces"). Its store calls and pricing see no active span and make none; the tool server's message span
+    // reads the request's (unrecordedTraceOf). Ended at once: a span that is not recorded has no time to keep.
+    if (!recorded) {
+      span.end();
+      return next();
     }
     const record = new RequestTrace(span);
     try {

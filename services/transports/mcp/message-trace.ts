@@ -10,7 +10,7 @@
  * token; a client can type anything in those fields, an email or a phone number too.
  * Only while tracing is on (docs/decisions.md, "Traces").
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link, type TextMapGetter } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link, type SpanContext, type TextMapGetter } from '@opentelemetry/api';
 import { requestContext, RequestTrace, requestTrace, tracer, tracingOn } from '../../kernel/tracing';
 import { isObject } from './plain-request';
 
@@ -53,8 +53,17 @@ const METHODS = new Set([
   'notifications/roots/list_changed',
 ]);
 
-/** Runs `serve` under the message's span when tracing is on; else just runs it. */
-export async function traceMessage<T>(body: unknown, protocolHeader: string, isTool: (name: string) => boolean, serve: () => Promise<T>): Promise<T> {
+/**
+ * Runs `serve` under the message's span when tracing is on; else just runs it. `unrecorded`: the HTTP
+ * request's span context when that span is not recorded (its work runs under no context that would say so).
+ */
+export async function traceMessage<T>(
+  body: unknown,
+  protocolHeader: string,
+  isTool: (name: string) => boolean,
+  serve: () => Promise<T>,
+  unrecorded?: SpanContext,
+): Promise<T> {
   if (!tracingOn() || !isObject(body) || typeof body.method !== 'string') return serve();
   const method = METHODS.has(body.method) ? body.method : '_OTHER';
   const params = isObject(body.params) ? body.params : {};
@@ -66,9 +75,11 @@ export async function traceMessage<T>(body: unknown, protocolHeader: string, isT
   const carried = meta && typeof meta.traceparent === 'string' ? trace.getSpanContext(propagation.extract(ROOT_CONTEXT, meta, META)) : undefined;
   const fromMeta = carried ? propagation.extract(ambient, meta!, META) : undefined;
   const transportSpan = trace.getSpan(ambient);
+  const transport = transportSpan?.spanContext() ?? unrecorded;
+  const transportRecorded = transportSpan?.isRecording() === true;
   // The child of a request whose trace is not sampled is not sampled either (the parent-based samplers): no span to make.
-  if (!carried && transportSpan && !transportSpan.isRecording()) return serve();
-  const links: Link[] = carried && transportSpan ? [{ context: transportSpan.spanContext() }] : [];
+  if (!carried && transport && !transportRecorded) return serve();
+  const links: Link[] = carried && transport ? [{ context: transport }] : [];
   const id = body.id;
   // A 2025 client names its revision in `initialize` before any header can.
   const version = method === 'initialize' && typeof params.protocolVersion === 'string' ? params.protocolVersion : protocolHeader;
@@ -86,6 +97,12 @@ export async function traceMessage<T>(body: unknown, protocolHeader: string, isT
     },
     fromMeta ?? ambient,
   );
+  // A message span that is not recorded (`_meta` names a trace that is not sampled) under a request's that is not
+  // either: the work runs under no context, as the request's would (../http/request-trace.ts).
+  if (!span.isRecording() && !transportRecorded) {
+    span.end();
+    return serve();
+  }
   // The message's span joins the request's: what the work notes (era, outcome, cache, homes priced) is said on both.
   const record = requestTrace() ?? new RequestTrace(span);
   const scope = requestContext(span, fromMeta ?? ambient, record);

@@ -20,6 +20,7 @@ import type { Deps } from '../../deps';
 import type { PhotoStore } from '../../media/photos';
 import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
 import { admissionOf, scopeOf } from '../http/request-scope';
+import { unrecordedTraceOf } from '../http/request-trace';
 import type { RateLimits } from '../rate-limit';
 import { noteAdmitted } from '../settled-cost';
 import type { ApiError } from '../../kernel/errors';
@@ -141,7 +142,7 @@ export function mountMcp(router: Router, tools: readonly Tool[], deps: Deps, lim
     const verdict = guard(ctx.get('Origin') || undefined, ctx.get('Host') || undefined);
     if (!verdict.allowed) return jsonRpcError(ctx, 403, -32000, verdict.reason, requestId(body));
     if (Array.isArray(body)) return jsonRpcError(ctx, 400, -32600, BATCH_REFUSED);
-    await traceMessage(body, ctx.get('Mcp-Protocol-Version'), isTool, () => serveMessage(ctx, scope, body));
+    await traceMessage(body, ctx.get('Mcp-Protocol-Version'), isTool, () => serveMessage(ctx, scope, body), unrecordedTraceOf(ctx.req));
   });
 
   /** One JSON-RPC message, admitted at the door, parsed and let through the guards. */

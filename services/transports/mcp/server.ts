@@ -87,7 +87,7 @@ export function createMcpServer(context: ToolServerContext, scope: RequestScope,
       if (diagnostic) return diagnostic;
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
-    if (refusal) return refusedCall(refusal, deps, name);
+    if (refusal) return refusedCall(refusal, deps, name, scope.traceId);
     const rawArgs = request.params.arguments ?? {};
     const callScope: RequestScope = rendersWidgets(ctx.mcpReq.envelope) ? { ...scope, rendersWidgets: true } : scope;
     if (!tool.confirmationFor) return callTool(context, callScope, tool, rawArgs);
@@ -95,7 +95,7 @@ export function createMcpServer(context: ToolServerContext, scope: RequestScope,
     try {
       outcome = await askGuestToConfirm(tool, rawArgs, ctx, toolContext(deps, callScope));
     } catch (err) {
-      return errorResult(err, deps, name);
+      return errorResult(err, deps, name, scope.traceId);
     }
     if (outcome.kind === 'answer') return outcome.result;
     // The write records what the person accepted, when they were asked.

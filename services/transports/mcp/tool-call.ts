@@ -27,13 +27,14 @@ export interface ToolServerContext {
 /** One failure log per process for the tool server (its index-missing warning is rate limited). */
 const logged = new WeakMap<Deps, FailureLog>();
 
-export function errorResult(err: unknown, deps: Deps, tool: string): CallToolResult {
+/** `traceId`: the request's trace id, sampled or not, for the failure's log line. */
+export function errorResult(err: unknown, deps: Deps, tool: string, traceId?: string): CallToolResult {
   const apiError = toApiError(err);
   const store = unavailableStore(err);
   if (store) deps.metrics.storeUnavailable.inc({ store });
   let log = logged.get(deps);
   if (!log) logged.set(deps, (log = failureLog(deps.log)));
-  log(err, apiError, { tool });
+  log(err, apiError, traceId === undefined ? { tool } : { tool, trace_id: traceId });
   noteRequest({ 'error.type': apiError.code });
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
 }
@@ -44,9 +45,9 @@ export function registeredTool(context: ToolServerContext, name: string): Tool |
 }
 
 /** A tool call its client's rate limit refused at the door (./admission.ts): the refusal as the tool's result. */
-export function refusedCall(refusal: ApiError, deps: Deps, tool: string): CallToolResult {
+export function refusedCall(refusal: ApiError, deps: Deps, tool: string, traceId?: string): CallToolResult {
   deps.metrics.toolCalls.inc({ tool, outcome: 'refused' });
-  return errorResult(refusal, deps, tool);
+  return errorResult(refusal, deps, tool, traceId);
 }
 
 /** The call, already counted at the door; `refusal` when its client's bucket could not pay for it. */
@@ -58,7 +59,7 @@ export async function callTool(
   refusal: ApiError | null = null,
 ): Promise<CallToolResult> {
   const { deps, loadImages } = context;
-  if (refusal) return refusedCall(refusal, deps, tool.name);
+  if (refusal) return refusedCall(refusal, deps, tool.name, scope.traceId);
   try {
     const result = await tool.call(rawArgs, 'json', toolContext(deps, scope));
     const text = JSON.stringify(result.text);
@@ -72,6 +73,6 @@ export async function callTool(
     };
   } catch (err) {
     deps.metrics.toolCalls.inc({ tool: tool.name, outcome: 'tool_error' });
-    return errorResult(err, deps, tool.name);
+    return errorResult(err, deps, tool.name, scope.traceId);
   }
 }
