@@ -71,7 +71,7 @@ export function requestTrace(knownRoute: (path: string) => string | undefined = 
     const recorded = span.isRecording();
     (ctx.req as Traced)[TRACE] = { span: span.spanContext(), recorded };
     // A span that is not recorded (its trace not sampled) keeps nothing, and its work runs under no context of
-    // its own: entering one costs a served read more than a tenth of its sampled traces do (docs/decisions.md,
+    // its own: entering one cost a served read about as much as its sampled tenth of traces (docs/decisions.md,
     // "Traces"). Its store calls and pricing see no active span and make none; the tool server's message span
     // reads the request's (unrecordedTraceOf). Ended at once: a span that is not recorded has no time to keep.
     if (!recorded) {
