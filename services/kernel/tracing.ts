@@ -126,6 +126,14 @@ export function activeTraceId(): string | undefined {
   return traceId === '00000000000000000000000000000000' ? undefined : traceId;
 }
 
+/**
+ * The trace id a request's own line names (a failure line): its request's (`requestTraceId`, sampled or not)
+ * unless a recorded span is active, whose trace the logger's mixin names (a tool call under its `_meta` trace).
+ */
+export function lineTraceId(requestTraceId: string | undefined): string | undefined {
+  return requestTraceId === undefined || (on && trace.getActiveSpan()?.isRecording()) ? undefined : requestTraceId;
+}
+
 /** A span's W3C trace context as a record keeps it (`traceparent`, and `tracestate` when there is one). */
 export interface TraceCarrier {
   traceparent: string;

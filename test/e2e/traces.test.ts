@@ -333,6 +333,7 @@ describe('traces exported over OTLP/HTTP', () => {
 
   it('exports nothing of a request whose trace is not sampled, and its access line still names the trace', async () => {
     const unsampled = hex(16);
+    const before = receiver.spans.length;
     const { message } = await toolCall('get_apartment_tool', { slug: 'no-such-home-anywhere' }, undefined, { traceparent: `00-${unsampled}-${hex(8)}-00` });
     expect(message.result.isError).toBe(true);
     // A sampled call after it: once its spans have arrived, the unsampled call's would have too.
@@ -340,6 +341,10 @@ describe('traces exported over OTLP/HTTP', () => {
     await toolCall('get_apartment_tool', { slug: 'no-such-home-anywhere' }, undefined, { traceparent: `00-${fence}-${hex(8)}-01` });
     await traceOf(fence, (s) => s.some((x) => x.name === 'POST /mcp/public') && s.some((x) => x.name === 'tools/call get_apartment_tool'));
     expect(receiver.spans.filter((s) => s.traceId === unsampled)).toEqual([]);
+    // Nor under a trace of its own: its work made no span that, with no parent, would start a sampled root (the
+    // searches of the test before may still be arriving: each has the parent its header named).
+    const roots = receiver.spans.slice(before).filter((s) => s.traceId !== fence && s.parentSpanId === undefined);
+    expect(roots.map((s) => s.name)).toEqual([]);
     expect(lines.some((l) => l.includes('"route":"/mcp/public"') && l.includes(`"trace_id":"${unsampled}"`))).toBe(true);
   });
 

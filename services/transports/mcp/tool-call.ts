@@ -12,7 +12,7 @@ import { toolContext } from '../../tools/invoke';
 import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
 import type { RateLimits } from '../rate-limit';
 import { failureLog, type FailureLog } from '../failure-log';
-import { noteRequest } from '../../kernel/tracing';
+import { lineTraceId, noteRequest } from '../../kernel/tracing';
 
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
 
@@ -27,14 +27,15 @@ export interface ToolServerContext {
 /** One failure log per process for the tool server (its index-missing warning is rate limited). */
 const logged = new WeakMap<Deps, FailureLog>();
 
-/** `traceId`: the request's trace id, sampled or not, for the failure's log line. */
+/** `traceId`: the request's trace id, sampled or not, for the failure's log line (under a recorded span, that span's). */
 export function errorResult(err: unknown, deps: Deps, tool: string, traceId?: string): CallToolResult {
   const apiError = toApiError(err);
   const store = unavailableStore(err);
   if (store) deps.metrics.storeUnavailable.inc({ store });
   let log = logged.get(deps);
   if (!log) logged.set(deps, (log = failureLog(deps.log)));
-  log(err, apiError, traceId === undefined ? { tool } : { tool, trace_id: traceId });
+  const lineTrace = lineTraceId(traceId);
+  log(err, apiError, lineTrace === undefined ? { tool } : { tool, trace_id: lineTrace });
   noteRequest({ 'error.type': apiError.code });
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
 }

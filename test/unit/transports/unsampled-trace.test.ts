@@ -7,20 +7,22 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Koa from 'koa';
 import { context, propagation, trace, type Span } from '@opentelemetry/api';
-import { AlwaysOffSampler, InMemorySpanExporter, ParentBasedSampler, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, InMemorySpanExporter, ParentBasedSampler, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { setTracingOn } from '../../../services/kernel/tracing';
 import { createLogger } from '../../../services/kernel/logger';
 import { requestTrace, sampledTraceIdOf, traceIdOf, unrecordedTraceOf } from '../../../services/transports/http/request-trace';
 import { errorMiddleware } from '../../../services/transports/http/errors';
+import { scopeOf } from '../../../services/transports/http/request-scope';
 import { traceMessage } from '../../../services/transports/mcp/message-trace';
 import { errorResult } from '../../../services/transports/mcp/tool-call';
 import type { Deps } from '../../../services/deps';
 
 const exporter = new InMemorySpanExporter();
-// Only what a sampled parent asks for is recorded: every request without one is sampled out.
+// A trace with no parent is sampled (the root sampler: always on); an unsampled parent is followed. A span made
+// in an unsampled request's work without its parent would be a new sampled root, and exported.
 const provider = new NodeTracerProvider({
-  sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+  sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
   spanProcessors: [new SimpleSpanProcessor(exporter)],
 });
 
@@ -42,7 +44,8 @@ const unsampledHeader = `00-${TRACE}-00f067aa0ba902b7-00`;
 
 function traced(headers: Record<string, string>) {
   const req = { headers } as unknown as import('node:http').IncomingMessage;
-  const ctx = { req, method: 'POST', path: '/mcp/public', status: 200, state: {} } as unknown as import('koa').Context;
+  const scope = { clientKey: 'test', transport: 'http', signal: new AbortController().signal };
+  const ctx = { req, method: 'POST', path: '/mcp/public', status: 200, state: { scope } } as unknown as import('koa').Context;
   return { req, ctx };
 }
 
@@ -57,6 +60,8 @@ describe('a request whose trace is not sampled', () => {
     expect(traceIdOf(req)).toBe(TRACE);
     expect(sampledTraceIdOf(req)).toBeUndefined();
     expect(unrecordedTraceOf(req)?.traceId).toBe(TRACE);
+    // The tool calls' scope names it for their failure lines.
+    expect(scopeOf(ctx, 'mcp-2025').traceId).toBe(TRACE);
     expect(exporter.getFinishedSpans()).toEqual([]);
   });
 
@@ -140,6 +145,18 @@ describe('a request whose trace is not sampled', () => {
     expect(result.isError).toBe(true);
     const failure = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request failed');
     expect(failure).toMatchObject({ trace_id: TRACE, tool: 'get_apartment_tool' });
+  });
+
+  it("names the recorded span's trace in a tool's failure line under its _meta trace, not the request's", () => {
+    const { lines, out } = logLines();
+    const deps = { log: createLogger('error', 'test', out) } as unknown as Deps;
+    const metaTrace = 'e'.repeat(31) + 'f';
+    const parent = trace.setSpanContext(context.active(), { traceId: metaTrace, spanId: '1'.repeat(16), traceFlags: 1 });
+    const span = trace.getTracer('test').startSpan('tools/call get_apartment_tool', {}, parent);
+    context.with(trace.setSpan(parent, span), () => errorResult(new Error('a fault nobody expected'), deps, 'get_apartment_tool', TRACE));
+    span.end();
+    const failure = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request failed');
+    expect(failure).toMatchObject({ trace_id: metaTrace });
   });
 });
 
