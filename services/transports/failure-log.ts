@@ -8,10 +8,15 @@
  */
 import { ApiError, expectedOutage } from '../kernel/errors';
 import type { Logger } from '../kernel/logger';
+import { lineTraceId } from '../kernel/tracing';
 
 const WARNING_EVERY_MS = 60_000;
 
-export type FailureLog = (err: unknown, answered: ApiError, where: Record<string, string>) => void;
+/**
+ * `requestTraceId`: the request's trace id, sampled or not; a line written names it unless a recorded span is
+ * active, whose trace the logger's mixin names (lineTraceId).
+ */
+export type FailureLog = (err: unknown, answered: ApiError, where: Record<string, string>, requestTraceId?: string) => void;
 
 const INDEX_MISSING = 'no search index yet (the first build is running?): searches answer 503 with Retry-After until it exists';
 const INDEX_OUTDATED =
@@ -30,8 +35,10 @@ function knownState(err: unknown): string | null {
 export function failureLog(log: Logger, now: () => number = Date.now): FailureLog {
   /** When each kind of known state last warned: by its message, the first words of it for the service's own 503s. */
   const warnedAt = new Map<string, number>();
-  return (err, answered, where) => {
+  return (err, answered, at, requestTraceId) => {
     if (answered.status < 500) return;
+    const traceId = lineTraceId(requestTraceId);
+    const where = traceId === undefined ? at : { ...at, trace_id: traceId };
     if (expectedOutage(err) === 'request_over') {
       log.debug({ ...where }, 'request ended by its deadline or its client');
       return;

@@ -7,7 +7,7 @@ import { ApiError, toApiError, unavailableStore } from '../../kernel/errors';
 import type { Logger } from '../../kernel/logger';
 import { failureLog } from '../failure-log';
 import { traceIdOf } from './request-trace';
-import { lineTraceId, noteRequest } from '../../kernel/tracing';
+import { noteRequest } from '../../kernel/tracing';
 
 /** Koa and its middleware throw http-errors (`status`, `expose`) for body limits and the like. */
 function fromHttpError(err: unknown): ApiError | null {
@@ -32,8 +32,7 @@ export function errorMiddleware(log: Logger, onStoreUnavailable: (store: 'mongod
       const store = unavailableStore(err);
       if (store) onStoreUnavailable(store);
       // The request's trace id, sampled or not (a request whose trace is not sampled runs under no span: ./request-trace.ts).
-      const traceId = lineTraceId(traceIdOf(ctx.req));
-      logFailure(err, apiError, traceId === undefined ? { path: ctx.path } : { path: ctx.path, trace_id: traceId });
+      logFailure(err, apiError, { path: ctx.path }, traceIdOf(ctx.req));
       noteRequest({ 'error.type': apiError.code });
       ctx.status = apiError.status;
       ctx.set(apiError.headers);

@@ -9,11 +9,11 @@
  * - stopped the same way when its client goes away before the answer.
  * The client's address is read here, once (./client-address.ts), and handed down in the scope.
  */
-import { traceIdOf } from './request-trace';
 import type { Context, Next } from 'koa';
 import { ApiError, RequestAborted } from '../../kernel/errors';
 import type { RequestScope, RequestTransport } from '../../tools/tool';
 import { clientAddress, clientKeyOf, type TrustPolicy } from '../client-address';
+import { traceIdOf } from './request-trace';
 
 export interface RequestBounds {
   trust: TrustPolicy;
@@ -37,8 +37,7 @@ export function admissionOf(ctx: Context): Admission {
 export function scopeOf(ctx: Context, transport: RequestTransport): RequestScope {
   const scope = ctx.state.scope as RequestScope | undefined;
   if (!scope) throw new Error(`no request scope on ${ctx.path}: the bounds middleware must run first`);
-  const traceId = traceIdOf(ctx.req);
-  return traceId === undefined ? { ...scope, transport } : { ...scope, transport, traceId };
+  return { ...scope, transport, traceId: traceIdOf(ctx.req) };
 }
 
 const RETRY_SOON = { 'Retry-After': '1' };

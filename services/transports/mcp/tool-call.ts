@@ -12,7 +12,7 @@ import { toolContext } from '../../tools/invoke';
 import type { Tool, EmbeddedImage, RequestScope } from '../../tools/tool';
 import type { RateLimits } from '../rate-limit';
 import { failureLog, type FailureLog } from '../failure-log';
-import { lineTraceId, noteRequest } from '../../kernel/tracing';
+import { noteRequest } from '../../kernel/tracing';
 
 type ImageLoader = (images: EmbeddedImage[]) => Promise<CallToolResult['content']>;
 
@@ -34,8 +34,7 @@ export function errorResult(err: unknown, deps: Deps, tool: string, traceId?: st
   if (store) deps.metrics.storeUnavailable.inc({ store });
   let log = logged.get(deps);
   if (!log) logged.set(deps, (log = failureLog(deps.log)));
-  const lineTrace = lineTraceId(traceId);
-  log(err, apiError, lineTrace === undefined ? { tool } : { tool, trace_id: lineTrace });
+  log(err, apiError, { tool }, traceId);
   noteRequest({ 'error.type': apiError.code });
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }] };
 }
