@@ -133,7 +133,7 @@ describe('a request whose trace is not sampled', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-    const failure = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request failed');
+    const failure = failureLine(lines);
     expect(failure).toMatchObject({ trace_id: TRACE, path: '/api/public/status' });
     expect(exporter.getFinishedSpans()).toEqual([]);
   });
@@ -143,7 +143,7 @@ describe('a request whose trace is not sampled', () => {
     const deps = { log: createLogger('error', 'test', out) } as unknown as Deps;
     const result = errorResult(new Error('a fault nobody expected'), deps, 'get_apartment_tool', TRACE);
     expect(result.isError).toBe(true);
-    const failure = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request failed');
+    const failure = failureLine(lines);
     expect(failure).toMatchObject({ trace_id: TRACE, tool: 'get_apartment_tool' });
   });
 
@@ -155,7 +155,7 @@ describe('a request whose trace is not sampled', () => {
     const span = trace.getTracer('test').startSpan('tools/call get_apartment_tool', {}, parent);
     context.with(trace.setSpan(parent, span), () => errorResult(new Error('a fault nobody expected'), deps, 'get_apartment_tool', TRACE));
     span.end();
-    const failure = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request failed');
+    const failure = failureLine(lines);
     expect(failure).toMatchObject({ trace_id: metaTrace });
   });
 });
@@ -169,4 +169,9 @@ function logLines(): { lines: string[]; out: Writable } {
     },
   });
   return { lines, out };
+}
+
+/** The first `request failed` line written, parsed. */
+function failureLine(lines: string[]): Record<string, unknown> | undefined {
+  return lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request failed');
 }
